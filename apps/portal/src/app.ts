@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { createServer, type AppServer } from '@hpc/server-kit';
+import type { PortalConfig } from './config';
+import { openPortalDeps, type PortalDeps } from './deps';
+import { registerFeatures } from './features';
+
+/** Where the built SPA is: WEB_DIST, else apps/web/dist found from this file (source or bundled dist). */
+export function webDistDir(config: PortalConfig): string {
+  if (config.WEB_DIST) return path.resolve(config.WEB_DIST);
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return path.resolve(here, '../../web/dist');
+}
+
+/**
+ * Registers the portal on an existing server: security headers, cookies, OpenAPI at /docs, every feature, and the
+ * built SPA. The all-in-one entry calls this on the same server that mounts the efile instances.
+ */
+export async function registerPortal(app: AppServer, deps: PortalDeps): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // Ant Design injects its CSS-in-JS as <style> elements.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        // efile instances may live on other hosts when scaled out; the fast-transfer client listens on loopback.
+        connectSrc: ["'self'", 'https:', 'http://127.0.0.1:*', 'wss://127.0.0.1:*', 'ws://127.0.0.1:*'],
+        frameSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: { info: { title: 'HPC portal API', version: '0.1.0' } },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await registerFeatures(app, deps);
+
+  const dist = webDistDir(deps.config);
+  if (fs.existsSync(path.join(dist, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: dist,
+      wildcard: false,
+      index: false,
+      setHeaders(res, file) {
+        // Vite names assets by content hash: cache them for a year; index.html must always be revalidated.
+        if (file.includes(`${path.sep}assets${path.sep}`)) {
+          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
+  }
+}
+
+/** Reads the SPA's index.html once (null when the web app is not built, e.g. in route tests). */
+export function spaIndexReader(config: PortalConfig): () => Buffer | null {
+  const file = path.join(webDistDir(config), 'index.html');
+  let cached: Buffer | null | undefined;
+  return () => {
+    if (cached === undefined) cached = fs.existsSync(file) ? fs.readFileSync(file) : null;
+    return cached;
+  };
+}
+
+/** Builds the standalone portal: used by `server.ts` and by route tests through `app.inject()`. */
+export async function buildPortal(config: PortalConfig): Promise<{ app: AppServer; deps: PortalDeps }> {
+  const app = createServer({
+    logLevel: config.LOG_LEVEL,
+    trustProxy: config.TRUST_PROXY,
+    spaIndexHtml: spaIndexReader(config),
+  });
+  const deps = await openPortalDeps(config);
+  app.addHook('onClose', () => deps.close());
+  await registerPortal(app, deps);
+  return { app, deps };
+}

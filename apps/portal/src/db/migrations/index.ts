@@ -1,0 +1,12 @@
+import type { Migration } from 'kysely';
+import * as m001 from './001-catalog';
+import * as m002 from './002-identity';
+
+/**
+ * Every migration, in order. Written once with Kysely's schema builder so they run on SQLite and PostgreSQL alike;
+ * never edit one that has shipped, add the next.
+ */
+export const migrations: Record<string, Migration> = {
+  '001-catalog': m001,
+  '002-identity': m002,
+};

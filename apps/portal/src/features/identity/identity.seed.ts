@@ -1,0 +1,3 @@
+import type { PortalDeps } from '../../deps';
+
+export async function seedIdentity(_deps: PortalDeps): Promise<void> {}

@@ -1,0 +1,3 @@
+export { buildPortal, registerPortal, spaIndexReader } from './app';
+export { readPortalConfig, type PortalConfig } from './config';
+export { openPortalDeps, type PortalDeps } from './deps';

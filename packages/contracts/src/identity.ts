@@ -1,0 +1,2 @@
+// Identity contracts (login, user info, clusters, accounts, tokens): filled by the identity feature.
+export {};

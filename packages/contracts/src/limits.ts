@@ -1,0 +1,27 @@
+/** Business constants of spec §9, shared by servers and web so that both sides enforce the same numbers. */
+export const Limits = {
+  pageSizes: [10, 20, 50, 100, 500] as const,
+  defaultPageSize: 20,
+  maxCatalogPageSize: 100,
+  labelsPerCard: 8,
+  nameMaxLength: 70,
+  folderFileLimit: 1000,
+  downloadPathLimit: 2000,
+  chunkSize: 1024 * 1024,
+  simultaneousUploads: 3,
+  progressIntervalMs: 500,
+  speedSmoothing: 0.1,
+  maxChunkRetries: 0,
+  balanceThreshold: 100,
+  expiryReminderDays: 7,
+  alertBarHeight: 46,
+  defaultShareMaxValidDays: 30,
+  requestTimeSkewMs: 5 * 60 * 1000,
+  fastTransferPorts: [9527, 19527, 29527, 39527, 49527, 59527] as const,
+  timeouts: { list: 180_000, remove: 3_000_000, copyMove: 3_000_000, share: 60_000, default: 30_000 },
+} as const;
+
+export const PREVIEWABLE_IMAGE_EXTENSIONS = [
+  'bmp', 'jpg', 'png', 'jpeg', 'tif', 'gif', 'pcx', 'tga', 'exif', 'fpx', 'svg', 'psd', 'cdr', 'pcd', 'dxf', 'ufo',
+  'eps', 'ai', 'raw', 'wmf', 'webp',
+] as const;

@@ -1,0 +1,74 @@
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export type DbKind = 'sqlite' | 'postgres';
+
+export interface DbOptions {
+  /** `postgres://…` for PostgreSQL; otherwise a SQLite file path (created with its folder). */
+  url: string;
+  /** PostgreSQL only: the schema to use (created if missing). Tests give each suite its own. */
+  schema?: string;
+}
+
+export interface Db<T> {
+  kysely: Kysely<T>;
+  kind: DbKind;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database behind a Kysely instance. SQLite runs in WAL mode with a busy timeout so that readers never
+ * block the writer; PostgreSQL uses a small pool and, when `schema` is given, pins `search_path` to it.
+ */
+export async function openDb<T>(opts: DbOptions): Promise<Db<T>> {
+  if (/^postgres(ql)?:\/\//.test(opts.url)) {
+    const schema = opts.schema;
+    if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
+    if (schema) {
+      const admin = new pg.Client({ connectionString: opts.url });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await admin.end();
+    }
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: 10,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    // int8 (COUNT, SUM, bigint columns) arrives as a string by default; our counts fit in a double.
+    pg.types.setTypeParser(20, (v) => Number(v));
+    const kysely = new Kysely<T>({ dialect: new PostgresDialect({ pool }) });
+    return { kysely, kind: 'postgres', close: () => kysely.destroy() };
+  }
+  fs.mkdirSync(path.dirname(path.resolve(opts.url)), { recursive: true });
+  const database = new Database(opts.url);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  const kysely = new Kysely<T>({ dialect: new SqliteDialect({ database }) });
+  return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
+}
+
+/** Runs the given migrations (written once with Kysely's schema builder for both databases) up to the latest. */
+export async function migrate(db: Kysely<unknown>, migrations: Record<string, Migration>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}
+
+/** Drops a PostgreSQL schema created for a test suite. */
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await admin.end();
+}
+
+export { sql };

@@ -1,0 +1,105 @@
+import { Redis } from 'ioredis';
+
+/**
+ * Shared short-lived state (DESIGN.md §2): rate-limit counters, locks, download keys, the one-operation-per-user
+ * rule. In memory for the all-in-one process; Redis when several instances must agree.
+ */
+export interface KvStore {
+  get(key: string): Promise<string | null>;
+  /** Sets a value with a time-to-live in milliseconds. */
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Sets only if absent; true when this call set it (a lock). */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /** Increments a counter, starting its time-to-live on first use; returns the new value. */
+  incr(key: string, ttlMs: number): Promise<number>;
+  del(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Entry {
+  value: string;
+  expires: number;
+}
+
+export class MemoryKv implements KvStore {
+  private readonly map = new Map<string, Entry>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor() {
+    // Sweep expired keys now and then so a long-running process does not keep dead counters.
+    this.timer = setInterval(() => this.sweep(), 60_000);
+    this.timer.unref();
+  }
+
+  private live(key: string): Entry | undefined {
+    const e = this.map.get(key);
+    if (e && e.expires <= Date.now()) {
+      this.map.delete(key);
+      return undefined;
+    }
+    return e;
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [k, e] of this.map) if (e.expires <= now) this.map.delete(k);
+  }
+
+  async get(key: string) {
+    return this.live(key)?.value ?? null;
+  }
+  async set(key: string, value: string, ttlMs: number) {
+    this.map.set(key, { value, expires: Date.now() + ttlMs });
+  }
+  async setIfAbsent(key: string, value: string, ttlMs: number) {
+    if (this.live(key)) return false;
+    this.map.set(key, { value, expires: Date.now() + ttlMs });
+    return true;
+  }
+  async incr(key: string, ttlMs: number) {
+    const e = this.live(key);
+    const next = e ? Number(e.value) + 1 : 1;
+    this.map.set(key, { value: String(next), expires: e?.expires ?? Date.now() + ttlMs });
+    return next;
+  }
+  async del(key: string) {
+    this.map.delete(key);
+  }
+  async close() {
+    clearInterval(this.timer);
+  }
+}
+
+export class RedisKv implements KvStore {
+  private readonly redis: Redis;
+  constructor(
+    url: string,
+    private readonly prefix = 'hpc:',
+  ) {
+    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  }
+  async get(key: string) {
+    return this.redis.get(this.prefix + key);
+  }
+  async set(key: string, value: string, ttlMs: number) {
+    await this.redis.set(this.prefix + key, value, 'PX', ttlMs);
+  }
+  async setIfAbsent(key: string, value: string, ttlMs: number) {
+    return (await this.redis.set(this.prefix + key, value, 'PX', ttlMs, 'NX')) === 'OK';
+  }
+  async incr(key: string, ttlMs: number) {
+    const k = this.prefix + key;
+    // One round trip: INCR then set the expiry only when the key is new.
+    const [[, n]] = (await this.redis.multi().incr(k).pexpire(k, ttlMs, 'NX').exec()) as [[null, number]];
+    return n;
+  }
+  async del(key: string) {
+    await this.redis.del(this.prefix + key);
+  }
+  async close() {
+    this.redis.disconnect();
+  }
+}
+
+export const createKv = (redisUrl?: string, prefix?: string): KvStore =>
+  redisUrl ? new RedisKv(redisUrl, prefix) : new MemoryKv();

@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { dropSchema } from './db';
+
+/** A fresh temp folder, removed by the returned cleanup. */
+export function makeTempDir(prefix = 'hpc-test-'): { dir: string; cleanup: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface TestDbTarget {
+  /** 'sqlite' or 'postgres': used in test titles. */
+  name: 'sqlite' | 'postgres';
+  /** Creates an isolated database for one suite and returns its url/schema and a cleanup. */
+  create(): { url: string; schema?: string; cleanup: () => Promise<void> };
+}
+
+/**
+ * The databases route tests run against (DESIGN.md §5.10): always a SQLite file in a temp folder, and PostgreSQL in
+ * a schema of its own when TEST_DATABASE_URL is set. Use with `describe.each(testDbTargets())`.
+ */
+export function testDbTargets(): TestDbTarget[] {
+  const targets: TestDbTarget[] = [
+    {
+      name: 'sqlite',
+      create() {
+        const { dir, cleanup } = makeTempDir();
+        return { url: path.join(dir, 'test.db'), cleanup: async () => cleanup() };
+      },
+    },
+  ];
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (pgUrl) {
+    targets.push({
+      name: 'postgres',
+      create() {
+        const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+        return { url: pgUrl, schema, cleanup: () => dropSchema(pgUrl, schema) };
+      },
+    });
+  }
+  return targets;
+}

@@ -1,0 +1,48 @@
+// Bundles each server entry with esbuild into its app's dist/: our workspace packages (@hpc/*, TypeScript source)
+// are bundled in, every npm dependency stays external and is loaded from node_modules at run time.
+import { build } from 'esbuild';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export const entries = [
+  ['apps/all-in-one/src/main.ts', 'apps/all-in-one/dist/main.js'],
+  ['apps/portal/src/server.ts', 'apps/portal/dist/server.js'],
+  ['apps/portal/src/cli/admin.ts', 'apps/portal/dist/admin.js'],
+  ['apps/efile/src/server.ts', 'apps/efile/dist/server.js'],
+];
+
+const externalizeNpm = {
+  name: 'externalize-npm',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('@hpc/') || path.isAbsolute(args.path)) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+export async function buildServers() {
+  const fs = await import('node:fs');
+  for (const [src, out] of entries) {
+    if (!fs.existsSync(path.join(root, src))) continue;
+    await build({
+      entryPoints: [path.join(root, src)],
+      outfile: path.join(root, out),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      sourcemap: true,
+      logLevel: 'warning',
+      plugins: [externalizeNpm],
+      // The bundle sits in <app>/dist; code that finds files relative to itself (web dist, seed content) works
+      // from both src/ and dist/ because both are one level below the app folder.
+    });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await buildServers();
+}

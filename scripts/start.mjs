@@ -1,0 +1,16 @@
+// `npm start`: build what is missing or stale, then run the all-in-one portal (portal + one efile per demo cluster).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildAll } from './build.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+await buildAll();
+// File I/O, zip and crypto share libuv's pool (DESIGN.md §8): 4 threads are too few for parallel transfers.
+const env = { UV_THREADPOOL_SIZE: '16', ...process.env };
+const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'apps/all-in-one/dist/main.js')], {
+  stdio: 'inherit',
+  env,
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
