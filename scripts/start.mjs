@@ -8,9 +8,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 await buildAll();
 // File I/O, zip and crypto share libuv's pool (DESIGN.md §8): 4 threads are too few for parallel transfers.
 const env = { UV_THREADPOOL_SIZE: '16', ...process.env };
-const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'apps/all-in-one/dist/main.js')], {
-  stdio: 'inherit',
-  env,
-});
+const child = spawn(
+  process.execPath,
+  ['--enable-source-maps', path.join(root, 'apps/all-in-one/dist/main.js')],
+  {
+    stdio: 'inherit',
+    env,
+  },
+);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -14,7 +14,9 @@ function run(name, cmd, args) {
   const started = Date.now();
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
-  console.log(`=== ${name}: ${r.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `=== ${name}: ${r.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
   if (r.status !== 0) failedSteps.push(name);
   return r.status === 0;
 }
@@ -39,8 +41,15 @@ if (want('unit')) {
 if (want('e2e')) {
   if (run('build', 'node', ['scripts/build.mjs'])) {
     const file = path.join(outDir, 'e2e.json');
-    run('e2e', 'npx', ['vitest', 'run', '--config', 'e2e/vitest.config.ts', '--reporter=default', '--reporter=json',
-      `--outputFile.json=${file}`]);
+    run('e2e', 'npx', [
+      'vitest',
+      'run',
+      '--config',
+      'e2e/vitest.config.ts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${file}`,
+    ]);
     countVitest(file);
   }
 }

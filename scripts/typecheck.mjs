@@ -2,8 +2,17 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
-const projects = ['packages/contracts', 'packages/server-kit', 'packages/api-client', 'apps/portal', 'apps/efile',
-  'apps/all-in-one', 'apps/web', 'e2e', 'bench'].filter((p) => fs.existsSync(`${p}/tsconfig.json`));
+const projects = [
+  'packages/contracts',
+  'packages/server-kit',
+  'packages/api-client',
+  'apps/portal',
+  'apps/efile',
+  'apps/all-in-one',
+  'apps/web',
+  'e2e',
+  'bench',
+].filter((p) => fs.existsSync(`${p}/tsconfig.json`));
 let failed = false;
 for (const p of projects) {
   const r = spawnSync('npx', ['tsc', '-p', p], { stdio: 'inherit' });

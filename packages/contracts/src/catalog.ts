@@ -1,2 +1,135 @@
-// Catalogue contracts (image centre, model zoo, application centre): filled by the catalogue feature.
-export {};
+import { Type, type Static } from 'typebox';
+import { Envelope } from './envelope';
+import { Page } from './common';
+
+/**
+ * Catalogue contracts: image centre, model zoo, application centre (spec §2, §3, §7). Every catalogue item carries
+ * both languages, so switching the interface language needs no new request.
+ */
+
+/** A label as cards and filters show it: `value` is the stable key, `label`/`labelEn` its names. */
+export const CatalogLabel = Type.Object({
+  group: Type.String(),
+  value: Type.String(),
+  label: Type.String(),
+  labelEn: Type.String(),
+});
+export type CatalogLabel = Static<typeof CatalogLabel>;
+
+/** A label group of the filter panel (spec §3 "Filter: label groups, each with label and value"). */
+export const LabelGroup = Type.Object({
+  value: Type.String(),
+  label: Type.String(),
+  labelEn: Type.String(),
+  children: Type.Array(CatalogLabel),
+});
+export type LabelGroup = Static<typeof LabelGroup>;
+
+/** The card fields of spec §3, plus ids and the English texts. `time` is milliseconds since the epoch. */
+export const CatalogCard = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  nameEn: Type.String(),
+  tag: Type.String(),
+  icon: Type.Union([Type.String(), Type.Null()]),
+  time: Type.Integer(),
+  downloadCount: Type.Integer(),
+  description: Type.String(),
+  descriptionEn: Type.String(),
+  labelList: Type.Array(CatalogLabel),
+});
+export type CatalogCard = Static<typeof CatalogCard>;
+
+export const CatalogSort = Type.Union([
+  Type.Literal('newest'),
+  Type.Literal('downloads'),
+  Type.Literal('name'),
+]);
+export type CatalogSort = Static<typeof CatalogSort>;
+
+/** Common list body: keyword over name and description in both languages, labels (all must match), paging. */
+const listFields = {
+  keyword: Type.Optional(Type.String({ maxLength: 200 })),
+  labels: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })),
+  sort: Type.Optional(CatalogSort),
+  pageNum: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+};
+
+export const ImageListBody = Type.Object({
+  ...listFields,
+  acceleratorType: Type.Optional(Type.String({ maxLength: 50 })),
+  category: Type.Optional(Type.String({ maxLength: 100 })),
+});
+export type ImageListBody = Static<typeof ImageListBody>;
+
+export const ImageCard = Type.Object({
+  ...CatalogCard.properties,
+  acceleratorType: Type.String(),
+  category: Type.String(),
+  /** The image's full name for `docker pull`/`apptainer pull` (registry/repo:tag). */
+  imageName: Type.String(),
+  /** Path of the markdown description inside the catalogue storage (spec §3 "descFilePath"). */
+  descFilePath: Type.Union([Type.String(), Type.Null()]),
+});
+export type ImageCard = Static<typeof ImageCard>;
+
+export const ModelListBody = Type.Object({
+  ...listFields,
+  category: Type.Optional(Type.String({ maxLength: 100 })),
+});
+export type ModelListBody = Static<typeof ModelListBody>;
+
+export const ModelCard = Type.Object({
+  ...CatalogCard.properties,
+  category: Type.String(),
+  /** Path of the markdown description inside the catalogue storage (spec §3 "filePath"). */
+  filePath: Type.Union([Type.String(), Type.Null()]),
+});
+export type ModelCard = Static<typeof ModelCard>;
+
+export const AppListBody = Type.Object({
+  ...listFields,
+  category: Type.Optional(Type.String({ maxLength: 100 })),
+});
+export type AppListBody = Static<typeof AppListBody>;
+
+export const AppCard = Type.Object({
+  ...CatalogCard.properties,
+  category: Type.String(),
+  filePath: Type.Union([Type.String(), Type.Null()]),
+  /** Where the application is launched or documented (an internal route or an external URL). */
+  url: Type.Union([Type.String(), Type.Null()]),
+});
+export type AppCard = Static<typeof AppCard>;
+
+export const AcceleratorType = Type.Object({
+  value: Type.String(),
+  label: Type.String(),
+  labelEn: Type.String(),
+  count: Type.Integer(),
+});
+export type AcceleratorType = Static<typeof AcceleratorType>;
+
+export const Category = Type.Object({
+  value: Type.String(),
+  label: Type.String(),
+  labelEn: Type.String(),
+  count: Type.Integer(),
+});
+export type Category = Static<typeof Category>;
+
+export const CategoryListBody = Type.Object({
+  acceleratorType: Type.Optional(Type.String({ maxLength: 50 })),
+});
+
+export const ImageListResponse = Envelope(Page(ImageCard));
+export const ModelListResponse = Envelope(Page(ModelCard));
+export const AppListResponse = Envelope(Page(AppCard));
+export const LabelGroupsResponse = Envelope(Type.Array(LabelGroup));
+export const AcceleratorTypesResponse = Envelope(Type.Array(AcceleratorType));
+export const CategoriesResponse = Envelope(Type.Array(Category));
+export const ImageDetailResponse = Envelope(ImageCard);
+export const ModelDetailResponse = Envelope(ModelCard);
+/** Markdown text (file/view answers the text in `data`). */
+export const MarkdownResponse = Envelope(Type.String());

@@ -25,7 +25,10 @@ export const ErrorCodes = {
   '1022': { status: 400, en: 'The target is not a folder' },
   '1023': { status: 409, en: 'A directory with the same name exists' },
   '1024': { status: 404, en: 'Directory does not exist' },
-  '1025': { status: 409, en: 'The shared directory already has a file with the same name, rename it and share again' },
+  '1025': {
+    status: 409,
+    en: 'The shared directory already has a file with the same name, rename it and share again',
+  },
   '1026': { status: 403, en: 'Wrong extraction code' },
   '1027': { status: 400, en: 'The name contains special characters' },
   '1028': { status: 400, en: 'Operation failed: an abnormal file is included' },
@@ -51,19 +54,28 @@ export const ErrorCodes = {
   '500': { status: 500, en: 'Server internal error.' },
   '612007': { status: 403, en: 'The account is disabled' },
   '631013': { status: 400, en: 'The quick upload client is not installed' },
-  'LINK_CLOSED': { status: 410, en: 'The link is closed, please contact the sharer' },
-  'OPERATION_LIMIT': { status: 429, en: 'The copy or move process limit is reached, please retry later' },
-  'LOGIN_FAILED': { status: 401, en: 'Wrong user name or password' },
-  'LOGIN_THROTTLED': { status: 429, en: 'Too many failed logins, please try again later' },
-  'CSRF': { status: 403, en: 'The request was refused: missing or invalid CSRF token' },
-  'REQUEST_TIME': { status: 400, en: 'The request time is too far from the server time, check your clock' },
+  LINK_CLOSED: { status: 410, en: 'The link is closed, please contact the sharer' },
+  OPERATION_LIMIT: { status: 429, en: 'The copy or move process limit is reached, please retry later' },
+  LOGIN_FAILED: { status: 401, en: 'Wrong user name or password' },
+  LOGIN_THROTTLED: { status: 429, en: 'Too many failed logins, please try again later' },
+  CSRF: { status: 403, en: 'The request was refused: missing or invalid CSRF token' },
+  REQUEST_TIME: { status: 400, en: 'The request time is too far from the server time, check your clock' },
 } as const satisfies Record<string, { status: number; en: string }>;
 
 export type ErrorCode = keyof typeof ErrorCodes;
 
 /** Codes whose server message the web shows as it is (spec §8 "Handling"); all others are translated. */
 export const DIRECT_MESSAGE_CODES: readonly string[] = [
-  '1001', '1003', '1004', '1010', '1011', '1020', '1030', '1505', '1506', '601009',
+  '1001',
+  '1003',
+  '1004',
+  '1010',
+  '1011',
+  '1020',
+  '1030',
+  '1505',
+  '1506',
+  '601009',
 ];
 
 export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ErrorCodes, code);

@@ -22,6 +22,25 @@ export const Limits = {
 } as const;
 
 export const PREVIEWABLE_IMAGE_EXTENSIONS = [
-  'bmp', 'jpg', 'png', 'jpeg', 'tif', 'gif', 'pcx', 'tga', 'exif', 'fpx', 'svg', 'psd', 'cdr', 'pcd', 'dxf', 'ufo',
-  'eps', 'ai', 'raw', 'wmf', 'webp',
+  'bmp',
+  'jpg',
+  'png',
+  'jpeg',
+  'tif',
+  'gif',
+  'pcx',
+  'tga',
+  'exif',
+  'fpx',
+  'svg',
+  'psd',
+  'cdr',
+  'pcd',
+  'dxf',
+  'ufo',
+  'eps',
+  'ai',
+  'raw',
+  'wmf',
+  'webp',
 ] as const;

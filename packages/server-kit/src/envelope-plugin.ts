@@ -28,7 +28,11 @@ export function installEnvelopeHandlers(app: FastifyInstance, opts: EnvelopeOpti
       const where = err.validationContext ?? 'request';
       return reply
         .status(400)
-        .send({ code, msg: `${ErrorCodes[code].en}: ${where} ${err.message}`, data: { errors: err.validation } });
+        .send({
+          code,
+          msg: `${ErrorCodes[code].en}: ${where} ${err.message}`,
+          data: { errors: err.validation },
+        });
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
       return reply.status(413).send({ code: '1011', msg: ErrorCodes['1011'].en, data: null });
@@ -50,7 +54,11 @@ export function installEnvelopeHandlers(app: FastifyInstance, opts: EnvelopeOpti
     // own 404 page for unknown routes; API callers get the envelope.
     const html = opts.spaIndexHtml?.();
     if (html && req.method === 'GET' && (req.headers.accept ?? '').includes('text/html')) {
-      return reply.status(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+      return reply
+        .status(200)
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(html);
     }
     return reply.status(404).send({ code: '404', msg: ErrorCodes['404'].en, data: null });
   });
