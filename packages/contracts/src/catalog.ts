@@ -67,8 +67,10 @@ export const ImageCard = Type.Object({
   ...CatalogCard.properties,
   acceleratorType: Type.String(),
   category: Type.String(),
-  /** The image's full name for `docker pull`/`apptainer pull` (registry/repo:tag). */
+  /** Unique within its accelerator type, used in the detail route /image/{acceleratorType}/{imageName}: repo:tag. */
   imageName: Type.String(),
+  /** Ready-to-copy pull command for the detail page. */
+  pullCommand: Type.String(),
   /** Path of the markdown description inside the catalogue storage (spec §3 "descFilePath"). */
   descFilePath: Type.Union([Type.String(), Type.Null()]),
 });
@@ -131,5 +133,55 @@ export const AcceleratorTypesResponse = Envelope(Type.Array(AcceleratorType));
 export const CategoriesResponse = Envelope(Type.Array(Category));
 export const ImageDetailResponse = Envelope(ImageCard);
 export const ModelDetailResponse = Envelope(ModelCard);
+/** `GET /image-center/image/detail?acceleratorType=&imageName=`: the image of a detail route. */
+export const ImageDetailQuery = Type.Object({
+  acceleratorType: Type.String({ minLength: 1, maxLength: 50 }),
+  imageName: Type.String({ minLength: 1, maxLength: 200 }),
+});
+
+/**
+ * `GET /image-center/image/desc/path?id=` or `?createTime=`: where an image's description is, and its route
+ * parts; the web uses `createTime` to rewrite the spec's in-text links `/image/{creation time in ms}#anchor`.
+ */
+export const DescPathQuery = Type.Object({
+  id: Type.Optional(Type.Integer({ minimum: 1 })),
+  createTime: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+export const DescPathResponse = Envelope(
+  Type.Object({
+    id: Type.Integer(),
+    acceleratorType: Type.String(),
+    imageName: Type.String(),
+    descFilePath: Type.Union([Type.String(), Type.Null()]),
+  }),
+);
+
+/** `GET /image-center/image/file/view?descFilePath=` and `GET /model-zoo/model/file/view?filePath=`. */
+export const ImageFileViewQuery = Type.Object({
+  descFilePath: Type.String({ minLength: 1, maxLength: 1024 }),
+});
+export const FileViewQuery = Type.Object({ filePath: Type.String({ minLength: 1, maxLength: 1024 }) });
+
 /** Markdown text (file/view answers the text in `data`). */
 export const MarkdownResponse = Envelope(Type.String());
+
+/**
+ * Endpoints (portal, spec §7 paths kept exactly):
+ * - GET  /image-center/image/acceleratorType/list            → AcceleratorTypesResponse
+ * - GET  /image-center/image/label/list?acceleratorType=      → LabelGroupsResponse
+ * - POST /image-center/image/category/list  CategoryListBody  → CategoriesResponse
+ * - POST /image-center/image/list           ImageListBody     → ImageListResponse
+ * - GET  /image-center/image/detail         ImageDetailQuery  → ImageDetailResponse
+ * - GET  /image-center/image/desc/path      DescPathQuery     → DescPathResponse
+ * - GET  /image-center/image/file/view      ImageFileViewQuery → MarkdownResponse
+ * - GET  /model-zoo/label/list                                → LabelGroupsResponse
+ * - POST /model-zoo/model/list              ModelListBody     → ModelListResponse
+ * - GET  /model-zoo/model/{id}                                → ModelDetailResponse
+ * - GET  /model-zoo/model/file/view         FileViewQuery     → MarkdownResponse
+ * - POST /model-zoo/model/count/{id}                          → Envelope({ downloadCount })
+ * - GET  /app-center/label/list                               → LabelGroupsResponse
+ * - POST /app-center/app/list               AppListBody       → AppListResponse
+ * - GET  /app-center/app/{id}                                 → Envelope(AppCard)
+ * - GET  /app-center/app/file/view          FileViewQuery     → MarkdownResponse
+ * - GET  /catalog-files/*                   icons and images referenced by the markdown (images only)
+ */
