@@ -26,13 +26,11 @@ export function installEnvelopeHandlers(app: FastifyInstance, opts: EnvelopeOpti
       const missing = err.validation.some((v) => v.keyword === 'required');
       const code = missing ? '1003' : '1004';
       const where = err.validationContext ?? 'request';
-      return reply
-        .status(400)
-        .send({
-          code,
-          msg: `${ErrorCodes[code].en}: ${where} ${err.message}`,
-          data: { errors: err.validation },
-        });
+      return reply.status(400).send({
+        code,
+        msg: `${ErrorCodes[code].en}: ${where} ${err.message}`,
+        data: { errors: err.validation },
+      });
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
       return reply.status(413).send({ code: '1011', msg: ErrorCodes['1011'].en, data: null });

@@ -4,3 +4,4 @@ export * from './config';
 export * from './db';
 export * from './kv';
 export * from './fastify';
+export * from './auth/cluster-token';

@@ -1,0 +1,105 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JSONWebKeySet } from 'jose';
+import type { ClusterTokenClaims } from '@hpc/contracts';
+import { createClusterTokenVerifier, signClusterToken } from './cluster-token';
+
+const claims: ClusterTokenClaims = {
+  sub: '42',
+  aud: '11250',
+  cun: 'demo',
+  home: '/public/home/demo',
+  paths: ['/public/share/demo-group'],
+  st: 'Normal',
+  exp_acct: null,
+};
+
+let privateKey: CryptoKey;
+let jwks: JSONWebKeySet;
+let server: http.Server;
+let jwksUrl: string;
+
+beforeAll(async () => {
+  const pair = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+  privateKey = pair.privateKey;
+  jwks = { keys: [{ ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'EdDSA', use: 'sig' }] };
+  server = http.createServer((_req, res) =>
+    res.setHeader('content-type', 'application/json').end(JSON.stringify(jwks)),
+  );
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  jwksUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/auth/jwks.json`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+const local = () => createClusterTokenVerifier({ clusterId: '11250', jwks: () => jwks });
+
+describe('cluster token verifier', () => {
+  it('accepts a token signed by the portal key, from a local and a remote JWKS', async () => {
+    const token = await signClusterToken(privateKey, 'k1', claims, 60);
+    const v = await local().verify(token);
+    expect(v).toMatchObject({
+      cun: 'demo',
+      home: '/public/home/demo',
+      aud: '11250',
+      sub: '42',
+      st: 'Normal',
+    });
+    const remote = await createClusterTokenVerifier({ clusterId: '11250', jwksUrl }).verify(token);
+    expect(remote.cun).toBe('demo');
+  });
+
+  it('caps the lifetime at 12 hours', async () => {
+    const token = await signClusterToken(privateKey, 'k1', claims, 48 * 3600);
+    const v = await local().verify(token);
+    expect(v.exp - Date.now() / 1000).toBeLessThanOrEqual(12 * 3600 + 1);
+  });
+
+  it('refuses a missing token', async () => {
+    await expect(local().verify(undefined)).rejects.toMatchObject({ code: '1406', status: 401 });
+  });
+
+  it('refuses a tampered token', async () => {
+    const token = await signClusterToken(privateKey, 'k1', claims, 60);
+    const [h, p, s] = token.split('.') as [string, string, string];
+    const payload = JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>;
+    payload.cun = 'root';
+    const forged = `${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`;
+    await expect(local().verify(forged)).rejects.toMatchObject({ code: '1406' });
+  });
+
+  it('refuses an expired token', async () => {
+    const { sub, aud, ...rest } = claims;
+    const token = await new SignJWT(rest)
+      .setProtectedHeader({ alg: 'EdDSA', kid: 'k1' })
+      .setIssuer('hpc-portal')
+      .setSubject(sub)
+      .setAudience(aud)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 120)
+      .sign(privateKey);
+    await expect(local().verify(token)).rejects.toMatchObject({ code: '1406' });
+  });
+
+  it('refuses a token for another cluster', async () => {
+    const token = await signClusterToken(privateKey, 'k1', { ...claims, aud: '11251' }, 60);
+    await expect(local().verify(token)).rejects.toMatchObject({ code: '1406' });
+  });
+
+  it('refuses an unsigned (alg none) token', async () => {
+    const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    const token = `${enc({ alg: 'none', typ: 'JWT' })}.${enc({ ...claims, iss: 'hpc-portal', exp })}.`;
+    await expect(local().verify(token)).rejects.toMatchObject({ code: '1406' });
+  });
+
+  it('refuses a token signed by another key', async () => {
+    const other = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+    const token = await signClusterToken(other.privateKey, 'k1', claims, 60);
+    await expect(local().verify(token)).rejects.toMatchObject({ code: '1406' });
+  });
+
+  it('refuses a token whose claims do not have the contract shape', async () => {
+    const token = await signClusterToken(privateKey, 'k1', { ...claims, st: 'Frozen' as 'Normal' }, 60);
+    await expect(local().verify(token)).rejects.toMatchObject({ code: '1406' });
+  });
+});

@@ -1,0 +1,98 @@
+import {
+  SignJWT,
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  jwtVerify,
+  type JSONWebKeySet,
+  type JWTVerifyGetKey,
+  type CryptoKey,
+  type KeyObject,
+} from 'jose';
+import { Value } from 'typebox/value';
+import { CLUSTER_TOKEN_ISSUER, ClusterTokenClaims } from '@hpc/contracts';
+import { AppError } from '../app-error';
+
+/** Longest lifetime a cluster token may have (issue: at most 12 hours). */
+export const CLUSTER_TOKEN_MAX_TTL_S = 12 * 3600;
+
+export interface VerifiedClusterToken extends ClusterTokenClaims {
+  /** Expiry, seconds since the epoch. */
+  exp: number;
+}
+
+/**
+ * Signs a per-cluster token (EdDSA) for `claims.aud` = clusterId. The portal calls this at login and on refresh;
+ * tests use it to make tokens for efile.
+ */
+export async function signClusterToken(
+  key: CryptoKey | KeyObject,
+  kid: string,
+  claims: ClusterTokenClaims,
+  ttlSeconds = CLUSTER_TOKEN_MAX_TTL_S,
+): Promise<string> {
+  const ttl = Math.min(ttlSeconds, CLUSTER_TOKEN_MAX_TTL_S);
+  const { sub, aud, ...rest } = claims;
+  return new SignJWT({ ...rest })
+    .setProtectedHeader({ alg: 'EdDSA', kid, typ: 'JWT' })
+    .setIssuer(CLUSTER_TOKEN_ISSUER)
+    .setSubject(sub)
+    .setAudience(aud)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + ttl)
+    .sign(key);
+}
+
+export interface VerifierOptions {
+  /** The cluster this efile serves: tokens for any other audience are refused. */
+  clusterId: string;
+  /** The portal's JWKS URL (scaled-out mode); fetched and cached, refetched on an unknown `kid`. */
+  jwksUrl?: string;
+  /** The portal's public keys in-process (all-in-one mode). */
+  jwks?: () => JSONWebKeySet;
+}
+
+export interface ClusterTokenVerifier {
+  /** Returns the claims, or throws AppError "1406" for a missing, tampered, expired, unsigned or foreign token. */
+  verify(token: string | undefined): Promise<VerifiedClusterToken>;
+}
+
+/**
+ * The verifier efile uses on every call: checks signature (EdDSA only, so `alg: none` and HMAC forgeries with the
+ * public key are refused), issuer, audience = this cluster, expiry, and the claims' shape.
+ */
+export function createClusterTokenVerifier(opts: VerifierOptions): ClusterTokenVerifier {
+  let getKey: JWTVerifyGetKey;
+  if (opts.jwksUrl) {
+    getKey = createRemoteJWKSet(new URL(opts.jwksUrl), {
+      cooldownDuration: 30_000,
+      cacheMaxAge: 10 * 60_000,
+    });
+  } else if (opts.jwks) {
+    const source = opts.jwks;
+    getKey = (header, token) => createLocalJWKSet(source())(header, token);
+  } else {
+    throw new Error('createClusterTokenVerifier needs jwksUrl or jwks');
+  }
+  return {
+    async verify(token) {
+      if (!token) throw new AppError('1406', 'Missing token');
+      let payload: Record<string, unknown>;
+      try {
+        ({ payload } = await jwtVerify(token, getKey, {
+          algorithms: ['EdDSA'],
+          issuer: CLUSTER_TOKEN_ISSUER,
+          audience: opts.clusterId,
+          clockTolerance: 30,
+        }));
+      } catch (e) {
+        throw new AppError('1406', `Invalid token: ${(e as Error).message}`);
+      }
+      // `aud` may legally be an array; ours is always the one cluster id.
+      const claims = { ...payload, aud: Array.isArray(payload.aud) ? payload.aud[0] : payload.aud };
+      if (!Value.Check(ClusterTokenClaims, claims) || typeof payload.exp !== 'number') {
+        throw new AppError('1406', 'Invalid token claims');
+      }
+      return { ...(claims as ClusterTokenClaims), exp: payload.exp };
+    },
+  };
+}
