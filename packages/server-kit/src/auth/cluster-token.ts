@@ -88,11 +88,12 @@ export function createClusterTokenVerifier(opts: VerifierOptions): ClusterTokenV
         throw new AppError('1406', `Invalid token: ${(e as Error).message}`);
       }
       // `aud` may legally be an array; ours is always the one cluster id.
-      const claims = { ...payload, aud: Array.isArray(payload.aud) ? payload.aud[0] : payload.aud };
+      const aud: unknown = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
+      const claims: unknown = { ...payload, aud };
       if (!Value.Check(ClusterTokenClaims, claims) || typeof payload.exp !== 'number') {
         throw new AppError('1406', 'Invalid token claims');
       }
-      return { ...(claims as ClusterTokenClaims), exp: payload.exp };
+      return { ...claims, exp: payload.exp };
     },
   };
 }

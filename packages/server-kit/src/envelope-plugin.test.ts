@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { Type } from 'typebox';
+import { createServer } from './fastify';
+import { AppError } from './app-error';
+import { ok } from './envelope-plugin';
+import { loadConfig } from './config';
+
+function app() {
+  const a = createServer({ logLevel: 'silent', spaIndexHtml: () => Buffer.from('<html>spa</html>') });
+  a.post('/echo', { schema: { body: Type.Object({ n: Type.Integer({ minimum: 1 }) }) } }, (req) =>
+    ok(req.body.n),
+  );
+  a.get('/fail', () => {
+    throw new AppError('1021');
+  });
+  a.get('/boom', () => {
+    throw new Error('secret detail');
+  });
+  return a;
+}
+
+describe('envelope handlers', () => {
+  it('wraps success', async () => {
+    const r = await app().inject({ method: 'POST', url: '/echo', payload: { n: 2 } });
+    expect(r.json()).toEqual({ code: '0', msg: 'success', data: 2 });
+  });
+  it('maps a missing field to 1003 and a bad value to 1004, with 400', async () => {
+    const missing = await app().inject({ method: 'POST', url: '/echo', payload: {} });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().code).toBe('1003');
+    const bad = await app().inject({ method: 'POST', url: '/echo', payload: { n: 0 } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe('1004');
+  });
+  it('maps AppError to its code and status', async () => {
+    const r = await app().inject({ method: 'GET', url: '/fail' });
+    expect(r.statusCode).toBe(409);
+    expect(r.json()).toMatchObject({ code: '1021', data: null });
+  });
+  it('hides unexpected errors behind "Server internal error."', async () => {
+    const r = await app().inject({ method: 'GET', url: '/boom' });
+    expect(r.statusCode).toBe(500);
+    expect(r.json()).toEqual({ code: '500', msg: 'Server internal error.', data: null });
+  });
+  it('answers unknown API calls with the 404 envelope and browser navigations with the SPA', async () => {
+    const api = await app().inject({ method: 'GET', url: '/nope', headers: { accept: 'application/json' } });
+    expect(api.statusCode).toBe(404);
+    expect(api.json().msg).toBe('The page or interface does not exist!');
+    const page = await app().inject({
+      method: 'GET',
+      url: '/model-zoo/list',
+      headers: { accept: 'text/html' },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('spa');
+  });
+});
+
+describe('loadConfig', () => {
+  const schema = Type.Object({
+    PORT: Type.Integer({ default: 8080 }),
+    FLAG: Type.Boolean({ default: false }),
+  });
+  it('applies defaults and converts strings', () => {
+    expect(loadConfig(schema, {})).toEqual({ PORT: 8080, FLAG: false });
+    expect(loadConfig(schema, { PORT: '9000', FLAG: 'true' })).toEqual({ PORT: 9000, FLAG: true });
+  });
+  it('fails fast naming the bad variable', () => {
+    expect(() => loadConfig(schema, { PORT: 'eighty' })).toThrow(/PORT/);
+  });
+});
