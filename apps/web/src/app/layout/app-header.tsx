@@ -1,0 +1,36 @@
+import { Layout } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { HeaderSearch } from './header-search';
+import { MainMenu } from './main-menu';
+import { LanguageSwitch, ThemeSwitch } from './preference-switches';
+
+function Logo() {
+  return (
+    <svg width="30" height="30" viewBox="0 0 32 32" aria-hidden="true">
+      <rect width="32" height="32" rx="8" fill="var(--hpc-primary)" />
+      <path d="M8 10h16M8 16h16M8 22h16" stroke="#fff" strokeWidth="2.6" strokeLinecap="round" />
+      <circle cx="12" cy="10" r="2" fill="var(--hpc-primary)" stroke="#fff" strokeWidth="1.5" />
+      <circle cx="20" cy="16" r="2" fill="var(--hpc-primary)" stroke="#fff" strokeWidth="1.5" />
+      <circle cx="14" cy="22" r="2" fill="var(--hpc-primary)" stroke="#fff" strokeWidth="1.5" />
+    </svg>
+  );
+}
+
+export function AppHeader() {
+  const { t } = useTranslation();
+  return (
+    <Layout.Header className="hpc-header">
+      <Link to="/main-page" className="hpc-logo" aria-label={t('nav.logo')}>
+        <Logo />
+        <span className="hpc-logo-text">{t('common.siteName')}</span>
+      </Link>
+      <MainMenu />
+      <div className="hpc-header-right">
+        <HeaderSearch />
+        <LanguageSwitch />
+        <ThemeSwitch />
+      </div>
+    </Layout.Header>
+  );
+}

@@ -1,0 +1,54 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import i18n from '../shared/i18n/i18n';
+import { storedLanguage, type Language } from '../shared/i18n/languages';
+import { local, StorageKeys } from '../shared/utils/storage';
+import { DEFAULT_THEME, isThemeName, type ThemeName } from './theme/themes';
+
+interface Preferences {
+  language: Language;
+  setLanguage: (l: Language) => void;
+  theme: ThemeName;
+  setTheme: (t: ThemeName) => void;
+}
+
+const PreferencesContext = createContext<Preferences | null>(null);
+
+function storedTheme(): ThemeName {
+  const v = local.get(StorageKeys.theme);
+  return isThemeName(v) ? v : DEFAULT_THEME;
+}
+
+/** Language and theme: chosen in the header, remembered in localStorage, mirrored on <html>. */
+export function PreferencesProvider({ children }: { children: ReactNode }) {
+  const [language, setLanguageState] = useState<Language>(storedLanguage);
+  const [theme, setThemeState] = useState<ThemeName>(storedTheme);
+
+  useEffect(() => {
+    document.documentElement.lang = language;
+    if (i18n.language !== language) void i18n.changeLanguage(language);
+  }, [language]);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+
+  const setLanguage = useCallback((l: Language) => {
+    local.set(StorageKeys.language, l);
+    setLanguageState(l);
+  }, []);
+  const setTheme = useCallback((t: ThemeName) => {
+    local.set(StorageKeys.theme, t);
+    setThemeState(t);
+  }, []);
+
+  const value = useMemo(
+    () => ({ language, setLanguage, theme, setTheme }),
+    [language, setLanguage, theme, setTheme],
+  );
+  return <PreferencesContext.Provider value={value}>{children}</PreferencesContext.Provider>;
+}
+
+export function usePreferences(): Preferences {
+  const p = useContext(PreferencesContext);
+  if (!p) throw new Error('usePreferences outside <PreferencesProvider>');
+  return p;
+}

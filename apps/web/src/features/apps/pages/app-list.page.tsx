@@ -1,0 +1,29 @@
+import { useQuery } from '@tanstack/react-query';
+import { CatalogListView } from '../../../shared/catalog/catalog-list-view';
+import { appPath } from '../../../shared/catalog/catalog-paths';
+import { toListBody } from '../../../shared/catalog/list-state';
+import { useKeywordFromSession } from '../../../shared/catalog/use-keyword-from-session';
+import { useListState } from '../../../shared/catalog/use-list-state';
+import { useCategoryFacet } from '../../../shared/catalog/use-category-facet';
+import { appQueries } from '../api/apps.queries';
+
+/** /full-site-list: the application centre, also the target of the site-wide header search (spec §2). */
+export default function AppListPage() {
+  const { state, update } = useListState();
+  useKeywordFromSession('apps', state.keyword, update);
+  const list = useQuery(appQueries.list({ ...toListBody(state), category: state.category || undefined }));
+  const labels = useQuery(appQueries.labels());
+  const { categories, labelGroups } = useCategoryFacet(labels.data);
+  return (
+    <CatalogListView
+      kind="apps"
+      state={state}
+      update={update}
+      page={list.data}
+      loading={list.isFetching}
+      categories={categories}
+      labelGroups={labelGroups}
+      detailPath={(a) => appPath(a.id)}
+    />
+  );
+}

@@ -1,0 +1,37 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { ImageListBody } from '@hpc/contracts';
+import { api } from '../../../shared/api/client';
+
+/** Query definitions of the image centre; keys start with 'images' so one invalidation covers them all. */
+export const imageQueries = {
+  list: (body: ImageListBody) =>
+    queryOptions({
+      queryKey: ['images', 'list', body],
+      queryFn: ({ signal }) => api.images.list(body, { signal }),
+      placeholderData: keepPreviousData,
+    }),
+  acceleratorTypes: () =>
+    queryOptions({
+      queryKey: ['images', 'acceleratorTypes'],
+      queryFn: ({ signal }) => api.images.acceleratorTypes({ signal }),
+    }),
+  labels: (acceleratorType: string) =>
+    queryOptions({
+      queryKey: ['images', 'labels', acceleratorType],
+      queryFn: ({ signal }) => api.images.labels(acceleratorType || undefined, { signal }),
+      placeholderData: keepPreviousData,
+    }),
+  categories: (acceleratorType: string) =>
+    queryOptions({
+      queryKey: ['images', 'categories', acceleratorType],
+      queryFn: ({ signal }) => api.images.categories(acceleratorType || undefined, { signal }),
+      placeholderData: keepPreviousData,
+    }),
+  detail: (acceleratorType: string, imageName: string) =>
+    queryOptions({
+      queryKey: ['images', 'detail', acceleratorType, imageName],
+      queryFn: ({ signal }) => api.images.detail(acceleratorType, imageName, { signal }),
+    }),
+};
+
+export { imagePath } from '../../../shared/catalog/catalog-paths';

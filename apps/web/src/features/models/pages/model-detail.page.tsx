@@ -1,0 +1,74 @@
+import { Card, Descriptions } from 'antd';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { api } from '../../../shared/api/client';
+import { CatalogDetailView } from '../../../shared/catalog/catalog-detail-view';
+import { pick } from '../../../shared/i18n/languages';
+import { CopyCommand } from '../../../shared/ui/copy-command';
+import { MarkdownViewer } from '../../../shared/ui/markdown/markdown-viewer';
+import { TipBanner } from '../../../shared/ui/tip-banner';
+import { modelQueries } from '../api/models.queries';
+import { modelUsage } from '../components/model-usage';
+import { useCategoryFacet } from '../../../shared/catalog/use-category-facet';
+
+/** /model-zoo/:id (spec §2). */
+export default function ModelDetailPage() {
+  const { t, i18n } = useTranslation();
+  const id = Number(useParams().id);
+  const queryClient = useQueryClient();
+  const detail = useQuery(modelQueries.detail(id));
+  const labels = useQuery(modelQueries.labels());
+  const { categories } = useCategoryFacet(labels.data);
+  const item = detail.data;
+  const filePath = item?.filePath ?? null;
+  const category = categories?.find((c) => c.value === item?.category);
+
+  // Spec §7: the count call tolerates any answer, so its failures are not shown.
+  const count = useMutation({
+    mutationFn: () => api.models.count(id),
+    meta: { silent: true },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['models', 'detail', id] }),
+  });
+
+  return (
+    <CatalogDetailView
+      kind="models"
+      listPath="/model-zoo/list"
+      item={Number.isInteger(id) ? item : undefined}
+      loading={detail.isLoading}
+      tip={<TipBanner>{t('models.detail.tip')}</TipBanner>}
+      aside={
+        item && (
+          <>
+            <Card title={t('models.detail.usage')} variant="borderless">
+              <CopyCommand command={modelUsage(item)} onCopy={() => count.mutate()} />
+            </Card>
+            <Card title={t('catalog.detail.info')} variant="borderless">
+              <Descriptions
+                column={1}
+                size="small"
+                items={[
+                  { key: 'id', label: t('models.detail.id'), children: item.id },
+                  {
+                    key: 'category',
+                    label: t('catalog.filter.category'),
+                    children: category
+                      ? pick(i18n.language, category.label, category.labelEn)
+                      : item.category,
+                  },
+                  { key: 'version', label: t('catalog.detail.version'), children: item.tag || '-' },
+                ]}
+              />
+            </Card>
+          </>
+        )
+      }
+    >
+      <MarkdownViewer
+        queryKey={['models', 'description', filePath]}
+        load={filePath ? (signal) => api.models.fileView(filePath, { signal }) : null}
+      />
+    </CatalogDetailView>
+  );
+}

@@ -1,0 +1,29 @@
+import { useQuery } from '@tanstack/react-query';
+import { CatalogListView } from '../../../shared/catalog/catalog-list-view';
+import { modelPath } from '../../../shared/catalog/catalog-paths';
+import { toListBody } from '../../../shared/catalog/list-state';
+import { useKeywordFromSession } from '../../../shared/catalog/use-keyword-from-session';
+import { useListState } from '../../../shared/catalog/use-list-state';
+import { modelQueries } from '../api/models.queries';
+import { useCategoryFacet } from '../../../shared/catalog/use-category-facet';
+
+/** /model-zoo/list: the model repository (spec §2). */
+export default function ModelListPage() {
+  const { state, update } = useListState();
+  useKeywordFromSession('models', state.keyword, update);
+  const list = useQuery(modelQueries.list({ ...toListBody(state), category: state.category || undefined }));
+  const labels = useQuery(modelQueries.labels());
+  const { categories, labelGroups } = useCategoryFacet(labels.data);
+  return (
+    <CatalogListView
+      kind="models"
+      state={state}
+      update={update}
+      page={list.data}
+      loading={list.isFetching}
+      categories={categories}
+      labelGroups={labelGroups}
+      detailPath={(m) => modelPath(m.id)}
+    />
+  );
+}

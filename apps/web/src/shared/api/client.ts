@@ -1,0 +1,29 @@
+import { ApiClient, catalogApi, type ApiError } from '@hpc/api-client';
+
+type UnauthorizedHandler = (error: ApiError) => void;
+let unauthorizedHandler: UnauthorizedHandler | null = null;
+
+/**
+ * Lets the identity work react to a 401 (e.g. send the user to /login or the SSO redirect). The call still
+ * rejects and its message is still shown; the handler only decides where the user goes next.
+ */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): void {
+  unauthorizedHandler = handler;
+}
+
+type HeadersHook = () => Record<string, string> | Promise<Record<string, string>>;
+let headersHook: HeadersHook | null = null;
+
+/** Lets the identity work add headers (CSRF token) to every portal call. */
+export function setExtraHeaders(hook: HeadersHook | null): void {
+  headersHook = hook;
+}
+
+/** The one client of the portal's API: same origin, the session cookie rides along. */
+export const apiClient = new ApiClient({
+  baseUrl: import.meta.env.VITE_API_BASE_URL ?? '',
+  headers: () => headersHook?.() ?? {},
+  onUnauthorized: (error) => unauthorizedHandler?.(error),
+});
+
+export const api = catalogApi(apiClient);

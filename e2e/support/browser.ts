@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
+
+/** The system Chromium, headless, with everything that talks to the internet switched off. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+/** A fresh context (no storage from other tests) at a desktop size, its base URL set to the portal. */
+export async function newContext(
+  browser: Browser,
+  baseURL: string,
+  opts: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const ctx = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 }, ...opts });
+  ctx.setDefaultTimeout(15_000);
+  return ctx;
+}
+
+let shotsDir: string | null = null;
+
+/** Where screenshots go: one temp folder per run, printed once so a failing run can be inspected. */
+export function screenshotDir(): string {
+  if (!shotsDir) {
+    shotsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-e2e-shots-'));
+    console.log(`e2e screenshots: ${shotsDir}`);
+  }
+  return shotsDir;
+}
+
+/** `screenshot(name)` for one page: writes <dir>/<name>.png and returns its path. */
+export function screenshotter(page: Page): (name: string) => Promise<string> {
+  return async (name) => {
+    const file = path.join(screenshotDir(), `${name.replace(/[^\w.-]+/g, '_')}.png`);
+    await page.screenshot({ path: file });
+    return file;
+  };
+}
+
+/**
+ * Collects uncaught page errors and console errors; tests assert it stays empty. Missing optional endpoints
+ * (the site config) answer 404 by design and are left out.
+ */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    if (/Failed to load resource: the server responded with a status of 404/.test(m.text())) return;
+    errors.push(`console: ${m.text()}`);
+  });
+  return errors;
+}

@@ -1,0 +1,39 @@
+/**
+ * What went wrong with a call, in the terms the web maps to messages (spec §8 "Handling"):
+ * - `api`: the server answered an envelope whose code is not "0";
+ * - `http`: the server answered a non-2xx status without an envelope (a proxy's 502 page, a missing route);
+ * - `timeout`: our own deadline fired; `cancelled`: the caller aborted (silent in the UI);
+ * - `network`: no answer at all (connection refused, DNS, CORS, offline).
+ */
+export type ApiErrorKind = 'api' | 'http' | 'timeout' | 'network' | 'cancelled';
+
+export interface ApiErrorInit {
+  code: string;
+  msg: string;
+  status: number;
+  kind: ApiErrorKind;
+  data?: unknown;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  readonly code: string;
+  readonly msg: string;
+  /** HTTP status; 0 when there was no answer (timeout, network, cancelled). */
+  readonly status: number;
+  readonly kind: ApiErrorKind;
+  /** The envelope's `data` of a failure (e.g. validation details), when any. */
+  readonly data: unknown;
+
+  constructor(init: ApiErrorInit) {
+    super(init.msg, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'ApiError';
+    this.code = init.code;
+    this.msg = init.msg;
+    this.status = init.status;
+    this.kind = init.kind;
+    this.data = init.data ?? null;
+  }
+}
+
+export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;

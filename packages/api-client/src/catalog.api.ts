@@ -1,0 +1,77 @@
+import type { Static } from 'typebox';
+import type {
+  AcceleratorType,
+  AppCard,
+  AppListBody,
+  Category,
+  DescPathResponse,
+  ImageCard,
+  ImageListBody,
+  LabelGroup,
+  ModelCard,
+  ModelListBody,
+} from '@hpc/contracts';
+import type { ApiClient } from './client';
+
+/** A page of a catalogue list (contracts' `Page(T)`). */
+export interface PageOf<T> {
+  list: T[];
+  total: number;
+  pageNum: number;
+  pageSize: number;
+}
+export type DescPath = Static<typeof DescPathResponse>['data'];
+
+/** Per-call options every catalogue method accepts. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** The catalogue endpoints of contracts' `catalog.ts`, typed; paths are the spec's (§7). */
+export function catalogApi(client: ApiClient) {
+  return {
+    images: {
+      acceleratorTypes: (o: CallOptions = {}) =>
+        client.get<AcceleratorType[]>('/image-center/image/acceleratorType/list', undefined, o),
+      labels: (acceleratorType?: string, o: CallOptions = {}) =>
+        client.get<LabelGroup[]>('/image-center/image/label/list', { acceleratorType }, o),
+      categories: (acceleratorType?: string, o: CallOptions = {}) =>
+        client.post<Category[]>('/image-center/image/category/list', {
+          ...o,
+          json: acceleratorType ? { acceleratorType } : {},
+        }),
+      list: (body: ImageListBody, o: CallOptions = {}) =>
+        client.post<PageOf<ImageCard>>('/image-center/image/list', { ...o, json: body }),
+      detail: (acceleratorType: string, imageName: string, o: CallOptions = {}) =>
+        client.get<ImageCard>('/image-center/image/detail', { acceleratorType, imageName }, o),
+      descPath: (q: { id?: number; createTime?: number }, o: CallOptions = {}) =>
+        client.get<DescPath>('/image-center/image/desc/path', q, o),
+      fileView: (descFilePath: string, o: CallOptions = {}) =>
+        client.get<string>('/image-center/image/file/view', { descFilePath }, o),
+    },
+    models: {
+      labels: (o: CallOptions = {}) => client.get<LabelGroup[]>('/model-zoo/label/list', undefined, o),
+      list: (body: ModelListBody, o: CallOptions = {}) =>
+        client.post<PageOf<ModelCard>>('/model-zoo/model/list', { ...o, json: body }),
+      detail: (id: number, o: CallOptions = {}) =>
+        client.get<ModelCard>(`/model-zoo/model/${encodeURIComponent(id)}`, undefined, o),
+      fileView: (filePath: string, o: CallOptions = {}) =>
+        client.get<string>('/model-zoo/model/file/view', { filePath }, o),
+      /** Counts a download/copy (spec §7: any response code is tolerated, so callers usually ignore failures). */
+      count: (id: number, o: CallOptions = {}) =>
+        client.post<{ downloadCount: number }>(`/model-zoo/model/count/${encodeURIComponent(id)}`, o),
+    },
+    apps: {
+      labels: (o: CallOptions = {}) => client.get<LabelGroup[]>('/app-center/label/list', undefined, o),
+      list: (body: AppListBody, o: CallOptions = {}) =>
+        client.post<PageOf<AppCard>>('/app-center/app/list', { ...o, json: body }),
+      detail: (id: number, o: CallOptions = {}) =>
+        client.get<AppCard>(`/app-center/app/${encodeURIComponent(id)}`, undefined, o),
+      fileView: (filePath: string, o: CallOptions = {}) =>
+        client.get<string>('/app-center/app/file/view', { filePath }, o),
+    },
+  };
+}
+
+export type CatalogApi = ReturnType<typeof catalogApi>;
