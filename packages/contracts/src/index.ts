@@ -5,3 +5,4 @@ export * from './common';
 export * from './catalog';
 export * from './identity';
 export * from './efile';
+export * from './site';
