@@ -165,6 +165,22 @@ export const FileViewQuery = Type.Object({ filePath: Type.String({ minLength: 1,
 /** Markdown text (file/view answers the text in `data`). */
 export const MarkdownResponse = Envelope(Type.String());
 
+/** `{id}` of `/model-zoo/model/{id}`, `/model-zoo/model/count/{id}` and `/app-center/app/{id}` (a 32-bit id). */
+export const CatalogIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
+
+/** `GET /image-center/image/label/list?acceleratorType=`: only the labels used by images of that type when given. */
+export const ImageLabelListQuery = Type.Object({
+  acceleratorType: Type.Optional(Type.String({ maxLength: 50 })),
+});
+
+/** `POST /model-zoo/model/count/{id}`: the model's download count after the increment. */
+export const DownloadCountResponse = Envelope(Type.Object({ downloadCount: Type.Integer() }));
+
+export const AppDetailResponse = Envelope(AppCard);
+
+/** `GET /catalog-files/*`: a path inside the catalogue storage (icons, images of the markdown descriptions). */
+export const CatalogFileParams = Type.Object({ '*': Type.String({ minLength: 1, maxLength: 1024 }) });
+
 /**
  * Endpoints (portal, spec §7 paths kept exactly):
  * - GET  /image-center/image/acceleratorType/list            → AcceleratorTypesResponse

@@ -16,6 +16,8 @@ export interface DbOptions {
 export interface Db<T> {
   kysely: Kysely<T>;
   kind: DbKind;
+  /** The PostgreSQL schema in use, if one was given. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -41,7 +43,7 @@ export async function openDb<T>(opts: DbOptions): Promise<Db<T>> {
     // int8 (COUNT, SUM, bigint columns) arrives as a string by default; our counts fit in a double.
     pg.types.setTypeParser(20, (v) => Number(v));
     const kysely = new Kysely<T>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, kind: 'postgres', close: () => kysely.destroy() };
+    return { kysely, kind: 'postgres', schema, close: () => kysely.destroy() };
   }
   fs.mkdirSync(path.dirname(path.resolve(opts.url)), { recursive: true });
   const database = new Database(opts.url);
@@ -53,9 +55,21 @@ export async function openDb<T>(opts: DbOptions): Promise<Db<T>> {
   return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
 }
 
-/** Runs the given migrations (written once with Kysely's schema builder for both databases) up to the latest. */
-export async function migrate(db: Kysely<unknown>, migrations: Record<string, Migration>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+/**
+ * Runs the given migrations (written once with Kysely's schema builder for both databases) up to the latest.
+ * Pass the PostgreSQL `schema` when there is one: Kysely otherwise finds another schema's migration tables and
+ * skips creating its own, which breaks suites that migrate side by side.
+ */
+export async function migrate(
+  db: Kysely<unknown>,
+  migrations: Record<string, Migration>,
+  schema?: string,
+): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

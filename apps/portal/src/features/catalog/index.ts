@@ -1,5 +1,57 @@
-import type { AppServer } from '@hpc/server-kit';
+import { AppError, type AppServer } from '@hpc/server-kit';
+import type { FastifyRequest } from 'fastify';
 import type { PortalDeps } from '../../deps';
+import { CatalogIndexStore } from './catalog-index-store';
+import { CatalogStorage, catalogStorageDir } from './catalog-storage';
+import { CatalogRepository } from './catalog.repository';
+import { appRoutes, catalogFileRoutes, imageRoutes, modelRoutes } from './catalog.routes';
+import { CatalogService } from './catalog.service';
 
-/** Placeholder until the catalog feature lands. */
-export async function catalogFeature(_app: AppServer, _deps: PortalDeps): Promise<void> {}
+/** Builds the catalogue service from the portal's dependencies (one index store per catalogue). */
+export function createCatalogService(deps: Pick<PortalDeps, 'db' | 'config'>): CatalogService {
+  const repo = new CatalogRepository(deps.db);
+  return new CatalogService(
+    repo,
+    {
+      image: new CatalogIndexStore(repo, 'image'),
+      model: new CatalogIndexStore(repo, 'model'),
+      app: new CatalogIndexStore(repo, 'app'),
+    },
+    new CatalogStorage(catalogStorageDir(deps)),
+  );
+}
+
+/**
+ * The server's validator coerces a single value into an array (so that repeated query parameters work), which
+ * would let a JSON body say `labels: "x"`. In a body that is a client bug: refuse it before validation runs.
+ */
+async function rejectScalarArrays(req: FastifyRequest): Promise<void> {
+  const schema = req.routeOptions.schema?.body as
+    { properties?: Record<string, { type?: string }> } | undefined;
+  const body = req.body as Record<string, unknown> | null | undefined;
+  if (!schema?.properties || !body || typeof body !== 'object') return;
+  for (const [key, prop] of Object.entries(schema.properties)) {
+    if (prop.type === 'array' && body[key] !== undefined && !Array.isArray(body[key])) {
+      throw new AppError('1004', `Invalid input: body/${key} must be an array`);
+    }
+  }
+}
+
+/** Image centre, model zoo, application centre and the catalogue files (spec §7). */
+export async function catalogFeature(app: AppServer, deps: PortalDeps): Promise<void> {
+  const service = createCatalogService(deps);
+  await app.register(async (scope) => {
+    // The spec's clients post forms unless JSON is stated (e.g. the download counter): accept them here.
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+    scope.addHook('preValidation', rejectScalarArrays);
+    const s = scope as unknown as AppServer;
+    imageRoutes(s, service);
+    modelRoutes(s, service);
+    appRoutes(s, service);
+    catalogFileRoutes(s, service);
+  });
+}

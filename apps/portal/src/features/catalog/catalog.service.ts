@@ -1,0 +1,212 @@
+import type {
+  AcceleratorType,
+  AppCard,
+  AppListBody,
+  CatalogCard,
+  CatalogSort,
+  Category,
+  ImageCard,
+  ImageListBody,
+  LabelGroup,
+  ModelCard,
+  ModelListBody,
+} from '@hpc/contracts';
+import { Limits } from '@hpc/contracts';
+import { AppError } from '@hpc/server-kit';
+import { keywordTerms, type CatalogIndex, type IndexQuery } from './catalog-index';
+import type { CatalogIndexStore } from './catalog-index-store';
+import type { CatalogStorage } from './catalog-storage';
+import type { CatalogRepository, ItemWithLabels } from './catalog.repository';
+import type { CatalogKind } from './catalog.tables';
+
+export interface Page<T> {
+  list: T[];
+  total: number;
+  pageNum: number;
+  pageSize: number;
+}
+
+type ListBody = ImageListBody | ModelListBody | AppListBody;
+
+/** Where the web fetches catalogue files: icons and the images of the markdown descriptions. */
+export const CATALOG_FILES_PREFIX = '/catalog-files/';
+
+/** An icon as stored (a path inside the catalogue storage, or an absolute URL) → what the card shows. */
+function iconUrl(icon: string | null): string | null {
+  if (!icon) return null;
+  return /^(https?:)?\//.test(icon) ? icon : CATALOG_FILES_PREFIX + icon;
+}
+
+function baseCard(r: ItemWithLabels): CatalogCard {
+  return {
+    id: r.id,
+    name: r.name,
+    nameEn: r.name_en,
+    tag: r.tag,
+    icon: iconUrl(r.icon),
+    time: Number(r.created_at),
+    downloadCount: Number(r.download_count),
+    description: r.description,
+    descriptionEn: r.description_en,
+    labelList: r.labels,
+  };
+}
+
+const toImageCard = (r: ItemWithLabels): ImageCard => ({
+  ...baseCard(r),
+  acceleratorType: r.accelerator_type ?? '',
+  category: r.category,
+  imageName: r.image_name ?? '',
+  pullCommand: r.pull_command ?? '',
+  descFilePath: r.desc_file_path,
+});
+const toModelCard = (r: ItemWithLabels): ModelCard => ({
+  ...baseCard(r),
+  category: r.category,
+  filePath: r.desc_file_path,
+});
+const toAppCard = (r: ItemWithLabels): AppCard => ({ ...toModelCard(r), url: r.url });
+
+const NOUN: Record<CatalogKind, string> = { image: 'image', model: 'model', app: 'application' };
+
+/**
+ * The catalogue rules: lists answered from the in-memory index (with the page's cards from the repository),
+ * details, dictionaries with live counts, download counts and the markdown files.
+ */
+export class CatalogService {
+  constructor(
+    private readonly repo: CatalogRepository,
+    private readonly stores: Record<CatalogKind, CatalogIndexStore>,
+    private readonly storage: CatalogStorage,
+  ) {}
+
+  listImages(body: ImageListBody): Promise<Page<ImageCard>> {
+    return this.list('image', body, toImageCard);
+  }
+
+  listModels(body: ModelListBody): Promise<Page<ModelCard>> {
+    return this.list('model', body, toModelCard);
+  }
+
+  listApps(body: AppListBody): Promise<Page<AppCard>> {
+    return this.list('app', body, toAppCard);
+  }
+
+  private list<T>(kind: CatalogKind, body: ListBody, toCard: (r: ItemWithLabels) => T): Promise<Page<T>> {
+    const q: IndexQuery = {
+      keyword: keywordTerms(body.keyword).join(' '),
+      labels: [...new Set(body.labels ?? [])].sort(),
+      category: body.category || undefined,
+      acceleratorType: ('acceleratorType' in body && body.acceleratorType) || undefined,
+      sort: body.sort ?? ('newest' satisfies CatalogSort),
+      pageNum: body.pageNum ?? 1,
+      pageSize: Math.min(body.pageSize ?? Limits.defaultPageSize, Limits.maxCatalogPageSize),
+    };
+    const key = `list:${JSON.stringify([q.keyword, q.labels, q.category, q.acceleratorType, q.sort, q.pageNum, q.pageSize])}`;
+    return this.stores[kind].read(key, async (index) => {
+      const { total, ids } = index.query(q);
+      const rows = await this.repo.findItems(kind, ids);
+      return { list: rows.map(toCard), total, pageNum: q.pageNum, pageSize: q.pageSize };
+    });
+  }
+
+  async imageDetail(acceleratorType: string, imageName: string): Promise<ImageCard> {
+    const row = await this.repo.findImageByName(acceleratorType, imageName);
+    if (!row) throw new AppError('404', `No image ${imageName} for ${acceleratorType}`);
+    return toImageCard(row);
+  }
+
+  async modelDetail(id: number): Promise<ModelCard> {
+    return toModelCard(await this.detail('model', id));
+  }
+
+  async appDetail(id: number): Promise<AppCard> {
+    return toAppCard(await this.detail('app', id));
+  }
+
+  private async detail(kind: CatalogKind, id: number): Promise<ItemWithLabels> {
+    const row = await this.repo.findById(kind, id);
+    if (!row) throw new AppError('404', `No ${NOUN[kind]} with id ${id}`);
+    return row;
+  }
+
+  /** Where an image's description is, found by id or by its creation time (the spec's in-text image links). */
+  async imageDescPath(query: { id?: number; createTime?: number }) {
+    if (query.id === undefined && query.createTime === undefined) {
+      throw new AppError('1003', 'Parameter exception: id or createTime is required');
+    }
+    const row = await this.repo.findImageRoute(
+      query.id !== undefined ? { id: query.id } : { createTime: query.createTime! },
+    );
+    if (!row) throw new AppError('404', 'No such image');
+    return {
+      id: row.id,
+      acceleratorType: row.accelerator_type ?? '',
+      imageName: row.image_name ?? '',
+      descFilePath: row.desc_file_path,
+    };
+  }
+
+  /** +1 download of a model, persisted; answers the new count. */
+  async countModelDownload(id: number): Promise<{ downloadCount: number }> {
+    const result = await this.repo.incrementDownloads('model', id);
+    if (!result) throw new AppError('404', `No model with id ${id}`);
+    this.stores.model.applyDownloadCount(id, result.downloadCount, result.countsVersion);
+    return { downloadCount: result.downloadCount };
+  }
+
+  /** Label groups with their labels; for images of one accelerator type, only the labels those images carry. */
+  labelGroups(kind: CatalogKind, acceleratorType?: string): Promise<LabelGroup[]> {
+    return this.stores[kind].read(`labels:${acceleratorType ?? ''}`, async (index) => {
+      const used = acceleratorType ? index.usedLabels(acceleratorType) : null;
+      const [groups, labels] = await Promise.all([this.repo.labelGroups(kind), this.repo.labels(kind)]);
+      return groups
+        .map((g) => ({
+          value: g.value,
+          label: g.label,
+          labelEn: g.label_en,
+          children: labels
+            .filter((l) => l.label_group === g.value && (!used || used.has(l.value)))
+            .map((l) => ({ group: g.value, value: l.value, label: l.label, labelEn: l.label_en })),
+        }))
+        .filter((g) => g.children.length > 0);
+    });
+  }
+
+  /** The image centre's accelerator types with their image counts. */
+  acceleratorTypes(): Promise<AcceleratorType[]> {
+    return this.stores.image.read('accelerators', async (index) => {
+      const counts = index.acceleratorCounts();
+      const rows = await this.repo.categories('accelerator');
+      return rows.map((r) => ({
+        value: r.value,
+        label: r.label,
+        labelEn: r.label_en,
+        count: counts.get(r.value) ?? 0,
+      }));
+    });
+  }
+
+  /** Image categories with counts; within one accelerator type, only the categories it has. */
+  imageCategories(acceleratorType?: string): Promise<Category[]> {
+    return this.stores.image.read(`categories:${acceleratorType ?? ''}`, (index) =>
+      this.categoriesWithCounts('image', index, acceleratorType),
+    );
+  }
+
+  private async categoriesWithCounts(kind: CatalogKind, index: CatalogIndex, acceleratorType?: string) {
+    const counts = index.categoryCounts(acceleratorType);
+    const rows = await this.repo.categories(kind);
+    return rows
+      .map((r) => ({ value: r.value, label: r.label, labelEn: r.label_en, count: counts.get(r.value) ?? 0 }))
+      .filter((c) => !acceleratorType || c.count > 0);
+  }
+
+  readMarkdown(filePath: string): Promise<string> {
+    return this.storage.readMarkdown(filePath);
+  }
+
+  openCatalogFile(filePath: string) {
+    return this.storage.openImage(filePath);
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * Markdown descriptions of the demo items, rendered from each item's own data so that they read like a centre's
+ * documentation: headings, a table, bash and python blocks, an image from the catalogue storage, external links and
+ * the spec's in-text links (`/image/{creation ms}#anchor`, `/model-zoo/{id}#anchor`) that the web rewrites.
+ */
+import type { AppEntry } from './apps.data';
+import type { ImageFamily, ImageVariant } from './images.data';
+import type { ModelEntry } from './models.data';
+
+/** GitHub-style heading anchor, as the web's markdown viewer generates them. */
+export const slug = (heading: string): string =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+
+export const H = {
+  details: '镜像信息 Image details',
+  quickStart: '快速开始 Quick start',
+  check: '验证环境 Check the environment',
+  related: '相关资源 Related',
+  modelCard: '模型信息 Model card',
+  launch: '启动方式 Launch',
+};
+
+/** Links between items, resolved once the items have their ids and times. */
+export interface LinkResolver {
+  /** `/image/{creation ms}` of the family's first build on `accelerator` (or any) with `tag` (or any), or null. */
+  image(familyKey: string, accelerator?: string, tag?: string): { href: string; label: string } | null;
+  model(key: string): { href: string; label: string } | null;
+  /** Keys of the models that run in an image family. */
+  modelsFor(familyKey: string): string[];
+  /** Keys of the models sharing an icon (the same family of models). */
+  modelsWithIcon(icon: string): string[];
+}
+
+const REGISTRY = 'registry.hpc.local';
+const ACCEL = {
+  GPU: {
+    zh: 'NVIDIA GPU',
+    partition: 'gpu',
+    gres: '#SBATCH --gres=gpu:1',
+    flag: '--nv ',
+    figure: 'gpu-node.svg',
+  },
+  DCU: {
+    zh: '海光 DCU',
+    partition: 'dcu',
+    gres: '#SBATCH --gres=dcu:1',
+    flag: '--rocm ',
+    figure: 'dcu-node.svg',
+  },
+  CPU: {
+    zh: '通用 CPU',
+    partition: 'cpu',
+    gres: '#SBATCH --ntasks-per-node=32',
+    flag: '',
+    figure: 'hpc-workflow.svg',
+  },
+} as const;
+
+/** How each family is checked and run inside the job (python snippets for the AI stacks). */
+const CHECK: Record<string, { lang: 'python' | 'bash'; code: string; run: string }> = {
+  pytorch: {
+    lang: 'python',
+    code: 'import torch\nprint(torch.__version__, torch.cuda.is_available(), torch.cuda.device_count())',
+    run: 'torchrun --nproc_per_node=1 train.py',
+  },
+  deepspeed: {
+    lang: 'python',
+    code: 'import deepspeed, torch\nprint(deepspeed.__version__, torch.cuda.device_count())',
+    run: 'deepspeed --num_gpus 1 train.py --deepspeed ds_config.json',
+  },
+  tensorflow: {
+    lang: 'python',
+    code: 'import tensorflow as tf\nprint(tf.__version__, tf.config.list_physical_devices("GPU"))',
+    run: 'python train.py',
+  },
+  paddle: {
+    lang: 'python',
+    code: 'import paddle\npaddle.utils.run_check()',
+    run: 'python -m paddle.distributed.launch train.py',
+  },
+  mindspore: { lang: 'python', code: 'import mindspore\nmindspore.run_check()', run: 'python train.py' },
+  jax: { lang: 'python', code: 'import jax\nprint(jax.devices())', run: 'python train.py' },
+  vllm: {
+    lang: 'python',
+    code: 'from openai import OpenAI\nclient = OpenAI(base_url="http://localhost:8000/v1", api_key="EMPTY")\nprint(client.models.list())',
+    run: 'vllm serve /public/models/qwen2.5-7b-instruct --port 8000',
+  },
+  lmdeploy: {
+    lang: 'bash',
+    code: 'lmdeploy check_env',
+    run: 'lmdeploy serve api_server /public/models/internlm2.5-7b-chat',
+  },
+  llamacpp: { lang: 'bash', code: 'llama-cli --version', run: 'llama-server -m model.gguf --port 8080' },
+  gromacs: {
+    lang: 'bash',
+    code: 'gmx --version | head -n 20',
+    run: 'gmx mdrun -deffnm md -nb gpu -pme gpu -update gpu',
+  },
+  lammps: { lang: 'bash', code: 'lmp -h | head -n 40', run: 'srun lmp -in in.lj' },
+  namd: { lang: 'bash', code: 'namd3 --version', run: 'namd3 +p8 +devices 0 apoa1.namd' },
+  amber: {
+    lang: 'bash',
+    code: 'which sander tleap cpptraj',
+    run: 'pmemd.cuda -O -i md.in -p sys.prmtop -c sys.rst7',
+  },
+  openfoam: { lang: 'bash', code: 'simpleFoam -help | head -n 5', run: 'srun simpleFoam -parallel' },
+  alphafold: {
+    lang: 'bash',
+    code: 'python /app/alphafold/run_alphafold.py --helpshort',
+    run: 'python /app/alphafold/run_alphafold.py --fasta_paths=query.fasta --data_dir=/public/db/alphafold',
+  },
+};
+const DEFAULT_CHECK = {
+  lang: 'bash' as const,
+  code: 'module list 2>&1; ls /opt/software',
+  run: 'srun ./run.sh',
+};
+
+const table = (rows: Array<[string, string]>) =>
+  ['| 项目 Item | 内容 Value |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
+const fence = (lang: string, code: string) => '```' + lang + '\n' + code + '\n```';
+const link = (l: { href: string; label: string }, heading: string) =>
+  `[${l.label}](${l.href}#${slug(heading)})`;
+
+export function imageMarkdown(f: ImageFamily, v: ImageVariant, links: LinkResolver): string {
+  const [tag, accel, date] = v;
+  const a = ACCEL[accel];
+  const imageName = `${f.repo}:${tag}`;
+  const sif = `${f.key}_${tag}.sif`;
+  const check = CHECK[f.key] ?? DEFAULT_CHECK;
+  const models = links.modelsFor(f.key).flatMap((k) => links.model(k) ?? []);
+  const others = f.variants
+    .filter((o) => o[0] !== tag)
+    .flatMap((o) => {
+      const l = links.image(f.key, o[1], o[0]);
+      return l ? [`- ${link(l, H.details)}`] : [];
+    });
+  return [
+    `# ${f.name} ${tag}`,
+    f.zh,
+    f.en,
+    `![${f.name} on ${accel} nodes](/catalog-files/images/${a.figure})`,
+    `## ${H.details}`,
+    table([
+      ['镜像名 Image', `\`${imageName}\``],
+      ['加速卡 Accelerator', `${a.zh} (${accel})`],
+      ['分区 Partition', `\`${a.partition}\``],
+      ['发布日期 Released', date],
+    ]),
+    `## ${H.quickStart}`,
+    '拉取镜像，或在作业中直接使用共享目录里已转换好的 SIF 文件。Pull the image, or use the converted SIF file on shared storage:',
+    fence(
+      'bash',
+      `docker pull ${REGISTRY}/${imageName}\napptainer pull ${sif} docker://${REGISTRY}/${imageName}`,
+    ),
+    '提交 Slurm 作业 Submit a Slurm job:',
+    fence(
+      'bash',
+      [
+        '#!/bin/bash',
+        `#SBATCH -J ${f.key}`,
+        `#SBATCH -p ${a.partition}`,
+        '#SBATCH -N 1',
+        a.gres,
+        '#SBATCH -t 04:00:00',
+        'module load apptainer',
+        `apptainer exec ${a.flag}/public/images/${sif} ${check.run}`,
+      ].join('\n'),
+    ),
+    `## ${H.check}`,
+    fence(check.lang, check.code),
+    `## ${H.related}`,
+    [
+      `- [官方文档 Documentation](${f.homepage})`,
+      ...models.slice(0, 4).map((l) => `- 可运行模型 Model: ${link(l, H.quickStart)}`),
+      ...others,
+    ].join('\n'),
+  ].join('\n\n');
+}
+
+export function modelMarkdown(
+  m: ModelEntry,
+  labelNames: (values: readonly string[]) => string,
+  links: LinkResolver,
+) {
+  const image = links.image(m.runsIn, 'GPU') ?? links.image(m.runsIn);
+  const llm = m.category === 'llm' || m.labels.includes('text-generation');
+  const python = llm
+    ? `from transformers import AutoModelForCausalLM, AutoTokenizer\n\npath = "/public/models/${m.key}"\ntok = AutoTokenizer.from_pretrained(path)\nmodel = AutoModelForCausalLM.from_pretrained(path, torch_dtype="auto", device_map="auto")\nmsgs = [{"role": "user", "content": "用一句话介绍超算中心。"}]\nids = tok.apply_chat_template(msgs, add_generation_prompt=True, return_tensors="pt").to(model.device)\nprint(tok.decode(model.generate(ids, max_new_tokens=128)[0][ids.shape[1]:], skip_special_tokens=True))`
+    : `# ${m.name}: load the weights from shared storage\nimport os\n\nweights = "/public/models/${m.key}"\nprint(sorted(os.listdir(weights)))`;
+  const siblings = m.icon ? links.modelsWithIcon(m.icon).filter((k) => k !== m.key) : [];
+  return [
+    `# ${m.name}`,
+    m.zh,
+    m.en,
+    `## ${H.modelCard}`,
+    table([
+      ['名称 Name', `${m.nameZh} / ${m.name}`],
+      ['规模 Size', m.tag],
+      ['标签 Labels', labelNames(m.labels)],
+      ['存储位置 Location', `\`/public/models/${m.key}\``],
+      ['发布日期 Published', m.date],
+    ]),
+    '![模型使用流程 How a model is used](/catalog-files/images/model-pipeline.svg)',
+    `## ${H.quickStart}`,
+    image ? `推荐运行环境 Recommended image: ${link(image, H.quickStart)}` : '',
+    fence(
+      'bash',
+      `ls -lh /public/models/${m.key}\n# 复制到自己的目录再微调 copy before fine-tuning\ncp -r /public/models/${m.key} ~/models/`,
+    ),
+    fence('python', python),
+    `## ${H.related}`,
+    [
+      `- [模型主页 Model page](${m.homepage})`,
+      ...siblings.slice(0, 3).flatMap((k) => {
+        const l = links.model(k);
+        return l ? [`- 同系列 Same family: ${link(l, H.modelCard)}`] : [];
+      }),
+    ].join('\n'),
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+export function appMarkdown(a: AppEntry, labelNames: (values: readonly string[]) => string): string {
+  const desktop = a.labels.includes('desktop');
+  return [
+    `# ${a.name}`,
+    a.zh,
+    a.en,
+    `## ${H.launch}`,
+    table([
+      ['名称 Name', `${a.nameZh} / ${a.name}`],
+      ['版本 Version', a.tag],
+      ['标签 Labels', labelNames(a.labels)],
+      ['默认资源 Default resources', desktop ? '8 核 32 GB, 1 GPU' : '4 核 16 GB'],
+    ]),
+    '1. 在应用中心点击“启动”，选择集群、队列与时长。Click Launch, then choose cluster, queue and wall time.',
+    '2. 作业开始运行后点击“连接”即可在浏览器中打开。Once the job runs, click Connect to open it in the browser.',
+    '3. 会话结束时记得释放资源，未保存的数据请先写入家目录。Release the session when done; save data to your home first.',
+    `![${a.name}](/catalog-files/images/hpc-workflow.svg)`,
+    `## ${H.quickStart}`,
+    fence(
+      'bash',
+      `# 也可以用命令行在计算节点上启动 Or start it from the command line\nsalloc -p ${desktop ? 'gpu' : 'cpu'} -N 1 -t 02:00:00\nmodule load ${a.key}/${a.tag}`,
+    ),
+    fence(
+      'python',
+      `# 会话信息保存在作业目录 Session details are kept in the job folder\nimport json, pathlib\n\ninfo = json.loads(pathlib.Path("~/ondemand/${a.key}/connection.json").expanduser().read_text())\nprint(info["host"], info["port"])`,
+    ),
+    `## ${H.related}`,
+    `- [官方文档 Documentation](${a.url.startsWith('http') ? a.url : 'https://openondemand.org/'})`,
+  ].join('\n\n');
+}

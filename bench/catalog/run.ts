@@ -1,0 +1,258 @@
+/**
+ * Catalogue benchmark: seeds 100,000 models and 100,000 images into a fresh DATA_DIR, starts the real portal
+ * (apps/portal/dist/server.js) as its own process, and loads `POST /model-zoo/model/list` (keyword + two labels +
+ * page 1) with autocannon in a third process. Writes the figures into the "## Catalogue" section of
+ * docs/PERFORMANCE.md.
+ *
+ *   npm run catalog -w bench                       # 50 connections, 20 s
+ *   npm run catalog -w bench -- --duration 5       # a quick run
+ *   flags: --duration s  --connections n  --items n  --no-build  --no-write  --keep
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Kysely } from 'kysely';
+import { migrate, openDb } from '@hpc/server-kit';
+import type { PortalDatabase } from '../../apps/portal/src/db/database';
+import { migrations } from '../../apps/portal/src/db/migrations';
+import { seedSyntheticCatalog } from '../../apps/portal/src/features/catalog/catalog-synthetic.seed';
+
+const GOAL = { p99Ms: 25, rps: 2000 };
+const ROUTE = '/model-zoo/model/list';
+/** The question of the benchmark: a keyword and two labels, first page. */
+const QUERY = { keyword: 'qwen', labels: ['pytorch', 'text-generation'], pageNum: 1, pageSize: 20 };
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '20' },
+    connections: { type: 'string', default: '50' },
+    items: { type: 'string', default: '100000' },
+    'no-build': { type: 'boolean', default: false },
+    'no-write': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const duration = Number(flags.duration);
+const connections = Number(flags.connections);
+const items = Number(flags.items);
+
+interface LoadResult {
+  rps: number;
+  total: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+function machine() {
+  const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
+  const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? os.cpus()[0]?.model ?? 'unknown';
+  return {
+    cpu: model,
+    cores: os.cpus().length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    kernel: `${os.type()} ${os.release()}`,
+    node: process.version,
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitReady(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`portal exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(url + ROUTE, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(QUERY),
+      });
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('portal did not become ready');
+}
+
+/** Runs bench/catalog/load.ts in its own process (autocannon must not share the server's event loop). */
+function load(url: string, seconds: number, conns: number, bodies: unknown[]): Promise<LoadResult> {
+  const input = JSON.stringify({ url, path: ROUTE, connections: conns, duration: seconds, bodies });
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'bench/catalog/load.ts'), input],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
+      resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult);
+    });
+  });
+}
+
+const rssMiB = (pid: number) =>
+  Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+
+/** Distinct questions (keywords × labels × pages), more than the answer cache holds, to measure the index itself. */
+function variedQueries(): unknown[] {
+  const keywords = [
+    'qwen',
+    'deepseek',
+    'llama',
+    'chat',
+    'yolo',
+    'bert',
+    '微调',
+    '模型',
+    'whisper',
+    'ft1',
+    'ft2',
+    'lab',
+  ];
+  const labelSets = [
+    [],
+    ['pytorch'],
+    ['pytorch', 'text-generation'],
+    ['bf16'],
+    ['vision', 'fp16'],
+    ['apache-2.0'],
+  ];
+  const out: unknown[] = [];
+  for (let page = 1; page <= 12; page++) {
+    for (const keyword of keywords)
+      for (const labels of labelSets) out.push({ keyword, labels, pageNum: page });
+  }
+  return out;
+}
+
+function section(
+  m: ReturnType<typeof machine>,
+  fixed: LoadResult,
+  varied: LoadResult,
+  rss: number,
+  seedMs: number,
+  load1: [number, number],
+) {
+  const met = fixed.p99 < GOAL.p99Ms && fixed.rps >= GOAL.rps && fixed.non2xx === 0 && fixed.errors === 0;
+  const row = (name: string, r: LoadResult) =>
+    `| ${name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.non2xx + r.errors + r.timeouts} |`;
+  return `## Catalogue
+
+\`bench/catalog\` (\`npm run catalog -w bench\`): ${items.toLocaleString('en')} models and ${items.toLocaleString('en')} images
+seeded into a fresh SQLite \`DATA_DIR\` (in ${(seedMs / 1000).toFixed(1)} s), the real portal started alone
+(\`node apps/portal/dist/server.js\`, \`LOG_LEVEL=warn\`), and autocannon in a separate process: ${connections}
+connections for ${duration} s on \`POST ${ROUTE}\`.
+
+Goal: p99 < ${GOAL.p99Ms} ms and ≥ ${GOAL.rps.toLocaleString('en')} req/s for the fixed question
+\`${JSON.stringify(QUERY)}\`. **${met ? 'Met' : 'Not met'}.**
+
+| question | req/s | p50 ms | p90 ms | p99 ms | max ms | errors |
+| --- | --- | --- | --- | --- | --- | --- |
+${row('fixed (keyword + two labels, page 1)', fixed)}
+${row(`varied (${variedQueries().length} distinct questions, mostly cache misses)`, varied)}
+
+Portal memory after the runs: ${rss} MiB resident (both indexes loaded).
+Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.kernel}, Node ${m.node}; the load generator shares
+these cores with the server, so the figures are a lower bound of what the portal alone would do. The machine is
+shared: its 1-minute load average was ${load1[0].toFixed(1)} before and ${load1[1].toFixed(1)} after the fixed run
+(above ${m.cores} means other processes were competing for the cores during the measurement).
+
+Why it is fast: each portal instance keeps an in-memory index per catalogue (search text of both languages in one
+string, label postings, pre-sorted orders) and a small LRU of whole answers, invalidated by a version row re-read
+at most once a second (see \`apps/portal/src/features/catalog/catalog-index.ts\`). The fixed question is answered
+from the LRU; the varied one shows the index path (substring scan of 100,000 items plus one database read of the
+page's 20 cards).
+`;
+}
+
+async function main() {
+  const m = machine();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-bench-catalog-'));
+  console.log(`data: ${dataDir}\nseeding ${items} models and ${items} images…`);
+  const t0 = Date.now();
+  const db = await openDb<PortalDatabase>({ url: path.join(dataDir, 'portal.db') });
+  await migrate(db.kysely as Kysely<unknown>, migrations);
+  await seedSyntheticCatalog(db.kysely, { models: items, images: items });
+  await db.close();
+  const seedMs = Date.now() - t0;
+  console.log(`seeded in ${(seedMs / 1000).toFixed(1)} s`);
+
+  if (!flags['no-build'])
+    execFileSync(process.execPath, ['scripts/build-servers.mjs'], { cwd: root, stdio: 'inherit' });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, [path.join(root, 'apps/portal/dist/server.js')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'false',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    await waitReady(url, server);
+    await load(url, 3, 10, variedQueries()); // warm-up: JIT, the image index stays cold (not asked)
+    console.log(`load: ${connections} connections × ${duration} s, fixed question…`);
+    const loadBefore = os.loadavg()[0]!;
+    const fixed = await load(url, duration, connections, [QUERY]);
+    const loadAfter = os.loadavg()[0]!;
+    console.log('fixed', fixed);
+    console.log('varied questions…');
+    const varied = await load(url, duration, connections, variedQueries());
+    console.log('varied', varied);
+    // Load the image index too, so the memory figure covers both catalogues.
+    await fetch(url + '/image-center/image/list', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const rss = rssMiB(server.pid!);
+    const text = section(m, fixed, varied, rss, seedMs, [loadBefore, loadAfter]);
+    console.log('\n' + text);
+    if (!flags['no-write']) {
+      const doc = path.join(root, 'docs/PERFORMANCE.md');
+      const before = fs.readFileSync(doc, 'utf8');
+      const after = before.replace(/## Catalogue\n[\s\S]*?(?=\n## |$)/, text);
+      if (after === before && !before.includes(text))
+        throw new Error('no "## Catalogue" section in docs/PERFORMANCE.md');
+      fs.writeFileSync(doc, after);
+      console.log('written to docs/PERFORMANCE.md');
+    }
+  } finally {
+    server.kill('SIGTERM');
+    if (!flags.keep) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
