@@ -26,6 +26,25 @@ export const PortalEnv = Type.Object({
   OIDC_ISSUER: Type.String({ default: '' }),
   OIDC_CLIENT_ID: Type.String({ default: '' }),
   OIDC_CLIENT_SECRET: Type.String({ default: '' }),
+  /** Scopes asked of the OpenID provider; the user's name and e-mail come from its userinfo answer. */
+  OIDC_SCOPES: Type.String({ default: 'openid profile email' }),
+  /** The claim that names a new SSO user (falls back to the e-mail's local part, then to the subject). */
+  OIDC_USERNAME_CLAIM: Type.String({ default: 'preferred_username' }),
+  /** A session ends after this long without a request, and at the latest this long after login. */
+  SESSION_IDLE_MINUTES: Type.Integer({ default: 120, minimum: 1 }),
+  SESSION_MAX_HOURS: Type.Integer({ default: 168, minimum: 1 }),
+  /** Failed logins allowed per user name and per client address within the window, then 429. */
+  LOGIN_MAX_FAILURES_PER_USER: Type.Integer({ default: 5, minimum: 1 }),
+  LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ default: 20, minimum: 1 }),
+  LOGIN_FAILURE_WINDOW_MINUTES: Type.Integer({ default: 15, minimum: 1 }),
+  /** Lifetime of the per-cluster tokens (capped at 12 h). */
+  CLUSTER_TOKEN_TTL_MINUTES: Type.Integer({ default: 720, minimum: 1, maximum: 720 }),
+  /** Folder of the Ed25519 signing keys; empty means DATA_DIR/keys. Share it between scaled-out instances. */
+  SIGNING_KEYS_DIR: Type.String({ default: '' }),
+  /** Check the request-time header (spec §7) on /api/ calls; off only for debugging. */
+  REQUEST_TIME_CHECK: Type.Boolean({ default: true }),
+  /** Key prefix in Redis, so several portals (or tests) can share one server. */
+  REDIS_KEY_PREFIX: Type.String({ default: 'portal:' }),
 });
 
 export type PortalEnv = Static<typeof PortalEnv>;
@@ -37,6 +56,8 @@ export interface PortalConfig extends PortalEnv {
   databaseUrl: string;
   /** PostgreSQL schema (tests only). */
   databaseSchema?: string;
+  /** The clock (ms since the epoch) for sessions, throttling windows and alerts; tests move it. */
+  now?: () => number;
 }
 
 export function readPortalConfig(env: Record<string, string | undefined> = process.env): PortalConfig {

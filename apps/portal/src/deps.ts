@@ -1,9 +1,11 @@
 import { createKv, migrate, openDb, type Db, type KvStore } from '@hpc/server-kit';
 import type { Kysely } from 'kysely';
+import type { JSONWebKeySet } from 'jose';
 import type { PortalConfig } from './config';
 import type { PortalDatabase } from './db/database';
 import { migrations } from './db/migrations';
 import { seedDemo } from './db/seed';
+import { openSigningKeys, signingKeysDir, type SigningKeys } from './features/auth/signing-keys';
 
 /** What the portal's features are built from: configuration, the database and the shared short-lived store. */
 export interface PortalDeps {
@@ -11,19 +13,29 @@ export interface PortalDeps {
   db: Kysely<PortalDatabase>;
   dbKind: Db<PortalDatabase>['kind'];
   kv: KvStore;
+  /** The clock: `config.now` in tests, else Date.now. */
+  now(): number;
+  /** The Ed25519 keys that sign per-cluster tokens (DATA_DIR/keys, created on first start). */
+  signingKeys: SigningKeys;
+  /** The public keys as a JWKS: what GET /api/auth/jwks.json serves and what in-process efile instances verify with. */
+  publicJwks(): JSONWebKeySet;
   close(): Promise<void>;
 }
 
 /** Opens the database (migrating it), seeds demo data on an empty one when asked, and connects the store. */
 export async function openPortalDeps(config: PortalConfig): Promise<PortalDeps> {
   const db = await openDb<PortalDatabase>({ url: config.databaseUrl, schema: config.databaseSchema });
-  await migrate(db.kysely as Kysely<unknown>, migrations);
-  const kv = createKv(config.REDIS_URL || undefined, 'portal:');
+  await migrate(db.kysely as Kysely<unknown>, migrations, db.schema);
+  const kv = createKv(config.REDIS_URL || undefined, config.REDIS_KEY_PREFIX);
+  const signingKeys = openSigningKeys(signingKeysDir(config));
   const deps: PortalDeps = {
     config,
     db: db.kysely,
     dbKind: db.kind,
     kv,
+    now: config.now ?? Date.now,
+    signingKeys,
+    publicJwks: () => signingKeys.jwks(),
     async close() {
       await kv.close();
       await db.close();

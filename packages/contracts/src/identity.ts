@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Envelope } from './envelope';
 
 /**
  * Identity contracts. The per-cluster token is the one contract between portal (which signs it) and efile (which
@@ -24,3 +25,356 @@ export type ClusterTokenClaims = Static<typeof ClusterTokenClaims>;
 
 /** The issuer the portal puts in `iss` of every cluster token. */
 export const CLUSTER_TOKEN_ISSUER = 'hpc-portal';
+
+/* ------------------------------------------------------------------------------------------------------------------
+ * Browser ↔ portal identity calls (spec §3 "User", §7 "Cluster and service calls"). The web builds the login page,
+ * the alert bar and service discovery on these.
+ * ---------------------------------------------------------------------------------------------------------------- */
+
+/** The session cookie (HttpOnly) and the readable CSRF cookie whose value goes back in the CSRF header. */
+export const SESSION_COOKIE = 'hpc_session';
+export const CSRF_COOKIE = 'csrf';
+export const CSRF_HEADER = 'x-csrf-token';
+
+/**
+ * The request-time header of spec §7: base64url(iv ‖ AES-256-GCM(key = SHA-256(phrase), `${phrase}|${Date.now()}`)).
+ * The phrase is public (it ships in the web bundle): the header proves nothing about who sent the request, it only
+ * lets the server refuse requests whose clock is more than `Limits.requestTimeSkewMs` off (docs/SECURITY.md).
+ */
+export const REQUEST_TIME_HEADER = 'x-request-token';
+export const REQUEST_TIME_PHRASE = 'hpc-portal/request-time/v1';
+
+export const AccountStatus = Type.Union([Type.Literal('Normal'), Type.Literal('Disable')]);
+export type AccountStatus = Static<typeof AccountStatus>;
+
+export const UserRole = Type.Union([Type.Literal('manager'), Type.Literal('user')]);
+export type UserRole = Static<typeof UserRole>;
+
+export const MemberType = Type.Union([Type.Literal('admin'), Type.Literal('member')]);
+export type MemberType = Static<typeof MemberType>;
+
+/** One entry of a service list held as JSON text in the cluster params (spec §3). */
+export const ServiceEntry = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 1024 }),
+  enable: Type.Union([Type.Literal('true'), Type.Literal('false')]),
+});
+export type ServiceEntry = Static<typeof ServiceEntry>;
+
+/** The cluster params that hold a service list (JSON text of `ServiceEntry[]`). */
+export const SERVICE_LIST_PARAMS = [
+  'efileUrl',
+  'gridview_service',
+  'sothisai_service',
+  'sshAddressList',
+] as const;
+export type ServiceListParam = (typeof SERVICE_LIST_PARAMS)[number];
+
+/** The params map of a cluster: `default_user_home_path`, the service lists as JSON text, and any operator key. */
+export const ClusterParams = Type.Record(Type.String(), Type.String());
+export type ClusterParams = Static<typeof ClusterParams>;
+
+/** A computing centre. `disabled` is true when its name contains 停用; such clusters sort last. */
+export const ClusterSummary = Type.Object({
+  clusterId: Type.String(),
+  centerName: Type.String(),
+  centerNameEn: Type.String(),
+  disabled: Type.Boolean(),
+});
+export type ClusterSummary = Static<typeof ClusterSummary>;
+
+export const Cluster = Type.Object({ ...ClusterSummary.properties, params: ClusterParams });
+export type Cluster = Static<typeof Cluster>;
+
+/** Account details (spec §3 accountDetail). Balance in yuan (two decimals); times in ms since the epoch. */
+export const AccountDetail = Type.Object({
+  accountId: Type.String(),
+  name: Type.String(),
+  status: AccountStatus,
+  balance: Type.Number(),
+  endUseTime: Type.Union([Type.Integer(), Type.Null()]),
+  createTime: Type.Integer(),
+});
+export type AccountDetail = Static<typeof AccountDetail>;
+
+/** The current user's compute user on one cluster, with the cluster and the membership of the account used there. */
+export const ClusterUserDetail = Type.Object({
+  ...Cluster.properties,
+  clusterUserName: Type.String(),
+  homePath: Type.String(),
+  accountId: Type.Union([Type.String(), Type.Null()]),
+  memberType: Type.Union([MemberType, Type.Null()]),
+  adminFullName: Type.String(),
+  groupId: Type.Union([Type.String(), Type.Null()]),
+});
+export type ClusterUserDetail = Static<typeof ClusterUserDetail>;
+
+export const ClusterUserBaseInfo = Type.Object({
+  ...ClusterUserDetail.properties,
+  accountDetail: Type.Union([AccountDetail, Type.Null()]),
+});
+export type ClusterUserBaseInfo = Static<typeof ClusterUserBaseInfo>;
+
+export const ClusterListQuery = Type.Object({
+  clusterId: Type.Optional(Type.String({ maxLength: 32 })),
+  /** Substring of the Chinese or English centre name. */
+  centerName: Type.Optional(Type.String({ maxLength: 100 })),
+});
+export type ClusterListQuery = Static<typeof ClusterListQuery>;
+
+export const CanApplyQuery = Type.Object({
+  /** The main site's host: clusters whose `site_hosts` param does not list it are left out. */
+  fromHost: Type.Optional(Type.String({ maxLength: 255 })),
+});
+export type CanApplyQuery = Static<typeof CanApplyQuery>;
+
+export const ApplicableCluster = Type.Object({
+  ...ClusterSummary.properties,
+  /** The user already has a compute user there. */
+  applied: Type.Boolean(),
+});
+export type ApplicableCluster = Static<typeof ApplicableCluster>;
+
+export const AccessPathBody = Type.Object({
+  /** Restrict the answer to these clusters; all of the user's clusters when absent. */
+  clusterIds: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { maxItems: 100 })),
+});
+export type AccessPathBody = Static<typeof AccessPathBody>;
+
+/** clusterId → shared storage paths the user may use there. */
+export const AccessPathMap = Type.Record(Type.String(), Type.Array(Type.String()));
+export type AccessPathMap = Static<typeof AccessPathMap>;
+
+export const EfileInfoQuery = Type.Object({ clusterId: Type.Optional(Type.String({ maxLength: 32 })) });
+export type EfileInfoQuery = Static<typeof EfileInfoQuery>;
+
+/** spec §3 "E-File info". `efileUrl` is the enabled URL picked round-robin by user id; `efileUrls` all enabled. */
+export const EfileInfo = Type.Object({
+  clusterId: Type.String(),
+  efileUrl: Type.String(),
+  efileUrls: Type.Array(Type.String()),
+  homePath: Type.String(),
+  username: Type.String(),
+});
+export type EfileInfo = Static<typeof EfileInfo>;
+
+/** A user account as the alert bar sees it: grouped by accountId over the user's clusters (spec §3). */
+export const UserAccount = Type.Object({
+  ...AccountDetail.properties,
+  clusterIds: Type.Array(Type.String()),
+  /** Centre names joined with 、 (Chinese) and with ", " (English). */
+  centerNames: Type.String(),
+  centerNamesEn: Type.String(),
+});
+export type UserAccount = Static<typeof UserAccount>;
+
+export const AlertKind = Type.Union([
+  Type.Literal('disabled'),
+  Type.Literal('lowBalance'),
+  Type.Literal('expiring'),
+  Type.Literal('expired'),
+]);
+export type AlertKind = Static<typeof AlertKind>;
+
+/** An account that needs the alert bar, with the reasons computed from `Limits` (balance ≤ 100, expiry ≤ 7 days). */
+export const AccountAlert = Type.Object({
+  ...UserAccount.properties,
+  kinds: Type.Array(AlertKind),
+  /** Whole days until endUseTime (negative once past), null without an end time. */
+  daysLeft: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type AccountAlert = Static<typeof AccountAlert>;
+
+export const LoginBody = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 64 }),
+  password: Type.String({ minLength: 1, maxLength: 256 }),
+});
+export type LoginBody = Static<typeof LoginBody>;
+
+export const PasswordChangeBody = Type.Object({
+  oldPassword: Type.String({ minLength: 1, maxLength: 256 }),
+  newPassword: Type.String({ minLength: 8, maxLength: 256 }),
+});
+export type PasswordChangeBody = Static<typeof PasswordChangeBody>;
+
+export const UserInfo = Type.Object({
+  username: Type.String(),
+  fullName: Type.String(),
+  email: Type.String(),
+  role: UserRole,
+  /** How this session logged in. */
+  authMethod: Type.Union([Type.Literal('password'), Type.Literal('oidc')]),
+});
+export type UserInfo = Static<typeof UserInfo>;
+
+/** One per-cluster token (a `ClusterTokenClaims` JWT) for the efile instances of that cluster. */
+export const ClusterTokenEntry = Type.Object({
+  clusterId: Type.String(),
+  token: Type.String(),
+  clusterUserName: Type.String(),
+  /** Token expiry, ms since the epoch: refresh (GET /api/user/info or POST /api/auth/refresh) before it. */
+  expiresAt: Type.Integer(),
+});
+export type ClusterTokenEntry = Static<typeof ClusterTokenEntry>;
+
+export const SessionInfo = Type.Object({
+  /** The value to send in the CSRF header (also readable from the CSRF cookie). */
+  csrfToken: Type.String(),
+  /** When the session ends at the latest, and when it ends if idle from now on (ms since the epoch). */
+  expiresAt: Type.Integer(),
+  idleExpiresAt: Type.Integer(),
+});
+export type SessionInfo = Static<typeof SessionInfo>;
+
+/** spec §3 "User": id, userInfo, tokenList; plus the session's CSRF token and expiry. */
+export const CurrentUser = Type.Object({
+  id: Type.Integer(),
+  userInfo: UserInfo,
+  tokenList: Type.Array(ClusterTokenEntry),
+  session: SessionInfo,
+});
+export type CurrentUser = Static<typeof CurrentUser>;
+
+export const TokenRefresh = Type.Object({ tokenList: Type.Array(ClusterTokenEntry) });
+export type TokenRefresh = Static<typeof TokenRefresh>;
+
+/** What the login page needs before anyone is logged in. */
+export const AuthConfig = Type.Object({
+  /** Single sign-on is configured: show the SSO button, which navigates to `ssoLoginUrl`. */
+  sso: Type.Boolean(),
+  ssoLoginUrl: Type.String(),
+  csrfCookie: Type.String(),
+  csrfHeader: Type.String(),
+  requestTimeHeader: Type.String(),
+});
+export type AuthConfig = Static<typeof AuthConfig>;
+
+export const SsoRedirectQuery = Type.Object({
+  /** Where to land after login: a path on this site (anything else is replaced by "/"). */
+  redirect: Type.Optional(Type.String({ maxLength: 2000 })),
+});
+export type SsoRedirectQuery = Static<typeof SsoRedirectQuery>;
+
+export const OidcCallbackQuery = Type.Object({
+  code: Type.Optional(Type.String({ maxLength: 4096 })),
+  state: Type.Optional(Type.String({ maxLength: 512 })),
+  error: Type.Optional(Type.String({ maxLength: 512 })),
+  error_description: Type.Optional(Type.String({ maxLength: 2000 })),
+  iss: Type.Optional(Type.String({ maxLength: 1024 })),
+});
+export type OidcCallbackQuery = Static<typeof OidcCallbackQuery>;
+
+/** The portal's public signing keys (RFC 7517), not wrapped in the envelope: efile reads it with jose. */
+export const PublicJwks = Type.Object({
+  keys: Type.Array(
+    Type.Object({
+      kty: Type.String(),
+      crv: Type.String(),
+      x: Type.String(),
+      kid: Type.String(),
+      alg: Type.String(),
+      use: Type.String(),
+    }),
+  ),
+});
+export type PublicJwks = Static<typeof PublicJwks>;
+
+/* Response envelopes of the identity calls (every route declares its response schema). */
+export const EmptyResponse = Envelope(Type.Null());
+export const CurrentUserResponse = Envelope(CurrentUser);
+export const TokenRefreshResponse = Envelope(TokenRefresh);
+export const AuthConfigResponse = Envelope(AuthConfig);
+export const ClusterListResponse = Envelope(Type.Array(Cluster));
+export const ClusterUsersDetailResponse = Envelope(Type.Array(ClusterUserDetail));
+export const ClusterUserBaseInfoResponse = Envelope(Type.Array(ClusterUserBaseInfo));
+export const CanApplyResponse = Envelope(Type.Array(ApplicableCluster));
+export const AccessPathResponse = Envelope(AccessPathMap);
+export const EfileInfoResponse = Envelope(EfileInfo);
+export const UserAccountsResponse = Envelope(Type.Array(UserAccount));
+export const AccountAlertsResponse = Envelope(
+  Type.Object({
+    alerts: Type.Array(AccountAlert),
+    /** The thresholds used (spec §9), so the web can word the alert. */
+    balanceThreshold: Type.Number(),
+    expiryReminderDays: Type.Integer(),
+  }),
+);
+
+/* ------------------------------------------------------------------------------------------------------------------
+ * Administration calls under /api/admin/ (manager only); the admin CLI offers the same operations.
+ * ---------------------------------------------------------------------------------------------------------------- */
+
+export const AdminUser = Type.Object({
+  id: Type.Integer(),
+  username: Type.String(),
+  fullName: Type.String(),
+  email: Type.String(),
+  role: UserRole,
+  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+  /** Linked to a single sign-on identity. */
+  sso: Type.Boolean(),
+  createdAt: Type.Integer(),
+});
+export type AdminUser = Static<typeof AdminUser>;
+
+export const AdminUserBody = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 64 }),
+  password: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
+  fullName: Type.Optional(Type.String({ maxLength: 200 })),
+  email: Type.Optional(Type.String({ maxLength: 255 })),
+  role: Type.Optional(UserRole),
+});
+export type AdminUserBody = Static<typeof AdminUserBody>;
+
+export const AdminUserUpdateBody = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 64 }),
+  password: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
+  fullName: Type.Optional(Type.String({ maxLength: 200 })),
+  email: Type.Optional(Type.String({ maxLength: 255 })),
+  role: Type.Optional(UserRole),
+  status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled')])),
+});
+export type AdminUserUpdateBody = Static<typeof AdminUserUpdateBody>;
+
+export const AdminClusterBody = Type.Object({
+  clusterId: Type.String({ minLength: 1, maxLength: 32 }),
+  centerName: Type.String({ minLength: 1, maxLength: 200 }),
+  centerNameEn: Type.Optional(Type.String({ maxLength: 200 })),
+  homeRoot: Type.Optional(Type.String({ maxLength: 1024 })),
+});
+export type AdminClusterBody = Static<typeof AdminClusterBody>;
+
+export const AdminServiceListBody = Type.Object({
+  clusterId: Type.String({ minLength: 1, maxLength: 32 }),
+  service: Type.Union(SERVICE_LIST_PARAMS.map((p) => Type.Literal(p))),
+  entries: Type.Array(ServiceEntry, { maxItems: 100 }),
+});
+export type AdminServiceListBody = Static<typeof AdminServiceListBody>;
+
+export const AdminAccountBody = Type.Object({
+  accountId: Type.String({ minLength: 1, maxLength: 64 }),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  status: Type.Optional(AccountStatus),
+  balance: Type.Optional(Type.Number()),
+  endUseTime: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+});
+export type AdminAccountBody = Static<typeof AdminAccountBody>;
+
+export const AdminMemberBody = Type.Object({
+  accountId: Type.String({ minLength: 1, maxLength: 64 }),
+  username: Type.String({ minLength: 1, maxLength: 64 }),
+  memberType: Type.Optional(MemberType),
+  groupId: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+});
+export type AdminMemberBody = Static<typeof AdminMemberBody>;
+
+export const AdminComputeUserBody = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 64 }),
+  clusterId: Type.String({ minLength: 1, maxLength: 32 }),
+  clusterUserName: Type.Optional(Type.String({ maxLength: 32 })),
+  homePath: Type.Optional(Type.String({ maxLength: 1024 })),
+  accountId: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+});
+export type AdminComputeUserBody = Static<typeof AdminComputeUserBody>;
+
+export const AdminUsersResponse = Envelope(Type.Array(AdminUser));
+export const AdminAccountsResponse = Envelope(Type.Array(AccountDetail));

@@ -5,3 +5,5 @@ export * from './db';
 export * from './kv';
 export * from './fastify';
 export * from './auth/cluster-token';
+export * from './auth/request-time';
+export * from './auth/csrf';

@@ -6,7 +6,8 @@ import { siteFeature } from './site';
 
 /** Registers every feature's routes. Each feature builds its repositories and services from `deps`. */
 export async function registerFeatures(app: AppServer, deps: PortalDeps): Promise<void> {
-  await catalogFeature(app, deps);
+  // Identity first: it installs the root hooks (session, CSRF, request-time header) that every later route needs.
   await identityFeature(app, deps);
+  await catalogFeature(app, deps);
   await siteFeature(app, deps);
 }

@@ -1,0 +1,89 @@
+import {
+  AuthConfigResponse,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  CurrentUserResponse,
+  EmptyResponse,
+  LoginBody,
+  PasswordChangeBody,
+  PublicJwks,
+  REQUEST_TIME_HEADER,
+  SESSION_COOKIE,
+  TokenRefreshResponse,
+} from '@hpc/contracts';
+import { assertSameOrigin, ok, type AppServer } from '@hpc/server-kit';
+import type { PortalDeps } from '../../deps';
+import type { IdentityServices } from '../identity/identity.services';
+import type { SessionHttp } from './session-http';
+
+const tags = ['identity'];
+export const SSO_REDIRECT_PATH = '/api/auth/loginSsoRedirect.action';
+
+/** Login, logout, the current user with their cluster tokens, token refresh, the JWKS, and the login page's config. */
+export function authRoutes(
+  app: AppServer,
+  deps: PortalDeps,
+  services: IdentityServices,
+  http: SessionHttp,
+): void {
+  const { auth, users, sessions } = services;
+  // A login must come from a page of the portal itself (login CSRF): its public origin, or the request's own.
+  const origins = deps.config.PUBLIC_URL ? [new URL(deps.config.PUBLIC_URL).origin] : [];
+
+  app.get('/api/auth/config', { schema: { tags, response: { 200: AuthConfigResponse } } }, async () =>
+    ok({
+      sso: Boolean(deps.config.OIDC_ISSUER && deps.config.OIDC_CLIENT_ID),
+      ssoLoginUrl: SSO_REDIRECT_PATH,
+      csrfCookie: CSRF_COOKIE,
+      csrfHeader: CSRF_HEADER,
+      requestTimeHeader: REQUEST_TIME_HEADER,
+    }),
+  );
+
+  app.post(
+    '/api/auth/login',
+    { schema: { tags, body: LoginBody, response: { 200: CurrentUserResponse } } },
+    async (req, reply) => {
+      assertSameOrigin(req, origins);
+      const { user, session } = await auth.login(req.body.username, req.body.password, http.meta(req));
+      http.setCookies(req, reply, session);
+      return ok(await auth.currentUser(user, session, 'password'));
+    },
+  );
+
+  app.post('/api/auth/logout', { schema: { tags, response: { 200: EmptyResponse } } }, async (req, reply) => {
+    // Idempotent: an expired or unknown session is simply gone already.
+    await sessions.destroy(req.cookies[SESSION_COOKIE]);
+    http.clearCookies(req, reply);
+    return ok(null);
+  });
+
+  app.post(
+    '/api/auth/refresh',
+    { schema: { tags, response: { 200: TokenRefreshResponse } } },
+    async (req) => {
+      const live = await http.requireUser(req);
+      return ok({ tokenList: await services.tokens.tokenList(live.user.id) });
+    },
+  );
+
+  app.get('/api/user/info', { schema: { tags, response: { 200: CurrentUserResponse } } }, async (req) =>
+    ok(await auth.fromLive(await http.requireUser(req))),
+  );
+
+  app.post(
+    '/api/user/password',
+    { schema: { tags, body: PasswordChangeBody, response: { 200: EmptyResponse } } },
+    async (req) => {
+      const live = await http.requireUser(req);
+      await users.changeOwnPassword(live.user.id, req.body.oldPassword, req.body.newPassword);
+      return ok(null);
+    },
+  );
+
+  // Raw JWKS (RFC 7517), not the envelope: efile and any JOSE library read it as it is.
+  app.get('/api/auth/jwks.json', { schema: { tags, response: { 200: PublicJwks } } }, async (_req, reply) => {
+    void reply.header('cache-control', 'public, max-age=300');
+    return deps.signingKeys.jwks();
+  });
+}

@@ -1,0 +1,77 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  makeTempDir,
+  testDbTargets,
+  type TestDbTarget,
+} from '@hpc/server-kit/testing';
+import { Browser, startPortal, type TestDb } from '../identity/identity.test-fixture';
+
+/** The in-memory store always; Redis too when TEST_REDIS_URL is set (each suite under a key prefix of its own). */
+const stores: { name: string; env: () => Record<string, string> }[] = [{ name: 'memory', env: () => ({}) }];
+const redisUrl = process.env.TEST_REDIS_URL;
+if (redisUrl) {
+  stores.push({
+    name: 'redis',
+    env: () => ({ REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `test-${crypto.randomBytes(6).toString('hex')}:` }),
+  });
+}
+
+const cases = testDbTargets().flatMap((db) =>
+  stores.map((kv) => ({ db, kv, name: `${db.name}/${kv.name}` })),
+);
+
+describe.each(cases)(
+  'login throttling on $name',
+  ({ db: target, kv }: { db: TestDbTarget; kv: (typeof stores)[number] }) => {
+    let tmp: ReturnType<typeof makeTempDir>;
+    let db: TestDb;
+    let portal: Awaited<ReturnType<typeof startPortal>>;
+
+    beforeAll(async () => {
+      tmp = makeTempDir();
+      db = target.create();
+      portal = await startPortal(tmp.dir, db, {
+        ...kv.env(),
+        LOGIN_MAX_FAILURES_PER_USER: '3',
+        LOGIN_MAX_FAILURES_PER_IP: '5',
+      });
+    });
+    afterAll(async () => {
+      await portal.app.close();
+      await db.cleanup();
+      tmp.cleanup();
+    });
+
+    it('answers 429 once a user name has failed N times, from any address, even with the right password', async () => {
+      for (let i = 0; i < 3; i++) {
+        const res = await new Browser(portal.app, `10.1.0.${i}`).login('wangwu', 'wrong-password');
+        expect(res.json().code).toBe('LOGIN_FAILED');
+      }
+      const blocked = await new Browser(portal.app, '10.1.0.99').login('wangwu');
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json()).toMatchObject({ code: 'LOGIN_THROTTLED' });
+      // Other users are not affected.
+      expect((await new Browser(portal.app, '10.1.0.99').login('lisi')).statusCode).toBe(200);
+    });
+
+    it('answers 429 once an address has failed N times, whatever the user names', async () => {
+      const ip = '10.2.0.1';
+      for (const name of ['a1', 'a2', 'a3', 'a4', 'a5']) {
+        expect((await new Browser(portal.app, ip).login(name, 'wrong-password')).statusCode).toBe(401);
+      }
+      expect((await new Browser(portal.app, ip).login('demo')).statusCode).toBe(429);
+      expect((await new Browser(portal.app, '10.2.0.2').login('demo')).statusCode).toBe(200);
+    });
+
+    it('clears the user count on success', async () => {
+      const b = new Browser(portal.app, '10.3.0.1');
+      await b.login('lisi', 'wrong-password');
+      await b.login('lisi', 'wrong-password');
+      expect((await b.login('lisi')).statusCode).toBe(200);
+      await b.login('lisi', 'wrong-password');
+      await b.login('lisi', 'wrong-password');
+      expect((await b.login('lisi')).statusCode).toBe(200);
+    });
+  },
+);

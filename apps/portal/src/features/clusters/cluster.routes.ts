@@ -1,0 +1,71 @@
+import {
+  AccessPathBody,
+  AccessPathResponse,
+  CanApplyQuery,
+  CanApplyResponse,
+  ClusterListQuery,
+  ClusterListResponse,
+  ClusterUserBaseInfoResponse,
+  ClusterUsersDetailResponse,
+  EfileInfoQuery,
+  EfileInfoResponse,
+} from '@hpc/contracts';
+import { ok, type AppServer } from '@hpc/server-kit';
+import type { SessionHttp } from '../auth/session-http';
+import type { ClusterService } from './cluster.service';
+
+const tags = ['clusters'];
+
+/** The cluster and service calls of spec §7, with the exact paths existing clients use. */
+export function clusterRoutes(app: AppServer, clusters: ClusterService, http: SessionHttp): void {
+  app.get(
+    '/api/center/queryCurClusterList.action',
+    { schema: { tags, querystring: ClusterListQuery, response: { 200: ClusterListResponse } } },
+    async (req) => {
+      await http.requireManager(req);
+      return ok(await clusters.list(req.query));
+    },
+  );
+
+  app.get(
+    '/api/computeuser/queryClusterUsersDetail.action',
+    { schema: { tags, response: { 200: ClusterUsersDetailResponse } } },
+    async (req) => ok(await clusters.computeUsersOf((await http.requireUser(req)).user.id)),
+  );
+
+  app.get(
+    '/api/computeuser/queryClusterUserBaseInfo.action',
+    { schema: { tags, response: { 200: ClusterUserBaseInfoResponse } } },
+    async (req) => ok(await clusters.baseInfoOf((await http.requireUser(req)).user.id)),
+  );
+
+  app.get(
+    '/api/resource/queryCanApplyClusterInfos.action',
+    { schema: { tags, querystring: CanApplyQuery, response: { 200: CanApplyResponse } } },
+    async (req) => ok(await clusters.canApply((await http.requireUser(req)).user.id, req.query.fromHost)),
+  );
+
+  app.post(
+    '/api/resource/storage/queryMultiClusterAccessPath.action',
+    {
+      schema: { tags, body: AccessPathBody, response: { 200: AccessPathResponse } },
+      // The body is optional (form or JSON): without it the answer covers all of the user's clusters.
+      preValidation: async (req) => {
+        req.body ??= {};
+      },
+    },
+    async (req) => {
+      const live = await http.requireUser(req);
+      return ok(await clusters.accessPaths(live.user.id, req.body?.clusterIds));
+    },
+  );
+
+  app.get(
+    '/model-zoo/proxy/efile/info',
+    { schema: { tags, querystring: EfileInfoQuery, response: { 200: EfileInfoResponse } } },
+    async (req) => {
+      const live = await http.requireUser(req);
+      return ok(await clusters.efileInfo(live.user.id, req.query.clusterId || undefined));
+    },
+  );
+}
