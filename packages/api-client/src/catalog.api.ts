@@ -52,6 +52,7 @@ export function catalogApi(client: ApiClient) {
     },
     models: {
       labels: (o: CallOptions = {}) => client.get<LabelGroup[]>('/model-zoo/label/list', undefined, o),
+      categories: (o: CallOptions = {}) => client.post<Category[]>('/model-zoo/model/category/list', o),
       list: (body: ModelListBody, o: CallOptions = {}) =>
         client.post<PageOf<ModelCard>>('/model-zoo/model/list', { ...o, json: body }),
       detail: (id: number, o: CallOptions = {}) =>
@@ -64,6 +65,7 @@ export function catalogApi(client: ApiClient) {
     },
     apps: {
       labels: (o: CallOptions = {}) => client.get<LabelGroup[]>('/app-center/label/list', undefined, o),
+      categories: (o: CallOptions = {}) => client.post<Category[]>('/app-center/app/category/list', o),
       list: (body: AppListBody, o: CallOptions = {}) =>
         client.post<PageOf<AppCard>>('/app-center/app/list', { ...o, json: body }),
       detail: (id: number, o: CallOptions = {}) =>

@@ -191,11 +191,13 @@ export const CatalogFileParams = Type.Object({ '*': Type.String({ minLength: 1, 
  * - GET  /image-center/image/desc/path      DescPathQuery     → DescPathResponse
  * - GET  /image-center/image/file/view      ImageFileViewQuery → MarkdownResponse
  * - GET  /model-zoo/label/list                                → LabelGroupsResponse
+ * - POST /model-zoo/model/category/list                     → CategoriesResponse
  * - POST /model-zoo/model/list              ModelListBody     → ModelListResponse
  * - GET  /model-zoo/model/{id}                                → ModelDetailResponse
  * - GET  /model-zoo/model/file/view         FileViewQuery     → MarkdownResponse
  * - POST /model-zoo/model/count/{id}                          → Envelope({ downloadCount })
  * - GET  /app-center/label/list                               → LabelGroupsResponse
+ * - POST /app-center/app/category/list                      → CategoriesResponse
  * - POST /app-center/app/list               AppListBody       → AppListResponse
  * - GET  /app-center/app/{id}                                 → Envelope(AppCard)
  * - GET  /app-center/app/file/view          FileViewQuery     → MarkdownResponse

@@ -151,6 +151,17 @@ describe.each(testDbTargets())('catalogue lists ($name)', (target) => {
       ['dl', 2],
       ['md', 1],
     ]);
+    const models = await post<Array<{ value: string; labelEn: string; count: number }>>(
+      '/model-zoo/model/category/list',
+      {},
+    );
+    expect(models.body.data.map((c) => [c.value, c.labelEn, c.count])).toEqual([
+      ['llm', 'Large language models', 2],
+      ['cv', 'Computer vision', 1],
+      ['speech', 'Speech', 0],
+    ]);
+    const apps = await post<unknown[]>('/app-center/app/category/list', {});
+    expect(apps.body.data).toEqual([]);
     const cpu = await post<Array<{ value: string }>>('/image-center/image/category/list', {
       acceleratorType: 'CPU',
     });

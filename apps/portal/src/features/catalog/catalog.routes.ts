@@ -78,6 +78,11 @@ export function modelRoutes(app: AppServer, service: CatalogService): void {
     async () => ok(await service.labelGroups('model')),
   );
   app.post(
+    '/model-zoo/model/category/list',
+    { schema: { ...model, response: { 200: CategoriesResponse } } },
+    async () => ok(await service.categories('model')),
+  );
+  app.post(
     '/model-zoo/model/list',
     { schema: { ...model, body: ModelListBody, response: { 200: ModelListResponse } } },
     async (req) => ok(await service.listModels(req.body)),
@@ -105,6 +110,11 @@ export function appRoutes(app: AppServer, service: CatalogService): void {
     '/app-center/label/list',
     { schema: { ...app_, response: { 200: LabelGroupsResponse } } },
     async () => ok(await service.labelGroups('app')),
+  );
+  app.post(
+    '/app-center/app/category/list',
+    { schema: { ...app_, response: { 200: CategoriesResponse } } },
+    async () => ok(await service.categories('app')),
   );
   app.post(
     '/app-center/app/list',

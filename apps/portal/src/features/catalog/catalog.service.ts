@@ -194,6 +194,11 @@ export class CatalogService {
     );
   }
 
+  /** Model or application categories with counts (the filter panel's category facet). */
+  categories(kind: 'model' | 'app'): Promise<Category[]> {
+    return this.stores[kind].read('categories:', (index) => this.categoriesWithCounts(kind, index));
+  }
+
   private async categoriesWithCounts(kind: CatalogKind, index: CatalogIndex, acceleratorType?: string) {
     const counts = index.categoryCounts(acceleratorType);
     const rows = await this.repo.categories(kind);

@@ -59,6 +59,9 @@ export const FIXTURE: CatalogBundle = {
     { kind: 'accelerator', value: 'CPU', label: 'CPU', label_en: 'CPU', sort_order: 2 },
     { kind: 'image', value: 'dl', label: '深度学习框架', label_en: 'Deep learning', sort_order: 0 },
     { kind: 'image', value: 'md', label: '分子动力学', label_en: 'Molecular dynamics', sort_order: 1 },
+    { kind: 'model', value: 'llm', label: '大语言模型', label_en: 'Large language models', sort_order: 0 },
+    { kind: 'model', value: 'cv', label: '计算机视觉', label_en: 'Computer vision', sort_order: 1 },
+    { kind: 'model', value: 'speech', label: '语音', label_en: 'Speech', sort_order: 2 },
   ],
   items: [
     // Models: names (English, lower-cased) sort alpha < bert < llama < qwen < resnet; times and downloads differ.

@@ -9,6 +9,11 @@ export const appQueries = {
       queryFn: ({ signal }) => api.apps.list(body, { signal }),
       placeholderData: keepPreviousData,
     }),
+  categories: () =>
+    queryOptions({
+      queryKey: ['apps', 'categories'],
+      queryFn: ({ signal }) => api.apps.categories({ signal }),
+    }),
   labels: () =>
     queryOptions({ queryKey: ['apps', 'labels'], queryFn: ({ signal }) => api.apps.labels({ signal }) }),
   detail: (id: number) =>

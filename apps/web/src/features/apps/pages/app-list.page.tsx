@@ -4,7 +4,6 @@ import { appPath } from '../../../shared/catalog/catalog-paths';
 import { toListBody } from '../../../shared/catalog/list-state';
 import { useKeywordFromSession } from '../../../shared/catalog/use-keyword-from-session';
 import { useListState } from '../../../shared/catalog/use-list-state';
-import { useCategoryFacet } from '../../../shared/catalog/use-category-facet';
 import { appQueries } from '../api/apps.queries';
 
 /** /full-site-list: the application centre, also the target of the site-wide header search (spec §2). */
@@ -13,7 +12,7 @@ export default function AppListPage() {
   useKeywordFromSession('apps', state.keyword, update);
   const list = useQuery(appQueries.list({ ...toListBody(state), category: state.category || undefined }));
   const labels = useQuery(appQueries.labels());
-  const { categories, labelGroups } = useCategoryFacet(labels.data);
+  const categories = useQuery(appQueries.categories());
   return (
     <CatalogListView
       kind="apps"
@@ -21,8 +20,8 @@ export default function AppListPage() {
       update={update}
       page={list.data}
       loading={list.isFetching}
-      categories={categories}
-      labelGroups={labelGroups}
+      categories={categories.data ?? []}
+      labelGroups={labels.data}
       detailPath={(a) => appPath(a.id)}
     />
   );

@@ -9,6 +9,11 @@ export const modelQueries = {
       queryFn: ({ signal }) => api.models.list(body, { signal }),
       placeholderData: keepPreviousData,
     }),
+  categories: () =>
+    queryOptions({
+      queryKey: ['models', 'categories'],
+      queryFn: ({ signal }) => api.models.categories({ signal }),
+    }),
   labels: () =>
     queryOptions({ queryKey: ['models', 'labels'], queryFn: ({ signal }) => api.models.labels({ signal }) }),
   detail: (id: number) =>

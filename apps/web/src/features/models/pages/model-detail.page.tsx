@@ -10,7 +10,6 @@ import { MarkdownViewer } from '../../../shared/ui/markdown/markdown-viewer';
 import { TipBanner } from '../../../shared/ui/tip-banner';
 import { modelQueries } from '../api/models.queries';
 import { modelUsage } from '../components/model-usage';
-import { useCategoryFacet } from '../../../shared/catalog/use-category-facet';
 
 /** /model-zoo/:id (spec §2). */
 export default function ModelDetailPage() {
@@ -18,8 +17,7 @@ export default function ModelDetailPage() {
   const id = Number(useParams().id);
   const queryClient = useQueryClient();
   const detail = useQuery(modelQueries.detail(id));
-  const labels = useQuery(modelQueries.labels());
-  const { categories } = useCategoryFacet(labels.data);
+  const categories = useQuery(modelQueries.categories()).data;
   const item = detail.data;
   const filePath = item?.filePath ?? null;
   const category = categories?.find((c) => c.value === item?.category);

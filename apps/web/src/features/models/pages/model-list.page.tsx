@@ -5,7 +5,6 @@ import { toListBody } from '../../../shared/catalog/list-state';
 import { useKeywordFromSession } from '../../../shared/catalog/use-keyword-from-session';
 import { useListState } from '../../../shared/catalog/use-list-state';
 import { modelQueries } from '../api/models.queries';
-import { useCategoryFacet } from '../../../shared/catalog/use-category-facet';
 
 /** /model-zoo/list: the model repository (spec §2). */
 export default function ModelListPage() {
@@ -13,7 +12,7 @@ export default function ModelListPage() {
   useKeywordFromSession('models', state.keyword, update);
   const list = useQuery(modelQueries.list({ ...toListBody(state), category: state.category || undefined }));
   const labels = useQuery(modelQueries.labels());
-  const { categories, labelGroups } = useCategoryFacet(labels.data);
+  const categories = useQuery(modelQueries.categories());
   return (
     <CatalogListView
       kind="models"
@@ -21,8 +20,8 @@ export default function ModelListPage() {
       update={update}
       page={list.data}
       loading={list.isFetching}
-      categories={categories}
-      labelGroups={labelGroups}
+      categories={categories.data ?? []}
+      labelGroups={labels.data}
       detailPath={(m) => modelPath(m.id)}
     />
   );
