@@ -7,3 +7,4 @@ export * from './fastify';
 export * from './auth/cluster-token';
 export * from './auth/request-time';
 export * from './auth/csrf';
+export * from './form-body';

@@ -1,4 +1,4 @@
-import { AppError, type AppServer } from '@hpc/server-kit';
+import { AppError, installFormParser, type AppServer } from '@hpc/server-kit';
 import type { FastifyRequest } from 'fastify';
 import type { PortalDeps } from '../../deps';
 import { CatalogIndexStore } from './catalog-index-store';
@@ -42,11 +42,7 @@ export async function catalogFeature(app: AppServer, deps: PortalDeps): Promise<
   const service = createCatalogService(deps);
   await app.register(async (scope) => {
     // The spec's clients post forms unless JSON is stated (e.g. the download counter): accept them here.
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string' },
-      (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-    );
+    installFormParser(scope);
     scope.addHook('preValidation', rejectScalarArrays);
     const s = scope as unknown as AppServer;
     imageRoutes(s, service);

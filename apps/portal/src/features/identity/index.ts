@@ -1,4 +1,10 @@
-import { csrfCheck, isStateChanging, requestTimeCheck, type AppServer } from '@hpc/server-kit';
+import {
+  csrfCheck,
+  installFormParser,
+  isStateChanging,
+  requestTimeCheck,
+  type AppServer,
+} from '@hpc/server-kit';
 import type { FastifyRequest } from 'fastify';
 import type { PortalDeps } from '../../deps';
 import { accountRoutes } from '../accounts/account.routes';
@@ -55,25 +61,11 @@ export async function identityFeature(app: AppServer, deps: PortalDeps): Promise
   await app.register(async (scope: AppServer) => {
     // Browsers post forms (spec §7: "post and delete use form-type content unless JSON is stated"); the parser
     // stays inside this plugin so other features may install their own.
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string' },
-      (_req, body: string, done) => done(null, formToObject(body)),
-    );
+    installFormParser(scope);
     authRoutes(scope, deps, services, http);
     oidcRoutes(scope, deps, services, http, oidc);
     clusterRoutes(scope, services.clusters, http);
     accountRoutes(scope, services.accounts, http);
     adminRoutes(scope, services, http);
   });
-}
-
-/** `a=1&b=2&b=3` → `{ a: '1', b: ['2', '3'] }`: repeated keys become arrays (spec §7 "array params are repeated"). */
-function formToObject(body: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of new URLSearchParams(body)) {
-    const prev = out[k];
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
-  return out;
 }
