@@ -3,6 +3,10 @@ import { createRoot } from 'react-dom/client';
 import './shared/i18n/i18n';
 import './app/app.css';
 import { App } from './app/app';
+import { installAccount } from './features/account/install-account';
+
+// Session expiry, CSRF and request-time headers on every portal call, area mode: before the first request.
+installAccount();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing in index.html');

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
 /** Page number (1-based) and page size, as every paged list takes them. */
 export const PageQuery = Type.Object({
@@ -7,7 +7,7 @@ export const PageQuery = Type.Object({
 });
 export type PageQuery = Static<typeof PageQuery>;
 
-export const Page = <T extends import('typebox').TSchema>(item: T) =>
+export const Page = <T extends TSchema>(item: T) =>
   Type.Object({
     list: Type.Array(item),
     total: Type.Integer(),

@@ -22,6 +22,7 @@ const ModelDetailPage = lazy(() => import('../features/models/pages/model-detail
 const AppListPage = lazy(() => import('../features/apps/pages/app-list.page'));
 const AppDetailPage = lazy(() => import('../features/apps/pages/app-detail.page'));
 const NotFoundPage = lazy(() => import('../features/not-found/pages/not-found.page'));
+const LoginPage = lazy(() => import('../features/account/login.page'));
 
 /** The one route table: the router and the main menu are both built from it (spec §2 routes table). */
 export const appRoutes: AppRoute[] = [
@@ -56,6 +57,7 @@ export const appRoutes: AppRoute[] = [
   },
   { path: '/full-site-list', section: 'apps', page: AppListPage },
   { path: '/full-site/:id', section: 'apps', page: AppDetailPage },
+  { path: '/login', section: 'other', page: LoginPage },
   { path: '/404', section: 'other', page: NotFoundPage },
   { path: '*', section: 'other', page: NotFoundPage },
 ];

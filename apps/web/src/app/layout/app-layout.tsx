@@ -1,10 +1,18 @@
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Layout, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { AppFooter } from './app-footer';
 import { AppHeader } from './app-header';
 import { AlertBarOutlet, AlertBarProvider } from './alert-bar-slot';
+
+// The alert bars load after the first paint: kept out of the initial bundle (budget: 350 KB gzip).
+const AccountAlertBar = lazy(() =>
+  import('../../features/alerts/account-alert-bar').then((m) => ({ default: m.AccountAlertBar })),
+);
+const ClusterServiceAlert = lazy(() =>
+  import('../../features/clusters/cluster-service-alert').then((m) => ({ default: m.ClusterServiceAlert })),
+);
 
 /** Header, alert-bar slot, the page (each page is its own lazily loaded chunk), footer. */
 export function AppLayout() {
@@ -17,6 +25,10 @@ export function AppLayout() {
       <Layout className="hpc-layout">
         <AppHeader />
         <AlertBarOutlet />
+        <Suspense fallback={null}>
+          <AccountAlertBar />
+          <ClusterServiceAlert />
+        </Suspense>
         <Layout.Content className="hpc-content">
           <Suspense
             fallback={

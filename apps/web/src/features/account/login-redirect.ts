@@ -1,0 +1,27 @@
+/** Where the app lands after login when no (valid) `redirect` is given. */
+export const DEFAULT_AFTER_LOGIN = '/main-page';
+export const LOGIN_PATH = '/login';
+
+/**
+ * The `redirect` of `/login?redirect=…`, kept only when it is a path on this site. Anything else (`//evil.example`,
+ * `https://…`, `/\evil`, `javascript:`) would turn the login page into an open redirect, so it becomes the default.
+ */
+export function safeRedirect(raw: string | null | undefined): string {
+  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\')) return DEFAULT_AFTER_LOGIN;
+  // Control characters are dropped by URL parsers, which could turn "/\t/evil" into "//evil".
+  if ([...raw].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)) return DEFAULT_AFTER_LOGIN;
+  // Never send the user back to the login page itself.
+  if (raw === LOGIN_PATH || raw.startsWith(`${LOGIN_PATH}?`) || raw.startsWith(`${LOGIN_PATH}/`)) {
+    return DEFAULT_AFTER_LOGIN;
+  }
+  return raw;
+}
+
+/** `/login?redirect=<where the user is>`; the login page itself is not a useful place to come back to. */
+export function loginPathFor(current: { pathname: string; search?: string; hash?: string }): string {
+  const here = `${current.pathname}${current.search ?? ''}${current.hash ?? ''}`;
+  const target = safeRedirect(here);
+  return target === DEFAULT_AFTER_LOGIN && here !== DEFAULT_AFTER_LOGIN
+    ? LOGIN_PATH
+    : `${LOGIN_PATH}?redirect=${encodeURIComponent(target)}`;
+}

@@ -1,0 +1,58 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { LoginBody } from '@hpc/contracts';
+import { accountApi } from './account.api';
+import { LOGIN_PATH } from './login-redirect';
+import { rememberCsrfToken } from './portal-headers';
+import { endSession, markSessionActive } from './session-expiry';
+import { SESSION_QUERY_KEY } from './use-session';
+
+/** Whether SSO is configured (the login page shows its button then). Silent: without it the form still works. */
+export function useAuthConfig() {
+  return useQuery({
+    queryKey: ['auth-config'],
+    queryFn: ({ signal }) => accountApi.authConfig(signal),
+    staleTime: Infinity,
+    retry: false,
+    meta: { silent: true },
+  });
+}
+
+/**
+ * Logs in; the page shows the error itself (wrong password, throttling), so the mutation is silent. Everything
+ * cached before belongs to nobody or to another user, so it is dropped and the session is read afresh.
+ */
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: LoginBody) => accountApi.login(body),
+    meta: { silent: true },
+    onSuccess: async (user) => {
+      endSession();
+      markSessionActive();
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_QUERY_KEY[0] });
+      if (user && typeof user === 'object' && 'tokenList' in user) {
+        rememberCsrfToken(user.session?.csrfToken);
+        queryClient.setQueryData(SESSION_QUERY_KEY, user);
+      } else {
+        await queryClient.fetchQuery({ queryKey: SESSION_QUERY_KEY, queryFn: () => accountApi.userInfo() });
+      }
+    },
+  });
+}
+
+/**
+ * Logs out and loads the login page afresh: a full load is the one sure way to leave nothing of the old session in
+ * memory (queries, tokens, service cache). A failed logout call still ends the session on this side.
+ */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => accountApi.logout(),
+    meta: { silent: true },
+    onSettled: () => {
+      endSession();
+      queryClient.clear();
+      window.location.assign(LOGIN_PATH);
+    },
+  });
+}

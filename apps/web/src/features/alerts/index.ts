@@ -1,0 +1,3 @@
+export { AccountAlertBar } from './account-alert-bar';
+export { useAccountAlerts } from './use-account-alerts';
+export { alertMessages, alertSignature, sortAlerts } from './account-alerts';

@@ -1,0 +1,10 @@
+// The clusters feature's public face: service discovery, per-cluster tokens, the cluster list.
+export { useClusters } from './use-clusters';
+export { useClusterService, type ClusterService } from './use-cluster-service';
+export { ClusterServiceAlert } from './cluster-service-alert';
+export { getClusterToken, clusterTokens } from './cluster-tokens';
+export { serviceDiscovery } from './cluster-services';
+export { createServiceDiscovery, type ServiceDiscovery } from './service-discovery';
+export { ServiceDiscoveryError, isServiceDiscoveryError, type ServiceErrorKind } from './service-errors';
+export { type ServiceKind, clusterServices, parseServiceList } from './service-list';
+export { sortClusters, isDisabledCluster } from './cluster-sort';

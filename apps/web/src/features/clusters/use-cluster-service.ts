@@ -1,0 +1,49 @@
+import { useCallback } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSession } from '../account/use-session';
+import { serviceDiscovery } from './cluster-services';
+import { isServiceDiscoveryError, type ServiceDiscoveryError } from './service-errors';
+import type { ServiceKind } from './service-list';
+import { useClusters } from './use-clusters';
+
+export interface ClusterService {
+  /** Base URL of a working instance (absolute, or relative to the page in the all-in-one); null until known. */
+  url: string | null;
+  /** Why there is none: NoService, NoEnableService or AccessError, with `messageKey` under `clusters.`. */
+  error: ServiceDiscoveryError | null;
+  isLoading: boolean;
+  /**
+   * Call after a request to `url` failed for network reasons: forgets the instance and checks the others, so the
+   * next render gets the next working one (spec §4 failover).
+   */
+  failover: () => void;
+}
+
+/** A working instance of a cluster's `kind` service for the current user (spec §4), e.g. `useClusterService(id, 'efile')`. */
+export function useClusterService(clusterId: string | null | undefined, kind: ServiceKind): ClusterService {
+  const { user } = useSession();
+  const { clusters } = useClusters();
+  const queryClient = useQueryClient();
+  const cluster = clusters.find((c) => c.clusterId === clusterId);
+  const queryKey = ['cluster-service', user?.id, clusterId, kind, cluster?.params] as const;
+
+  const query = useQuery({
+    queryKey,
+    queryFn: () => serviceDiscovery.resolve(cluster!, kind, user!.id),
+    enabled: Boolean(user && cluster),
+    // The discovery keeps its own session cache; a failure is shown by the page (alert), not as a toast.
+    staleTime: Infinity,
+    retry: false,
+    meta: { silent: true },
+  });
+
+  const userId = user?.id;
+  const failover = useCallback(() => {
+    if (userId === undefined || !clusterId) return;
+    serviceDiscovery.invalidate(clusterId, kind, userId);
+    void queryClient.invalidateQueries({ queryKey: ['cluster-service', userId, clusterId, kind] });
+  }, [queryClient, userId, clusterId, kind]);
+
+  const error = isServiceDiscoveryError(query.error) ? query.error : null;
+  return { url: query.data ?? null, error, isLoading: query.isLoading, failover };
+}
