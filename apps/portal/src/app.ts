@@ -29,7 +29,8 @@ export async function registerPortal(app: AppServer, deps: PortalDeps): Promise<
         defaultSrc: ["'self'"],
         // Ant Design injects its CSS-in-JS as <style> elements.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // Image previews come from the cluster's efile, which is another origin when scaled out.
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         // efile instances may live on other hosts when scaled out; the fast-transfer client listens on loopback.
         connectSrc: ["'self'", 'https:', 'http://127.0.0.1:*', 'wss://127.0.0.1:*', 'ws://127.0.0.1:*'],
         frameSrc: ["'self'", 'blob:'],
