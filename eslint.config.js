@@ -27,24 +27,39 @@ export default tseslint.config(
   },
   {
     files: ['packages/contracts/**'],
-    rules: { 'no-restricted-imports': restrict([{ group: ['@hpc/*'], message: 'contracts imports nothing of ours' }]) },
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['@hpc/*'], message: 'contracts imports nothing of ours' },
+      ]),
+    },
   },
   {
     files: ['apps/web/**'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       'no-restricted-imports': restrict([
-        { group: ['@hpc/server-kit', '@hpc/portal', '@hpc/efile', 'fastify', 'kysely'], message: 'web never imports server code' },
+        {
+          group: ['@hpc/server-kit', '@hpc/portal', '@hpc/efile', 'fastify', 'kysely'],
+          message: 'web never imports server code',
+        },
       ]),
     },
   },
   {
     files: ['apps/portal/**'],
-    rules: { 'no-restricted-imports': restrict([{ group: ['@hpc/efile', '@hpc/web'], message: 'apps never import each other' }]) },
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['@hpc/efile', '@hpc/web'], message: 'apps never import each other' },
+      ]),
+    },
   },
   {
     files: ['apps/efile/**'],
-    rules: { 'no-restricted-imports': restrict([{ group: ['@hpc/portal', '@hpc/web'], message: 'apps never import each other' }]) },
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['@hpc/portal', '@hpc/web'], message: 'apps never import each other' },
+      ]),
+    },
   },
   {
     files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'bench/**'],

@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  makeTempDir,
-  testDbTargets,
-  type TestDbTarget,
-} from '@hpc/server-kit/testing';
+import { makeTempDir, testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
 import type { AccountAlert, UserAccount } from '@hpc/contracts';
 import {
   Browser,

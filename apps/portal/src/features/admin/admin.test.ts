@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  makeTempDir,
-  testDbTargets,
-  type TestDbTarget,
-} from '@hpc/server-kit/testing';
+import { makeTempDir, testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
 import type { AccountDetail, AdminUser, Cluster } from '@hpc/contracts';
 import { Browser, dataOf, loggedIn, startPortal, type TestDb } from '../identity/identity.test-fixture';
 

@@ -2,11 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import type { CurrentUser } from '@hpc/contracts';
 import { createClusterTokenVerifier } from '@hpc/server-kit';
-import {
-  makeTempDir,
-  testDbTargets,
-  type TestDbTarget,
-} from '@hpc/server-kit/testing';
+import { makeTempDir, testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
 import { Browser, dataOf, loggedIn, startPortal, type TestDb } from '../identity/identity.test-fixture';
 
 describe.each(testDbTargets())('auth on $name', (target: TestDbTarget) => {

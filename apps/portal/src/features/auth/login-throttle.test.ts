@@ -1,10 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  makeTempDir,
-  testDbTargets,
-  type TestDbTarget,
-} from '@hpc/server-kit/testing';
+import { makeTempDir, testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
 import { Browser, startPortal, type TestDb } from '../identity/identity.test-fixture';
 
 /** The in-memory store always; Redis too when TEST_REDIS_URL is set (each suite under a key prefix of its own). */

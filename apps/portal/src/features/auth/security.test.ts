@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_TIME_HEADER } from '@hpc/contracts';
 import { encodeRequestTime } from '../../../../../packages/api-client/src/request-time';
-import {
-  makeTempDir,
-  testDbTargets,
-  type TestDbTarget,
-} from '@hpc/server-kit/testing';
+import { makeTempDir, testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
 import { Browser, loggedIn, startPortal, type TestDb } from '../identity/identity.test-fixture';
 
 describe.each(testDbTargets())('CSRF, request time and cookie flags on $name', (target: TestDbTarget) => {

@@ -2,11 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClusterTokenVerifier } from '@hpc/server-kit';
-import {
-  makeTempDir,
-  testDbTargets,
-  type TestDbTarget,
-} from '@hpc/server-kit/testing';
+import { makeTempDir, testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
 import type { CurrentUser } from '@hpc/contracts';
 import {
   Browser,
