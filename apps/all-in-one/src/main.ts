@@ -1,19 +1,7 @@
-import { createServer } from '@hpc/server-kit';
-import { openPortalDeps, readPortalConfig, registerPortal, spaIndexReader } from '@hpc/portal';
+import { buildAllInOne } from './all-in-one';
 
-/**
- * The all-in-one start (DESIGN.md §2): one process, the portal on PORT serving the SPA, and an efile instance for
- * each demo cluster mounted under /efile/<clusterId>/. The one place that composes portal and efile.
- */
-const config = readPortalConfig();
-const app = createServer({
-  logLevel: config.LOG_LEVEL,
-  trustProxy: config.TRUST_PROXY,
-  spaIndexHtml: spaIndexReader(config),
-});
-const deps = await openPortalDeps(config);
-app.addHook('onClose', () => deps.close());
-await registerPortal(app, deps);
+/** `npm start` runs this (built to dist/main.js): the all-in-one portal on PORT. */
+const { app, config } = await buildAllInOne();
 await app.listen({ port: config.PORT, host: config.HOST });
 
 const shown = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;

@@ -4,9 +4,12 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { dropSchema } from './db';
 
-/** A fresh temp folder, removed by the returned cleanup. */
+/**
+ * A fresh temp folder, removed by the returned cleanup. The path is resolved (realpath), so code that compares
+ * resolved paths against it (path confinement) sees the same string.
+ */
 export function makeTempDir(prefix = 'hpc-test-'): { dir: string; cleanup: () => void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
   return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import i18n from '../shared/i18n/i18n';
+import i18n, { loadLanguage } from '../shared/i18n/i18n';
 import { storedLanguage, type Language } from '../shared/i18n/languages';
 import { local, StorageKeys } from '../shared/utils/storage';
 import { DEFAULT_THEME, isThemeName, type ThemeName } from './theme/themes';
@@ -33,7 +33,8 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
 
   const setLanguage = useCallback((l: Language) => {
     local.set(StorageKeys.language, l);
-    setLanguageState(l);
+    // Switch once the language's texts are loaded, so no screen shows half-translated.
+    void loadLanguage(l).then(() => setLanguageState(l));
   }, []);
   const setTheme = useCallback((t: ThemeName) => {
     local.set(StorageKeys.theme, t);

@@ -1,10 +1,9 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { App as AntApp, ConfigProvider } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { registerMessageApi } from '../shared/api/notify';
 import { createQueryClient } from '../shared/api/query-client';
+import { antdLocale } from '../shared/i18n/i18n';
 import { PreferencesProvider, usePreferences } from './preferences';
 import { antTheme } from './theme/themes';
 
@@ -22,7 +21,7 @@ function ThemedAnt({ children }: { children: ReactNode }) {
   const { language, theme } = usePreferences();
   const themeConfig = useMemo(() => antTheme(theme), [theme]);
   return (
-    <ConfigProvider locale={language === 'en-US' ? enUS : zhCN} theme={themeConfig}>
+    <ConfigProvider locale={antdLocale(language)} theme={themeConfig}>
       <AntApp>
         <MessageBridge />
         {children}

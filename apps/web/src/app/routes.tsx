@@ -1,8 +1,14 @@
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
-import { AppstoreOutlined, ContainerOutlined, ExperimentOutlined, HomeOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  ContainerOutlined,
+  ExperimentOutlined,
+  FolderOpenOutlined,
+  HomeOutlined,
+} from '@ant-design/icons';
 
 /** The part of the site a route belongs to: selects the menu item and the header search's target. */
-export type Section = 'home' | 'images' | 'models' | 'apps' | 'other';
+export type Section = 'home' | 'images' | 'models' | 'apps' | 'efile' | 'other';
 
 export interface AppRoute {
   path: string;
@@ -21,6 +27,8 @@ const ModelListPage = lazy(() => import('../features/models/pages/model-list.pag
 const ModelDetailPage = lazy(() => import('../features/models/pages/model-detail.page'));
 const AppListPage = lazy(() => import('../features/apps/pages/app-list.page'));
 const AppDetailPage = lazy(() => import('../features/apps/pages/app-detail.page'));
+const FileManagerPage = lazy(() => import('../features/efile/pages/file-manager.page'));
+const SharePage = lazy(() => import('../features/share/pages/share.page'));
 const NotFoundPage = lazy(() => import('../features/not-found/pages/not-found.page'));
 const LoginPage = lazy(() => import('../features/account/login.page'));
 
@@ -58,6 +66,14 @@ export const appRoutes: AppRoute[] = [
   { path: '/full-site-list', section: 'apps', page: AppListPage },
   { path: '/full-site/:id', section: 'apps', page: AppDetailPage },
   { path: '/login', section: 'other', page: LoginPage },
+  {
+    path: '/efile',
+    section: 'efile',
+    page: FileManagerPage,
+    menu: { labelKey: 'efile.menu', icon: <FolderOpenOutlined /> },
+  },
+  // The anonymous recipient page of a share link (efile answers links of this form).
+  { path: '/share/:clusterId/:shareId', section: 'other', page: SharePage },
   { path: '/404', section: 'other', page: NotFoundPage },
   { path: '*', section: 'other', page: NotFoundPage },
 ];
@@ -68,5 +84,6 @@ export const LIST_PATH: Record<Section, string> = {
   images: '/service-list',
   models: '/model-zoo/list',
   apps: '/full-site-list',
+  efile: '/full-site-list',
   other: '/full-site-list',
 };

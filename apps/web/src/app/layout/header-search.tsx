@@ -12,6 +12,7 @@ const TARGET: Record<Section, 'images' | 'models' | 'apps'> = {
   images: 'images',
   models: 'models',
   apps: 'apps',
+  efile: 'apps',
   other: 'apps',
 };
 

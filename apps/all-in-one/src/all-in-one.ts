@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { createServer, type AppServer } from '@hpc/server-kit';
+import {
+  openPortalDeps,
+  readPortalConfig,
+  registerPortal,
+  spaIndexReader,
+  type PortalConfig,
+} from '@hpc/portal';
+import { openEfileDeps, readEfileConfig, registerEfile } from '@hpc/efile';
+
+/** The demo clusters whose efile instances this process mounts under /efile/<clusterId>/. */
+export const DEMO_CLUSTERS = ['11250', '11251'];
+
+/**
+ * The all-in-one composition (DESIGN.md §2): the portal serving the SPA, and an efile instance for each demo
+ * cluster mounted under /efile/<clusterId>/ on the same server. The one place that composes portal and efile;
+ * `main.ts` listens, benchmarks build it in-process.
+ */
+export async function buildAllInOne(
+  env: Record<string, string | undefined> = process.env,
+): Promise<{ app: AppServer; config: PortalConfig }> {
+  const config = readPortalConfig(env);
+  const app = createServer({
+    logLevel: config.LOG_LEVEL,
+    trustProxy: config.TRUST_PROXY,
+    spaIndexHtml: spaIndexReader(config),
+  });
+  const deps = await openPortalDeps(config);
+  app.addHook('onClose', () => deps.close());
+  await registerPortal(app, deps);
+
+  for (const clusterId of DEMO_CLUSTERS) {
+    // Each cluster's file system is DATA_DIR/clusters/<id>/ (cluster path /public/home/demo/a.txt maps below it);
+    // its state is a SQLite file of its own, or a schema of its own when the portal runs on PostgreSQL.
+    const pg = /^postgres(ql)?:\/\//.test(config.DATABASE_URL);
+    const efileConfig = readEfileConfig({
+      ...env,
+      EFILE_CLUSTER_ID: clusterId,
+      EFILE_FS_ROOT: path.join(config.dataDir, 'clusters', clusterId),
+      EFILE_DEMO: env.EFILE_DEMO ?? 'true',
+      EFILE_PORTAL_PUBLIC_URL: config.PUBLIC_URL,
+      DATA_DIR: config.dataDir,
+      DATABASE_URL: pg ? config.DATABASE_URL : '',
+    });
+    if (pg) efileConfig.databaseSchema = `efile_${clusterId}`;
+    const efileDeps = await openEfileDeps(efileConfig, { jwks: () => deps.publicJwks() });
+    app.addHook('onClose', () => efileDeps.close());
+    await registerEfile(app, efileDeps, { prefix: `/efile/${clusterId}` });
+  }
+  return { app, config };
+}

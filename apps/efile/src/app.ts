@@ -1,0 +1,62 @@
+import multipart from '@fastify/multipart';
+import { CheckResponse } from '@hpc/contracts';
+import { createServer, type AppServer } from '@hpc/server-kit';
+import type { EfileConfig } from './config';
+import { openEfileDeps, type EfileDeps, type EfileDepsOptions } from './deps';
+import { createAuth } from './http/auth';
+import type { EfileApp, EfileContext } from './http/context';
+import { installParsers } from './http/parsers';
+import { registerFeatures } from './features';
+
+export interface RegisterOptions {
+  /** Mount point, e.g. '/efile/11250' in the all-in-one start; '' standalone. */
+  prefix?: string;
+}
+
+/**
+ * Registers one efile instance (one cluster) on an existing server under `prefix`: its body parsers, multipart,
+ * token check and every call of spec §7. Everything stays inside an encapsulated scope, so several instances
+ * (one per demo cluster) live side by side on the all-in-one server.
+ */
+export async function registerEfile(
+  app: AppServer,
+  deps: EfileDeps,
+  opts: RegisterOptions = {},
+): Promise<void> {
+  await app.register(
+    async (instance) => {
+      const scope = instance as unknown as EfileApp;
+      installParsers(scope);
+      await scope.register(multipart, {
+        limits: { fileSize: deps.config.EFILE_MAX_CHUNK_SIZE, files: 1, fields: 40, fieldSize: 16 * 1024 },
+      });
+      const auth = createAuth(deps);
+      scope.addHook('onRequest', (req) => auth.hook(req));
+      // Every answer of a user's files must never be cached by a shared proxy.
+      scope.addHook('onSend', async (_req, reply) => {
+        if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'private, no-store');
+        reply.header('x-content-type-options', 'nosniff');
+      });
+      scope.get(
+        '/check.action',
+        { config: { efileAuth: 'none' }, schema: { response: { 200: CheckResponse } } },
+        async () => ({ check_result: 'ok', clusterId: deps.config.EFILE_CLUSTER_ID }),
+      );
+      const ctx: EfileContext = { deps, auth };
+      await registerFeatures(scope, ctx);
+    },
+    { prefix: opts.prefix ?? '' },
+  );
+}
+
+/** Builds a standalone efile (server.ts, tests with `inject()`); closes its database and timers on app close. */
+export async function buildEfile(
+  config: EfileConfig,
+  opts: EfileDepsOptions = {},
+): Promise<{ app: AppServer; deps: EfileDeps }> {
+  const app = createServer({ logLevel: config.LOG_LEVEL, trustProxy: config.TRUST_PROXY });
+  const deps = await openEfileDeps(config, opts);
+  app.addHook('onClose', () => deps.close());
+  await registerEfile(app, deps);
+  return { app, deps };
+}

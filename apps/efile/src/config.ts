@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { Type, type Static } from 'typebox';
+import { Limits } from '@hpc/contracts';
+import { loadConfig } from '@hpc/server-kit';
+
+/** The environment of one efile instance (one cluster), read once at start. Documented in docs/OPERATIONS.md. */
+export const EfileEnv = Type.Object({
+  EFILE_CLUSTER_ID: Type.String({ default: '11250', minLength: 1 }),
+  EFILE_PORT: Type.Integer({ default: 8090, minimum: 0, maximum: 65535 }),
+  EFILE_HOST: Type.String({ default: '0.0.0.0' }),
+  /** The portal's JWKS (scaled-out mode), e.g. https://portal.example.org/api/auth/jwks. */
+  EFILE_JWKS_URL: Type.String({ default: '' }),
+  /** Host folder that cluster paths are relative to: '/' in production, DATA_DIR/clusters/<id> in the demo. */
+  EFILE_FS_ROOT: Type.String({ default: '/' }),
+  /** Home of a compute user when the token carries none. */
+  EFILE_HOME_PATTERN: Type.String({ default: '/public/home/{user}' }),
+  /** The centre's shared storage, shown by initInfo (access still needs the token's granted paths). */
+  EFILE_SHARE_ROOT: Type.String({ default: '/public/share' }),
+  DATA_DIR: Type.String({ default: './data' }),
+  /** `postgres://…`; empty means SQLite at DATA_DIR/efile-<clusterId>.db. */
+  DATABASE_URL: Type.String({ default: '' }),
+  REDIS_URL: Type.String({ default: '' }),
+  LOG_LEVEL: Type.String({ default: 'info' }),
+  TRUST_PROXY: Type.Boolean({ default: false }),
+  /** Portal's public URL: share links are <it>/share/<clusterId>/<shareId>; empty gives relative links. */
+  EFILE_PORTAL_PUBLIC_URL: Type.String({ default: '' }),
+  /** This instance's public base URL for the generated curl commands; empty = taken from the request. */
+  EFILE_PUBLIC_URL: Type.String({ default: '' }),
+  EFILE_SHARE_MAX_VALID_DAYS: Type.Integer({ default: Limits.defaultShareMaxValidDays, minimum: 1 }),
+  EFILE_MAX_CHUNK_SIZE: Type.Integer({ default: 64 * 1024 * 1024, minimum: 1024 }),
+  /** Unfinished uploads idle for longer are swept with their partial files. */
+  EFILE_PARTIAL_TTL_HOURS: Type.Number({ default: 24, minimum: 0 }),
+  EFILE_SWEEP_INTERVAL_MINUTES: Type.Number({ default: 30, minimum: 0 }),
+  EFILE_PREVIEW_MAX_BYTES: Type.Integer({ default: 5 * 1024 * 1024, minimum: 1 }),
+  /** Folders with more files are refused for browser upload and normal download (spec §9: 1000). */
+  EFILE_FOLDER_FILE_LIMIT: Type.Integer({ default: Limits.folderFileLimit, minimum: 1 }),
+  /** Create homes and sample files on a user's first call (all-in-one demo only). */
+  EFILE_DEMO: Type.Boolean({ default: false }),
+});
+export type EfileEnv = Static<typeof EfileEnv>;
+
+export interface EfileConfig extends EfileEnv {
+  dataDir: string;
+  fsRoot: string;
+  databaseUrl: string;
+  databaseSchema?: string;
+}
+
+export function readEfileConfig(env: Record<string, string | undefined> = process.env): EfileConfig {
+  const e = loadConfig(EfileEnv, env);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(e.EFILE_CLUSTER_ID))
+    throw new Error('EFILE_CLUSTER_ID: letters, digits, _ -');
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    ...e,
+    dataDir,
+    fsRoot: path.resolve(e.EFILE_FS_ROOT),
+    databaseUrl: e.DATABASE_URL || path.join(dataDir, `efile-${e.EFILE_CLUSTER_ID}.db`),
+  };
+}

@@ -1,0 +1,86 @@
+import type { Kysely, Migration } from 'kysely';
+
+/** Written once with Kysely's schema builder for SQLite and PostgreSQL. */
+export const migrations: Record<string, Migration> = {
+  '001-efile': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('efile_shares')
+        .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('owner_sub', 'varchar(128)', (c) => c.notNull())
+        .addColumn('owner_cun', 'varchar(128)', (c) => c.notNull())
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('is_dir', 'integer', (c) => c.notNull())
+        .addColumn('dev_ino', 'varchar(64)', (c) => c.notNull())
+        .addColumn('code', 'varchar(64)', (c) => c.notNull())
+        .addColumn('roots', 'text', (c) => c.notNull())
+        .addColumn('valid_days', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('closed_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('efile_shares_owner')
+        .on('efile_shares')
+        .columns(['owner_sub', 'created_at'])
+        .execute();
+      await db.schema.createIndex('efile_shares_path').on('efile_shares').column('path').execute();
+
+      await db.schema
+        .createTable('efile_uploads')
+        .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('owner_sub', 'varchar(128)', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull())
+        .addColumn('identifier', 'text', (c) => c.notNull())
+        .addColumn('total_size', 'bigint', (c) => c.notNull())
+        .addColumn('chunk_size', 'bigint', (c) => c.notNull())
+        .addColumn('total_chunks', 'integer', (c) => c.notNull())
+        .addColumn('partial_host', 'text', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('efile_uploads_owner_target')
+        .on('efile_uploads')
+        .columns(['owner_sub', 'target'])
+        .execute();
+      await db.schema.createIndex('efile_uploads_updated').on('efile_uploads').column('updated_at').execute();
+      await db.schema
+        .createTable('efile_upload_chunks')
+        .addColumn('upload_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('n', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('efile_upload_chunks_pk', ['upload_id', 'n'])
+        .execute();
+
+      await db.schema
+        .createTable('efile_operations')
+        .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('owner_sub', 'varchar(128)', (c) => c.notNull())
+        .addColumn('kind', 'varchar(16)', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('bytes_done', 'bigint', (c) => c.notNull())
+        .addColumn('bytes_total', 'bigint', (c) => c.notNull())
+        .addColumn('files_done', 'integer', (c) => c.notNull())
+        .addColumn('files_total', 'integer', (c) => c.notNull())
+        .addColumn('error_code', 'varchar(32)')
+        .addColumn('cancel_requested', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('efile_scoped_tokens')
+        .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('owner_sub', 'varchar(128)', (c) => c.notNull())
+        .addColumn('cun', 'varchar(128)', (c) => c.notNull())
+        .addColumn('direction', 'varchar(8)', (c) => c.notNull())
+        .addColumn('paths', 'text', (c) => c.notNull())
+        .addColumn('roots', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
+};

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import type { Kysely } from 'kysely';
+import type { JSONWebKeySet } from 'jose';
+import {
+  createClusterTokenVerifier,
+  createKv,
+  migrate,
+  openDb,
+  type ClusterTokenVerifier,
+  type KvStore,
+} from '@hpc/server-kit';
+import type { EfileConfig } from './config';
+import type { EfileDatabase } from './db/database';
+import { migrations } from './db/migrations';
+import { PathResolver } from './fs/path-resolver';
+
+/** What every efile feature is built from. `now` is injectable so tests can move the clock (Linux commands). */
+export interface EfileDeps {
+  config: EfileConfig;
+  db: Kysely<EfileDatabase>;
+  kv: KvStore;
+  resolver: PathResolver;
+  verifier: ClusterTokenVerifier;
+  now: () => number;
+  close(): Promise<void>;
+}
+
+export interface EfileDepsOptions {
+  /** The portal's public keys in-process (all-in-one, tests); otherwise EFILE_JWKS_URL is used. */
+  jwks?: () => JSONWebKeySet;
+  /** A shared store (tests, all-in-one); otherwise REDIS_URL or memory. */
+  kv?: KvStore;
+  now?: () => number;
+}
+
+export async function openEfileDeps(config: EfileConfig, opts: EfileDepsOptions = {}): Promise<EfileDeps> {
+  if (!opts.jwks && !config.EFILE_JWKS_URL) throw new Error('EFILE_JWKS_URL is required (the portal JWKS)');
+  fs.mkdirSync(config.fsRoot, { recursive: true });
+  // The resolver compares real paths: the root itself must be real (e.g. /tmp may be a link elsewhere).
+  const fsRoot = fs.realpathSync(config.fsRoot);
+  const db = await openDb<EfileDatabase>({ url: config.databaseUrl, schema: config.databaseSchema });
+  await migrate(db.kysely as Kysely<unknown>, migrations, db.schema);
+  const ownKv = !opts.kv;
+  const kv = opts.kv ?? createKv(config.REDIS_URL || undefined, `efile:${config.EFILE_CLUSTER_ID}:`);
+  const verifier = createClusterTokenVerifier(
+    opts.jwks
+      ? { clusterId: config.EFILE_CLUSTER_ID, jwks: opts.jwks }
+      : { clusterId: config.EFILE_CLUSTER_ID, jwksUrl: config.EFILE_JWKS_URL },
+  );
+  return {
+    config,
+    db: db.kysely,
+    kv,
+    resolver: new PathResolver(fsRoot),
+    verifier,
+    now: opts.now ?? Date.now,
+    async close() {
+      if (ownKv) await kv.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import crypto from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Limits } from '@hpc/contracts';
+import { AppError } from '@hpc/server-kit';
+import type { EfileDeps } from '../../deps';
+import type { EfileUser } from '../../http/auth';
+import type { Resolved, UserScope } from '../../fs/path-resolver';
+import { contentDisposition, sendFile } from '../../fs/file-send';
+import { collectEntries, zipStream } from '../../fs/zip-stream';
+
+const DOWN_KEY_TTL_MS = 5 * 60_000;
+
+/** Unique top-level names in a multi-selection archive: `a.txt`, `a (1).txt`. */
+function uniqueNames(items: Resolved[]): { host: string; name: string }[] {
+  const seen = new Set<string>();
+  return items.map((r) => {
+    let name = r.name;
+    for (let i = 1; seen.has(name); i++) {
+      const dot = r.name.lastIndexOf('.');
+      name = dot > 0 ? `${r.name.slice(0, dot)} (${i})${r.name.slice(dot)}` : `${r.name} (${i})`;
+    }
+    seen.add(name);
+    return { host: r.host, name };
+  });
+}
+
+/** Single-file and zip downloads, download keys for long selections. Shared by share and Linux downloads. */
+export function downloadService(deps: EfileDeps) {
+  const { resolver, kv } = deps;
+
+  /**
+   * Sends one file as it is, anything else (a folder, several items) as one zip with an exact Content-Length.
+   * Nothing is written on the server, so an interrupted zip leaves nothing behind; the open file is closed.
+   */
+  async function sendSelection(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    scope: UserScope,
+    items: Resolved[],
+    zipName: string,
+    fileLimit: number,
+  ) {
+    const only = items[0];
+    if (items.length === 1 && only?.stat?.isFile()) return sendFile(req, reply, only.host, only.name);
+    const entries = await collectEntries(uniqueNames(items), (h) => resolver.contains(scope, h), fileLimit);
+    const zip = zipStream(entries);
+    const size = await zip.size;
+    reply.header('content-type', 'application/zip');
+    reply.header('content-disposition', contentDisposition(zipName));
+    if (size >= 0) reply.header('content-length', String(size));
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) zip.destroy();
+    });
+    zip.stream.on('error', (err) => req.log.warn({ err }, 'zip stream failed'));
+    return reply.send(zip.stream);
+  }
+
+  async function resolveAll(user: UserScope, paths: string[]): Promise<Resolved[]> {
+    const out: Resolved[] = [];
+    for (const p of paths) out.push(await resolver.resolve(user, p));
+    return out;
+  }
+
+  const zipNameFor = (items: Resolved[], name?: string) => {
+    if (name) return name.endsWith('.zip') ? name : `${name}.zip`;
+    return items.length === 1 ? `${items[0]!.name}.zip` : 'download.zip';
+  };
+
+  return {
+    sendSelection,
+    zipNameFor,
+    async download(req: FastifyRequest, reply: FastifyReply, user: EfileUser, p: string) {
+      const items = await resolveAll(user, [p]);
+      return sendSelection(req, reply, user, items, zipNameFor(items), deps.config.EFILE_FOLDER_FILE_LIMIT);
+    },
+
+    /** Counts the selection (refusing over the folder limit with "1508") and hands out a key for long ones. */
+    async check(user: EfileUser, paths: string[], urlLimit: number = Limits.downloadPathLimit) {
+      const items = await resolveAll(user, paths);
+      const entries = await collectEntries(
+        uniqueNames(items),
+        (h) => resolver.contains(user, h),
+        deps.config.EFILE_FOLDER_FILE_LIMIT,
+      );
+      const encoded = paths.map((p) => `paths=${encodeURIComponent(p)}`).join('&').length;
+      let downKey: string | null = null;
+      if (encoded > urlLimit) {
+        downKey = crypto.randomBytes(18).toString('base64url');
+        await kv.set(`downkey:${downKey}`, JSON.stringify({ sub: user.sub, paths }), DOWN_KEY_TTL_MS);
+      }
+      const files = entries.filter((e) => !e.dir);
+      return { downKey, fileCount: files.length, totalSize: files.reduce((s, e) => s + e.size, 0) };
+    },
+
+    async multi(
+      req: FastifyRequest,
+      reply: FastifyReply,
+      user: EfileUser,
+      q: { paths?: string[]; downKey?: string; name?: string },
+    ) {
+      let paths = q.paths ?? [];
+      if (q.downKey) {
+        const raw = await kv.get(`downkey:${q.downKey}`);
+        const saved = raw ? (JSON.parse(raw) as { sub: string; paths: string[] }) : null;
+        // Keys are short-lived and bound to the user who asked for them.
+        if (!saved || saved.sub !== user.sub)
+          throw new AppError('1010', 'The download key is invalid or expired');
+        paths = saved.paths;
+      }
+      if (paths.length === 0) throw new AppError('1003', 'Choose files to download');
+      const items = await resolveAll(user, paths);
+      return sendSelection(
+        req,
+        reply,
+        user,
+        items,
+        zipNameFor(items, q.name),
+        deps.config.EFILE_FOLDER_FILE_LIMIT,
+      );
+    },
+  };
+}
+export type DownloadService = ReturnType<typeof downloadService>;

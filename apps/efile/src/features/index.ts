@@ -1,0 +1,45 @@
+import type { EfileApp, EfileContext } from '../http/context';
+import { shareRepository } from './share/share.repository';
+import { filesService } from './files/files.service';
+import { filesRoutes } from './files/files.routes';
+import { downloadService } from './download/download.service';
+import { downloadRoutes } from './download/download.routes';
+import { uploadRepository } from './upload/upload.repository';
+import { uploadService } from './upload/upload.service';
+import { uploadRoutes } from './upload/upload.routes';
+import { previewService } from './preview/preview.service';
+import { previewRoutes } from './preview/preview.routes';
+import { operationsRepository } from './operations/operations.repository';
+import { operationsService } from './operations/operations.service';
+import { operationsRoutes } from './operations/operations.routes';
+import { shareService } from './share/share.service';
+import { shareRoutes } from './share/share.routes';
+import { linuxRepository } from './linux/linux.repository';
+import { linuxService } from './linux/linux.service';
+import { linuxRoutes } from './linux/linux.routes';
+
+/** Sweeps abandoned partial uploads every EFILE_SWEEP_INTERVAL_MINUTES (0 = never; tests call sweep directly). */
+function startSweeper(app: EfileApp, ctx: EfileContext, sweep: () => Promise<number>) {
+  const minutes = ctx.deps.config.EFILE_SWEEP_INTERVAL_MINUTES;
+  if (minutes <= 0) return;
+  const timer = setInterval(() => {
+    sweep().catch((err: unknown) => app.log.error({ err }, 'partial upload sweep failed'));
+  }, minutes * 60_000);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+}
+
+/** Builds each feature's repositories and services from the deps and registers its routes. */
+export async function registerFeatures(app: EfileApp, ctx: EfileContext): Promise<void> {
+  const shares = shareRepository(ctx.deps.db);
+  filesRoutes(app, ctx, filesService(ctx.deps, shares));
+  const downloads = downloadService(ctx.deps);
+  downloadRoutes(app, ctx, downloads);
+  const uploads = uploadService(ctx.deps, uploadRepository(ctx.deps.db));
+  uploadRoutes(app, ctx, uploads);
+  startSweeper(app, ctx, () => uploads.sweep());
+  previewRoutes(app, ctx, previewService(ctx.deps));
+  shareRoutes(app, ctx, shareService(ctx.deps, shares), downloads);
+  linuxRoutes(app, ctx, linuxService(ctx.deps, linuxRepository(ctx.deps.db)), downloads);
+  operationsRoutes(app, ctx, operationsService(ctx.deps, operationsRepository(ctx.deps.db), shares, app.log));
+}

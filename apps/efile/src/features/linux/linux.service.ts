@@ -1,0 +1,210 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { constants, createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AppError, isAppError } from '@hpc/server-kit';
+import type { EfileDeps } from '../../deps';
+import type { EfileUser } from '../../http/auth';
+import type { UserScope } from '../../fs/path-resolver';
+import { conflictError, fsError, renameNoReplace } from '../../fs/file-ops';
+import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '../../fs/names';
+import { readTar } from '../../fs/tar-extract';
+import type { LinuxRepository } from './linux.repository';
+
+export type Direction = 'up' | 'down' | 'both';
+const hash = (t: string) => crypto.createHash('sha256').update(t).digest('hex');
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Generated Linux commands (issue 4 §7): a random token scoped to one user, these paths and one direction, valid
+ * until the end of the current day (server local time) or the account's expiry if earlier.
+ */
+export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
+  const { resolver } = deps;
+
+  function expiry(user: EfileUser): number {
+    const end = new Date(deps.now());
+    end.setHours(23, 59, 59, 999);
+    return Math.min(end.getTime(), user.expAcct ?? Infinity);
+  }
+
+  async function issue(user: EfileUser, direction: Direction, paths: string[]) {
+    const token = crypto.randomBytes(24).toString('base64url');
+    const expiresAt = expiry(user);
+    if (expiresAt <= deps.now()) throw new AppError('1007', 'The account has expired');
+    await repo.insert({
+      id: hash(token),
+      owner_sub: user.sub,
+      cun: user.cun,
+      direction,
+      paths: JSON.stringify(paths),
+      roots: JSON.stringify(user.roots),
+      expires_at: expiresAt,
+      created_at: deps.now(),
+    });
+    return { token, expiresAt };
+  }
+
+  /** Checks a scoped token for a direction; returns the scope it grants. */
+  async function verify(token: string, direction: 'up' | 'down') {
+    const row = await repo.get(hash(token));
+    if (!row || row.expires_at <= deps.now())
+      throw new AppError('1406', 'The command has expired: generate a new one');
+    if (row.direction !== direction && row.direction !== 'both') throw new AppError('1009');
+    return {
+      paths: JSON.parse(row.paths) as string[],
+      scope: { roots: JSON.parse(row.roots) as string[] },
+    };
+  }
+
+  /** Streams a body to a temp sibling, fsyncs, renames into place; nothing half-written under the final name. */
+  async function writeAtomically(
+    scope: UserScope,
+    targetPath: string,
+    body: Readable,
+    overwrite: boolean,
+  ): Promise<number> {
+    const t = await resolver.resolve(scope, targetPath, { follow: false, mustExist: false });
+    validateName(t.name);
+    if (t.stat && (!overwrite || t.stat.isDirectory())) throw conflictError(t.stat.isDirectory());
+    const tmp = path.join(t.parentHost, tempName(t.name, PARTIAL_SUFFIX));
+    const ws = createWriteStream(tmp, {
+      flags: (constants.O_CREAT |
+        constants.O_EXCL |
+        constants.O_WRONLY |
+        constants.O_NOFOLLOW) as unknown as string,
+      mode: 0o644,
+      highWaterMark: 1024 * 1024,
+    });
+    try {
+      await pipeline(body, ws);
+      // fsync through a second descriptor (the stream closed its own): it flushes the same file.
+      const again = await fs.open(tmp, constants.O_RDONLY | constants.O_NOFOLLOW);
+      await again.sync();
+      await again.close();
+      if (overwrite && t.stat) await fs.rename(tmp, t.host);
+      else await renameNoReplace(tmp, t.host, false);
+      return ws.bytesWritten;
+    } catch (e) {
+      await fs.unlink(tmp).catch(() => undefined);
+      if (isAppError(e)) throw e;
+      fsError(e);
+    }
+  }
+
+  async function ensureDirs(scope: UserScope, base: string, segs: string[]) {
+    for (let i = 1; i <= segs.length; i++) {
+      const d = await resolver.resolve(scope, `${base}/${segs.slice(0, i).join('/')}`, { mustExist: false });
+      if (d.stat && !d.stat.isDirectory()) throw new AppError('1022');
+      if (!d.stat)
+        await fs
+          .mkdir(d.host)
+          .catch((e: unknown) => ((e as NodeJS.ErrnoException).code === 'EEXIST' ? undefined : fsError(e)));
+    }
+  }
+
+  return {
+    verify,
+    async uploadCommands(user: EfileUser, p: string | undefined, base: string) {
+      if (!p || !p.trim()) throw new AppError('1003', 'Please enter the upload file or folder path');
+      const dir = await resolver.resolve(user, p);
+      if (!dir.stat?.isDirectory()) throw new AppError('1022');
+      const { token, expiresAt } = await issue(user, 'up', [dir.clusterPath]);
+      const url = `${base}/linux/put/${token}/`;
+      return {
+        token,
+        expiresAt,
+        url,
+        commands: [
+          { kind: 'file', command: `curl -fS -T FILE ${q(url)}` },
+          {
+            kind: 'folder',
+            command: `cd "$(dirname DIR)" && tar -cf - "$(basename DIR)" | curl -fS -T - ${q(`${base}/linux/tar/${token}`)}`,
+          },
+        ],
+      };
+    },
+    async downloadCommands(user: EfileUser, paths: string[], base: string) {
+      if (paths.length === 0) throw new AppError('1003', 'Choose files to download');
+      const items = [];
+      for (const p of paths) items.push(await resolver.resolve(user, p));
+      const { token, expiresAt } = await issue(
+        user,
+        'down',
+        items.map((i) => i.clusterPath),
+      );
+      const url = `${base}/linux/get/${token}`;
+      const single = items.length === 1 && items[0]!.stat?.isFile();
+      const out = single ? items[0]!.name : `${items.length === 1 ? items[0]!.name : 'download'}.zip`;
+      return {
+        token,
+        expiresAt,
+        url,
+        commands: [{ kind: single ? 'file' : 'zip', command: `curl -fS -o ${q(out)} ${q(url)}` }],
+      };
+    },
+    async userToken(user: EfileUser, p: string) {
+      const dir = await resolver.resolve(user, p);
+      const { token, expiresAt } = await issue(user, 'both', [dir.clusterPath]);
+      return { token, clusterUserName: user.cun, expiresAt };
+    },
+
+    async putFile(token: string, name: string, body: Readable, overwrite: boolean) {
+      const { paths, scope } = await verify(token, 'up');
+      const bytes = await writeAtomically(scope, `${paths[0]}/${validateName(name)}`, body, overwrite);
+      return { files: 1, dirs: 0, skipped: [], bytes };
+    },
+
+    /** Extracts a tar stream safely: no absolute paths, no `..`, no links or devices; each file written atomically. */
+    async putTar(token: string, body: Readable, overwrite: boolean) {
+      const { paths, scope } = await verify(token, 'up');
+      const base = paths[0]!;
+      const r = { files: 0, dirs: 0, skipped: [] as string[], bytes: 0 };
+      await readTar(body, async (e, data) => {
+        const raw = e.path.replace(/^(\.\/)+/, '');
+        if (raw === '' || raw === '.') return;
+        let segs: string[];
+        try {
+          if (raw.startsWith('/')) throw new AppError('1029');
+          segs = validateRelativePath(raw);
+        } catch {
+          r.skipped.push(e.path);
+          return;
+        }
+        if (e.type === 'other') {
+          r.skipped.push(e.path);
+          return;
+        }
+        try {
+          if (e.type === 'dir') {
+            await ensureDirs(scope, base, segs);
+            r.dirs++;
+            return;
+          }
+          await ensureDirs(scope, base, segs.slice(0, -1));
+          r.bytes += await writeAtomically(
+            scope,
+            `${base}/${segs.join('/')}`,
+            Readable.from(data()),
+            overwrite,
+          );
+          r.files++;
+        } catch (err) {
+          if (!isAppError(err) || err.code === '1501') throw err;
+          r.skipped.push(e.path);
+        }
+      });
+      return r;
+    },
+
+    async getPaths(token: string) {
+      const { paths, scope } = await verify(token, 'down');
+      const items = [];
+      for (const p of paths) items.push(await resolver.resolve(scope, p));
+      return { items, scope };
+    },
+  };
+}
+export type LinuxService = ReturnType<typeof linuxService>;

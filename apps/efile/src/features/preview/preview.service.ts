@@ -1,0 +1,142 @@
+import { PREVIEWABLE_IMAGE_EXTENSIONS } from '@hpc/contracts';
+import { AppError } from '@hpc/server-kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EfileDeps } from '../../deps';
+import type { EfileUser } from '../../http/auth';
+import { atomicWriteFile, openForRead } from '../../fs/file-ops';
+import { sendFile } from '../../fs/file-send';
+
+const NOT_TEXT = new Set([
+  ...PREVIEWABLE_IMAGE_EXTENSIONS,
+  'zip',
+  'gz',
+  'tgz',
+  'bz2',
+  'xz',
+  'zst',
+  '7z',
+  'rar',
+  'tar',
+  'pdf',
+  'doc',
+  'docx',
+  'xls',
+  'xlsx',
+  'ppt',
+  'pptx',
+  'exe',
+  'so',
+  'o',
+  'a',
+  'bin',
+  'dll',
+  'class',
+  'jar',
+  'pyc',
+  'mp3',
+  'mp4',
+  'avi',
+  'mkv',
+  'mov',
+  'iso',
+  'img',
+  'sif',
+  'h5',
+  'hdf5',
+  'nc',
+  'npy',
+  'npz',
+  'pt',
+  'pth',
+  'ckpt',
+  'safetensors',
+  'onnx',
+]);
+const IMAGE_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  bmp: 'image/bmp',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  tif: 'image/tiff',
+};
+// An inline preview served from the portal's origin must not run script (an SVG can): sandbox it.
+const SANDBOX_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'";
+
+const extOf = (name: string) =>
+  name.lastIndexOf('.') > 0 ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
+
+/** Text preview and edit (bounded by EFILE_PREVIEW_MAX_BYTES), raw image preview under a sandbox CSP. */
+export function previewService(deps: EfileDeps) {
+  const { resolver, config } = deps;
+
+  async function check(user: EfileUser, p: string) {
+    const r = await resolver.resolve(user, p);
+    if (!r.stat?.isFile()) throw new AppError('1506', 'Only files can be opened');
+    if (NOT_TEXT.has(extOf(r.name))) throw new AppError('1506');
+    if (r.stat.size > config.EFILE_PREVIEW_MAX_BYTES) throw new AppError('1505');
+    const fh = await openForRead(r.host);
+    try {
+      const head = Buffer.alloc(Math.min(8192, r.stat.size));
+      await fh.read(head, 0, head.length, 0);
+      // A NUL byte or invalid UTF-8 in the first 8 KiB: binary (a cut multi-byte tail is tolerated).
+      if (head.includes(0) || !isUtf8Prefix(head)) throw new AppError('1506', 'This file is not UTF-8 text');
+    } finally {
+      await fh.close();
+    }
+    return {
+      r,
+      data: { path: r.clusterPath, size: r.stat.size, mtime: Math.round(r.stat.mtimeMs), encoding: 'utf-8' },
+    };
+  }
+
+  return {
+    check: async (user: EfileUser, p: string) => (await check(user, p)).data,
+    async read(user: EfileUser, p: string) {
+      const { r, data } = await check(user, p);
+      const fh = await openForRead(r.host);
+      try {
+        const content = (await fh.readFile()).toString('utf8');
+        return { path: data.path, content, size: data.size, mtime: data.mtime };
+      } finally {
+        await fh.close();
+      }
+    },
+    async edit(user: EfileUser, p: string, content: string, expectedMtime?: number) {
+      if (Buffer.byteLength(content) > config.EFILE_PREVIEW_MAX_BYTES) throw new AppError('1505');
+      const r = await resolver.resolve(user, p);
+      if (!r.stat?.isFile()) throw new AppError('1506', 'Only files can be edited');
+      if (expectedMtime !== undefined && Math.round(r.stat.mtimeMs) !== expectedMtime) {
+        throw new AppError('1028', 'The file changed since it was opened; reload it before saving');
+      }
+      await atomicWriteFile(r, content);
+      return r.clusterPath;
+    },
+    async raw(req: FastifyRequest, reply: FastifyReply, user: EfileUser, p: string) {
+      const r = await resolver.resolve(user, p);
+      const type = IMAGE_TYPES[extOf(r.name)];
+      if (!type) return sendFile(req, reply, r.host, r.name, { disposition: 'attachment' });
+      return sendFile(req, reply, r.host, r.name, {
+        disposition: 'inline',
+        contentType: type,
+        headers: { 'content-security-policy': SANDBOX_CSP, 'cross-origin-resource-policy': 'same-origin' },
+      });
+    },
+  };
+}
+
+function isUtf8Prefix(buf: Buffer): boolean {
+  // Drop up to 3 trailing bytes of a multi-byte sequence cut by the 8 KiB window.
+  for (let cut = 0; cut < 4 && cut <= buf.length; cut++) {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, buf.length - cut));
+      return true;
+    } catch {
+      if (buf.length < 8192) return false;
+    }
+  }
+  return false;
+}
+export type PreviewService = ReturnType<typeof previewService>;

@@ -1,0 +1,87 @@
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import type { EfileDatabase } from '../../db/database';
+
+export type ShareRow = EfileDatabase['efile_shares'];
+
+/** SQL of shares; prefix updates keep shares following renamed and moved items (issue 4 §6). */
+export function shareRepository(db: Kysely<EfileDatabase>) {
+  const under = (p: string) => (eb: ExpressionBuilder<EfileDatabase, 'efile_shares'>) =>
+    eb.or([eb('path', '=', p), eb(sql`substr(path, 1, ${p.length + 1})`, '=', `${p}/`)]);
+  return {
+    async insert(row: ShareRow) {
+      await db.insertInto('efile_shares').values(row).execute();
+    },
+    async get(id: string) {
+      return (
+        (await db.selectFrom('efile_shares').selectAll().where('id', '=', id).executeTakeFirst()) ?? null
+      );
+    },
+    async listByOwner(sub: string, offset: number, limit: number) {
+      const rows = await db
+        .selectFrom('efile_shares')
+        .selectAll()
+        .where('owner_sub', '=', sub)
+        .orderBy('created_at', 'desc')
+        .offset(offset)
+        .limit(limit)
+        .execute();
+      const { n } = await db
+        .selectFrom('efile_shares')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('owner_sub', '=', sub)
+        .executeTakeFirstOrThrow();
+      return { rows, total: Number(n) };
+    },
+    async close(id: string, sub: string, now: number) {
+      const r = await db
+        .updateTable('efile_shares')
+        .set({ closed_at: now })
+        .where('id', '=', id)
+        .where('owner_sub', '=', sub)
+        .where('closed_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
+    async closeByPath(sub: string, p: string, now: number) {
+      const r = await db
+        .updateTable('efile_shares')
+        .set({ closed_at: now })
+        .where('owner_sub', '=', sub)
+        .where('path', '=', p)
+        .where('closed_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
+    /** Open shares at or under a path (any owner: a shared folder may be granted to several users). */
+    async openUnder(p: string, now: number) {
+      return db
+        .selectFrom('efile_shares')
+        .selectAll()
+        .where(under(p))
+        .where('closed_at', 'is', null)
+        .where('expires_at', '>', now)
+        .execute();
+    },
+    async closeUnder(p: string, now: number) {
+      await db
+        .updateTable('efile_shares')
+        .set({ closed_at: now })
+        .where(under(p))
+        .where('closed_at', 'is', null)
+        .execute();
+    },
+    /** After a rename/move of `from` to `to`: every share at or under it follows. */
+    async movePrefix(from: string, to: string) {
+      const rows = await db.selectFrom('efile_shares').select(['id', 'path']).where(under(from)).execute();
+      for (const r of rows) {
+        const next = to + r.path.slice(from.length);
+        await db
+          .updateTable('efile_shares')
+          .set({ path: next, name: next.slice(next.lastIndexOf('/') + 1) })
+          .where('id', '=', r.id)
+          .execute();
+      }
+    },
+  };
+}
+export type ShareRepository = ReturnType<typeof shareRepository>;

@@ -1,0 +1,170 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import { AppError } from '@hpc/server-kit';
+import type { EfileDeps } from '../../deps';
+import type { EfileUser } from '../../http/auth';
+import { isUnder, type Resolved, type UserScope } from '../../fs/path-resolver';
+import type { ShareRepository, ShareRow } from './share.repository';
+
+const DAY = 86_400_000;
+const SHARE_TOKEN_TTL_MS = 2 * 3600_000;
+const FAIL_WINDOW_MS = 15 * 60_000;
+const MAX_FAILS = 10;
+const CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+const devIno = (s: { dev: number; ino: number }) => `${s.dev}:${s.ino}`;
+
+/** Shares (issue 4 §6): links with extraction codes, validity, closing, and the anonymous recipient's access. */
+export function shareService(deps: EfileDeps, repo: ShareRepository) {
+  const { resolver, kv, config } = deps;
+
+  const statusOf = (r: ShareRow, now: number) =>
+    r.closed_at !== null ? 'closed' : r.expires_at <= now ? 'expired' : 'valid';
+  const link = (id: string) =>
+    `${config.EFILE_PORTAL_PUBLIC_URL.replace(/\/$/, '')}/share/${config.EFILE_CLUSTER_ID}/${id}`;
+  const view = (r: ShareRow, now: number) => ({
+    shareId: r.id,
+    path: r.path,
+    name: r.name,
+    isDir: r.is_dir === 1,
+    link: link(r.id),
+    password: r.code,
+    validDays: r.valid_days,
+    shareTime: Number(r.created_at),
+    endUseTime: Number(r.expires_at),
+    status: statusOf(r, now),
+  });
+
+  function parseDays(raw: string | undefined): number {
+    if (raw === undefined || raw.trim() === '')
+      throw new AppError('1003', 'Share validity period cannot be empty');
+    if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1)
+      throw new AppError('1004', 'Please enter the correct share validity period');
+    const days = Number(raw);
+    if (days > config.EFILE_SHARE_MAX_VALID_DAYS) {
+      throw new AppError(
+        '1004',
+        `The maximum period of share validity is ${config.EFILE_SHARE_MAX_VALID_DAYS} days`,
+      );
+    }
+    return days;
+  }
+
+  /** Everything a recipient's access depends on, checked on every call (DESIGN §7). */
+  async function liveShare(id: string): Promise<{ row: ShareRow; item: Resolved; scope: UserScope }> {
+    const row = await repo.get(id);
+    const now = deps.now();
+    if (!row) throw new AppError('1020', 'No such share');
+    if (row.closed_at !== null) throw new AppError('LINK_CLOSED');
+    if (row.expires_at <= now) throw new AppError('1509');
+    // The owner's roots when the share was made: a path no longer inside them is refused.
+    const owner: UserScope = { roots: JSON.parse(row.roots) as string[] };
+    const item = await resolver.resolve(owner, row.path).catch(() => {
+      throw new AppError('LINK_CLOSED', 'The shared item is no longer available');
+    });
+    const st = await fs.stat(item.host);
+    // Never serve something else that appeared under the same name.
+    if (devIno(st) !== row.dev_ino)
+      throw new AppError('LINK_CLOSED', 'The shared item is no longer available');
+    return { row, item, scope: { roots: [row.path] } };
+  }
+
+  return {
+    async open(user: EfileUser, p: string, validDays: string | undefined, password: string | undefined) {
+      const days = parseDays(validDays);
+      let code = password?.trim() ?? '';
+      if (code === '')
+        code = Array.from(crypto.randomBytes(6), (b) => CODE_ALPHABET[b % CODE_ALPHABET.length]).join('');
+      if (!/^[A-Za-z0-9]{4,16}$/.test(code))
+        throw new AppError('1004', 'The extraction code must be 4 to 16 letters or digits');
+      const item = await resolver.resolve(user, p);
+      const st = await fs.stat(item.host);
+      const now = deps.now();
+      const row: ShareRow = {
+        id: crypto.randomBytes(16).toString('base64url'),
+        owner_sub: user.sub,
+        owner_cun: user.cun,
+        path: item.clusterPath,
+        name: item.name,
+        is_dir: st.isDirectory() ? 1 : 0,
+        dev_ino: devIno(st),
+        code,
+        roots: JSON.stringify(user.roots),
+        valid_days: days,
+        created_at: now,
+        expires_at: now + days * DAY,
+        closed_at: null,
+      };
+      await repo.insert(row);
+      return view(row, now);
+    },
+    async close(user: EfileUser, q: { shareId?: string; path?: string }) {
+      if (q.shareId) return repo.close(q.shareId, user.sub, deps.now());
+      if (q.path) return repo.closeByPath(user.sub, q.path, deps.now());
+      throw new AppError('1003', 'shareId or path is required');
+    },
+    async list(user: EfileUser, pageNum: number, pageSize: number) {
+      const { rows, total } = await repo.listByOwner(user.sub, (pageNum - 1) * pageSize, pageSize);
+      const now = deps.now();
+      return { list: rows.map((r) => view(r, now)), total, pageNum, pageSize };
+    },
+    async includes(user: EfileUser, paths: string[]) {
+      let count = 0;
+      let shared = false;
+      for (const p of paths) {
+        const rows = (await repo.openUnder(p, deps.now())).filter((r) => r.owner_sub === user.sub);
+        count += rows.length;
+        if (rows.some((r) => r.path === p)) shared = true;
+      }
+      return { include: count > 0, shared, count };
+    },
+
+    async publicInfo(id: string) {
+      const { row } = await liveShare(id);
+      return {
+        shareId: row.id,
+        sharer: row.owner_cun,
+        isDir: row.is_dir === 1,
+        endUseTime: Number(row.expires_at),
+      };
+    },
+
+    /** Extraction code check: throttled per share and per address, constant-time compare, short-lived token. */
+    async verify(id: string, password: string, ip: string) {
+      const shareKey = `share-fail:s:${id}`;
+      const ipKey = `share-fail:ip:${ip}`;
+      const fails = Math.max(Number((await kv.get(shareKey)) ?? 0), Number((await kv.get(ipKey)) ?? 0));
+      if (fails >= MAX_FAILS) throw new AppError('429');
+      const { row } = await liveShare(id);
+      const a = crypto.createHash('sha256').update(password).digest();
+      const b = crypto.createHash('sha256').update(row.code).digest();
+      if (!crypto.timingSafeEqual(a, b)) {
+        await kv.incr(shareKey, FAIL_WINDOW_MS);
+        await kv.incr(ipKey, FAIL_WINDOW_MS);
+        throw new AppError('1026');
+      }
+      const shareToken = crypto.randomBytes(24).toString('base64url');
+      await kv.set(`share-token:${shareToken}`, id, SHARE_TOKEN_TTL_MS);
+      return {
+        shareToken,
+        expiresAt: deps.now() + SHARE_TOKEN_TTL_MS,
+        name: row.name,
+        isDir: row.is_dir === 1,
+      };
+    },
+
+    /** Resolves a recipient's share token and a path relative to the shared item, confined to it. */
+    async access(shareToken: string, rel: string | undefined) {
+      const id = await kv.get(`share-token:${shareToken}`);
+      if (!id)
+        throw new AppError('1406', 'The share token is missing or expired: enter the extraction code again');
+      const live = await liveShare(id);
+      const sub = (rel ?? '').replace(/^\/+|\/+$/g, '');
+      const clusterPath = sub ? `${live.row.path}/${sub}` : live.row.path;
+      const item = await resolver.resolve(live.scope, clusterPath);
+      if (!isUnder(item.clusterPath, live.row.path)) throw new AppError('1030');
+      return { ...live, target: item };
+    },
+  };
+}
+export type ShareService = ReturnType<typeof shareService>;

@@ -1,0 +1,187 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { signClusterToken } from '@hpc/server-kit';
+import { makeHarness, makeKeys } from '../../testing/efile-testing';
+import { makeTempDir } from '@hpc/server-kit/testing';
+import { postChunk, sha256, totalChunksOf, type ChunkTarget } from '../../testing/chunk-client';
+
+const serverTs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../server.ts');
+
+describe('robustness (real processes, real files)', () => {
+  const tmp = makeTempDir('efile-robust-');
+  afterAll(() => tmp.cleanup());
+
+  it('survives 20 SIGKILLs in the middle of an upload and resumes to the exact file', async () => {
+    const keys = await makeKeys();
+    const jwksServer = http.createServer((_req, res) => res.end(JSON.stringify(keys.jwks)));
+    await new Promise<void>((r) => jwksServer.listen(0, '127.0.0.1', r));
+    const jwksPort = (jwksServer.address() as { port: number }).port;
+    const root = path.join(tmp.dir, 'kill-root');
+    fs.mkdirSync(root + '/public/home/demo', { recursive: true });
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const env = {
+      ...process.env,
+      EFILE_CLUSTER_ID: 'c1',
+      EFILE_PORT: String(port),
+      EFILE_HOST: '127.0.0.1',
+      EFILE_FS_ROOT: root,
+      DATA_DIR: path.join(tmp.dir, 'kill-data'),
+      EFILE_JWKS_URL: `http://127.0.0.1:${jwksPort}/jwks`,
+      LOG_LEVEL: 'warn',
+      UV_THREADPOOL_SIZE: '8',
+    };
+    // Listen for exit from the start: a killed child may be gone before anyone awaits it.
+    const exited = new Map<ChildProcess, Promise<unknown>>();
+    const start = async (): Promise<ChildProcess> => {
+      const child = spawn(process.execPath, ['--import', 'tsx', serverTs], { env, stdio: 'ignore' });
+      exited.set(child, new Promise((r) => child.once('exit', r)));
+      for (let i = 0; i < 200; i++) {
+        const up = await fetch(`http://127.0.0.1:${port}/check.action`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (up) return child;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error('server did not start');
+    };
+    const token = await signClusterToken(keys.privateKey, 'k1', {
+      sub: 'u1',
+      aud: 'c1',
+      cun: 'demo',
+      home: '/public/home/demo',
+      paths: [],
+      st: 'Normal',
+      exp_acct: null,
+    });
+    const t: ChunkTarget = {
+      base: `http://127.0.0.1:${port}`,
+      token,
+      path: '/public/home/demo',
+      relativePath: 'kill.bin',
+      data: crypto.randomBytes(64 * 1024 * 1024),
+      chunkSize: 1024 * 1024,
+    };
+    const total = totalChunksOf(t.data.length, t.chunkSize);
+    const identifier = `${t.data.length}-killbin`;
+    let kills = 0;
+    let done = false;
+    while (!done) {
+      const child = await start();
+      const status = await fetch(
+        `${t.base}/upload/chunkStatus.action?path=/public/home/demo&relativePath=kill.bin&identifier=${identifier}`,
+        { headers: { token } },
+      ).then((r) => r.json() as Promise<{ data: { stored: number[]; complete: boolean } }>);
+      if (status.data.complete) break;
+      const missing = Array.from({ length: total }, (_, i) => i + 1).filter(
+        (n) => !status.data.stored.includes(n),
+      );
+      if (kills < 20) {
+        // Three chunks in flight, the process killed while they are being written.
+        const inflight = missing.slice(0, 3).map((n) => postChunk(t, n).catch(() => null));
+        await new Promise((r) => setTimeout(r, 5 + Math.random() * 40));
+        child.kill('SIGKILL');
+        await Promise.all(inflight);
+        await exited.get(child);
+        kills++;
+        continue;
+      }
+      for (let i = 0; i < missing.length; i += 3) {
+        const rs = await Promise.all(missing.slice(i, i + 3).map((n) => postChunk(t, n)));
+        expect(rs.every((r) => r.status === 200)).toBe(true);
+      }
+      done = true;
+      child.kill('SIGTERM');
+      await exited.get(child);
+    }
+    jwksServer.close();
+    expect(kills).toBe(20);
+    expect(sha256(fs.readFileSync(root + '/public/home/demo/kill.bin'))).toBe(sha256(t.data));
+    expect(fs.readdirSync(root + '/public/home/demo')).toEqual(['kill.bin']);
+  }, 120_000);
+
+  it('reports 1501 on a full file system and leaves nothing behind', async () => {
+    const h = await makeHarness({ dir: path.join(tmp.dir, 'full') });
+    const small = h.home + '/small';
+    fs.mkdirSync(small);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', small]);
+    try {
+      await h.app.listen({ port: 0, host: '127.0.0.1' });
+      const t: ChunkTarget = {
+        base: `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`,
+        token: await h.token(),
+        path: '/public/home/demo/small',
+        relativePath: 'too-big.bin',
+        data: crypto.randomBytes(12 * 1024 * 1024),
+        chunkSize: 1024 * 1024,
+      };
+      let last: { status: number; code: string } | null = null;
+      for (let n = 1; n <= totalChunksOf(t.data.length, t.chunkSize); n++) {
+        const r = await postChunk(t, n);
+        if (r.status !== 200) {
+          last = { status: r.status, code: ((await r.json()) as { code: string }).code };
+          break;
+        }
+      }
+      expect(last).toEqual({ status: 500, code: '1501' });
+      expect(fs.readdirSync(small)).toEqual([]);
+    } finally {
+      await h.app.close();
+      execFileSync('umount', [small]);
+      await h.close();
+    }
+  });
+
+  it('serves 50 parallel uploads and downloads for 10 s without an error', async () => {
+    const h = await makeHarness({ dir: path.join(tmp.dir, 'load') });
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`;
+    const token = await h.token();
+    const blob = crypto.randomBytes(2 * 1024 * 1024);
+    fs.writeFileSync(h.home + '/dl.bin', blob);
+    const digest = sha256(blob);
+    const until = Date.now() + 10_000;
+    const errors: string[] = [];
+    let ops = 0;
+    const uploader = async (w: number) => {
+      for (let i = 0; Date.now() < until; i++) {
+        const t: ChunkTarget = {
+          base,
+          token,
+          path: '/public/home/demo',
+          relativePath: `u${w}-${i}.bin`,
+          data: crypto.randomBytes(200_000),
+          chunkSize: 64 * 1024,
+        };
+        const rs = await Promise.all([1, 2, 3].map((n) => postChunk(t, n)));
+        if (rs.some((r) => r.status !== 200))
+          errors.push(`upload ${w}/${i}: ${rs.map((r) => r.status).join(',')}`);
+        else if (sha256(fs.readFileSync(`${h.home}/u${w}-${i}.bin`)) !== sha256(t.data))
+          errors.push(`upload ${w}/${i}: content`);
+        ops++;
+      }
+    };
+    const downloader = async (w: number) => {
+      while (Date.now() < until) {
+        const r = await fetch(`${base}/download.action?path=/public/home/demo/dl.bin`, {
+          headers: { token },
+        });
+        const body = Buffer.from(await r.arrayBuffer());
+        if (r.status !== 200 || sha256(body) !== digest) errors.push(`download ${w}: ${r.status}`);
+        ops++;
+      }
+    };
+    await Promise.all([
+      ...Array.from({ length: 25 }, (_, i) => uploader(i)),
+      ...Array.from({ length: 25 }, (_, i) => downloader(i)),
+    ]);
+    await h.close();
+    expect(errors).toEqual([]);
+    expect(ops).toBeGreaterThan(100);
+  }, 60_000);
+});

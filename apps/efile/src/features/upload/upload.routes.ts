@@ -1,0 +1,87 @@
+import type { Readable } from 'node:stream';
+import { Value } from 'typebox/value';
+import {
+  ChunkParams,
+  ChunkResponse,
+  ChunkStatusResponse,
+  DeletePartialBody,
+  DeletePartialResponse,
+  MergeBody,
+  MergeResponse,
+  UploadTargetQuery,
+} from '@hpc/contracts';
+import { AppError, isAppError, ok } from '@hpc/server-kit';
+import type { EfileApp, EfileContext } from '../../http/context';
+import type { UploadService } from './upload.service';
+
+/**
+ * simple-uploader.js treats 404, 415, 500 and 501 as permanent failures and retries anything else, so upload
+ * errors keep their envelope code but travel with one of those statuses: missing → 404, no space and server
+ * faults → 500, everything the user must change (conflict, size, names, permission) → 415.
+ */
+function uploadError(e: unknown): never {
+  if (!isAppError(e)) throw e;
+  if (e.code === '1406' || e.code === '1007') throw e;
+  const status = ['1020', '1024'].includes(e.code) ? 404 : e.status >= 500 ? 500 : 415;
+  throw new AppError(e.code, e.message, { status, data: e.data });
+}
+
+function parseChunkParams(raw: Record<string, unknown>): ChunkParams {
+  const v = Value.Convert(ChunkParams, Value.Clean(ChunkParams, Value.Clone(raw)));
+  if (!Value.Check(ChunkParams, v)) {
+    const missing = [...Value.Errors(ChunkParams, v)].some((e) => e.keyword === 'required');
+    throw new AppError(missing ? '1003' : '1004', 'Invalid chunk parameters');
+  }
+  return v;
+}
+
+export function uploadRoutes(app: EfileApp, { auth }: EfileContext, uploads: UploadService): void {
+  app.get('/chunkUpload.action', { schema: { querystring: ChunkParams } }, async (req, reply) => {
+    const stored = await uploads.testChunk(auth.user(req), req.query).catch(uploadError);
+    if (!stored) return reply.status(204).send();
+    return reply.send(
+      ok({ stored: 1, totalChunks: req.query.totalChunks, complete: false, path: req.query.path }),
+    );
+  });
+
+  app.post('/chunkUpload.action', { schema: { response: { 200: ChunkResponse } } }, async (req) => {
+    const user = auth.user(req);
+    if (!req.isMultipart())
+      uploadError(new AppError('1003', 'Send the chunk as multipart/form-data with a file part'));
+    const fields: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        let params: ChunkParams;
+        try {
+          params = parseChunkParams(fields);
+        } catch (e) {
+          part.file.resume();
+          uploadError(e);
+        }
+        const r = await uploads
+          .writeChunk(user, params, part.file as Readable & { truncated?: boolean })
+          .catch((e: unknown) => {
+            part.file.resume();
+            return uploadError(e);
+          });
+        return ok(r);
+      }
+      fields[part.fieldname] = part.value;
+    }
+    return uploadError(new AppError('1003', 'The file part is missing'));
+  });
+
+  app.get(
+    '/upload/chunkStatus.action',
+    { schema: { querystring: UploadTargetQuery, response: { 200: ChunkStatusResponse } } },
+    async (req) => ok(await uploads.chunkStatus(auth.user(req), req.query)),
+  );
+  app.post('/merge.action', { schema: { body: MergeBody, response: { 200: MergeResponse } } }, async (req) =>
+    ok(await uploads.merge(auth.user(req), req.body)),
+  );
+  app.post(
+    '/upload/deletePartial.action',
+    { schema: { body: DeletePartialBody, response: { 200: DeletePartialResponse } } },
+    async (req) => ok({ deleted: await uploads.deletePartial(auth.user(req), req.body.paths) }),
+  );
+}

@@ -1,0 +1,260 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { constants, createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import type { ChunkParams } from '@hpc/contracts';
+import { AppError, isAppError } from '@hpc/server-kit';
+import type { EfileDeps } from '../../deps';
+import type { EfileUser } from '../../http/auth';
+import type { Resolved } from '../../fs/path-resolver';
+import { conflictError, fsError, renameNoReplace } from '../../fs/file-ops';
+import { PARTIAL_SUFFIX, tempName, validateRelativePath } from '../../fs/names';
+import type { UploadRepository, UploadRow } from './upload.repository';
+
+const join = (dir: string, segs: string[]) => (dir === '/' ? '' : dir) + '/' + segs.join('/');
+const errno = (e: unknown) => (e as NodeJS.ErrnoException).code;
+
+/** Where a chunk goes: the session row, the target and the partial file beside it. */
+interface Prepared {
+  id: string;
+  target: Resolved;
+  targetPath: string;
+  partialHost: string;
+}
+
+/**
+ * Chunked uploads (simple-uploader.js protocol, DESIGN §8): every chunk is written at its offset into one hidden
+ * partial file `.<name>.<id>.efile-part` beside the target; when the last chunk is stored the file is fsynced once
+ * and renamed into place (never over an existing item unless `overwrite`). Sessions live in the database, so an
+ * upload resumes after a browser reload or a server restart from the chunks already stored.
+ */
+export function uploadService(deps: EfileDeps, repo: UploadRepository) {
+  const { resolver, config } = deps;
+  const sessionId = (sub: string, target: string, identifier: string) =>
+    crypto.createHash('sha256').update(`${sub}\0${target}\0${identifier}`).digest('hex').slice(0, 40);
+  const partialName = (name: string, id: string) => tempName(name, PARTIAL_SUFFIX, id.slice(0, 12));
+
+  function checkGeometry(p: ChunkParams) {
+    if (p.folderFileCount !== undefined && p.folderFileCount > config.EFILE_FOLDER_FILE_LIMIT) {
+      throw new AppError(
+        '1508',
+        `The folder has more than ${config.EFILE_FOLDER_FILE_LIMIT} files: package it (zip or tar) before uploading, or use the fast-transfer client`,
+      );
+    }
+    if (p.currentChunkSize > config.EFILE_MAX_CHUNK_SIZE)
+      throw new AppError('1011', 'The chunk is larger than the server allows');
+    // simple-uploader (forceChunkSize false) puts the remainder into the last chunk: floor(size / chunkSize) chunks.
+    const expectedChunks = Math.max(1, Math.floor(p.totalSize / p.chunkSize));
+    if (p.totalChunks !== expectedChunks || p.chunkNumber > p.totalChunks)
+      throw new AppError('1004', 'Inconsistent chunk numbers');
+    const offset = (p.chunkNumber - 1) * p.chunkSize;
+    const expected = p.chunkNumber === p.totalChunks ? p.totalSize - offset : p.chunkSize;
+    if (p.currentChunkSize !== expected) throw new AppError('1004', 'Inconsistent chunk size');
+    return offset;
+  }
+
+  /** Resolves the target (creating the folders of a folder upload when `create`). */
+  async function prepare(user: EfileUser, p: ChunkParams, create: boolean): Promise<Prepared | null> {
+    const segs = validateRelativePath(p.relativePath);
+    const base = await resolver.resolve(user, p.path);
+    if (!base.stat?.isDirectory()) throw new AppError('1022');
+    for (let i = 1; i < segs.length; i++) {
+      const dir = await resolver.resolve(user, join(base.clusterPath, segs.slice(0, i)), {
+        mustExist: false,
+      });
+      if (dir.stat && !dir.stat.isDirectory())
+        throw new AppError('1022', `${dir.clusterPath} is not a folder`);
+      if (!dir.stat) {
+        if (!create) return null;
+        await fs.mkdir(dir.host).catch((e: unknown) => (errno(e) === 'EEXIST' ? undefined : fsError(e)));
+      }
+    }
+    const targetPath = join(base.clusterPath, segs);
+    const target = await resolver.resolve(user, targetPath, { follow: false, mustExist: false });
+    const id = sessionId(user.sub, targetPath, p.identifier);
+    return {
+      id,
+      target,
+      targetPath,
+      partialHost: path.join(target.parentHost, partialName(target.name, id)),
+    };
+  }
+
+  async function removePartial(id: string, partialHost: string) {
+    await fs.unlink(partialHost).catch(() => undefined);
+    await repo.remove(id);
+  }
+
+  /** fsync once, then rename into place; "1021" (and the partial removed) when the name is taken. */
+  async function finalize(user: EfileUser, row: UploadRow, overwrite: boolean): Promise<'done' | 'busy'> {
+    if (!(await deps.kv.setIfAbsent(`finalize:${row.id}`, '1', 120_000))) return 'busy';
+    try {
+      const fresh = await repo.get(row.id);
+      if (!fresh || fresh.status === 'done') return 'done';
+      // Re-resolve: the folder must still be where it was (no link swapped in since the upload began).
+      const target = await resolver.resolve(user, row.target, { follow: false, mustExist: false });
+      const partial = path.join(target.parentHost, partialName(target.name, row.id));
+      if (partial !== row.partial_host)
+        throw new AppError('1030', 'The target folder moved during the upload');
+      const fh = await fs.open(partial, constants.O_RDWR | constants.O_NOFOLLOW).catch(fsError);
+      try {
+        const st = await fh.stat();
+        if (st.size !== Number(row.total_size)) await fh.truncate(Number(row.total_size));
+        await fh.chmod(0o644);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      try {
+        if (overwrite && target.stat && !target.stat.isDirectory()) await fs.rename(partial, target.host);
+        else if (target.stat) throw conflictError(target.stat.isDirectory());
+        else await renameNoReplace(partial, target.host, false);
+      } catch (e) {
+        if (isAppError(e) && (e.code === '1021' || e.code === '1023')) await removePartial(row.id, partial);
+        throw e;
+      }
+      await repo.markDone(row.id, deps.now());
+      return 'done';
+    } finally {
+      await deps.kv.del(`finalize:${row.id}`);
+    }
+  }
+
+  return {
+    checkGeometry,
+
+    /** The test GET: true when the chunk is stored (200), false when it must be sent (204). */
+    async testChunk(user: EfileUser, p: ChunkParams): Promise<boolean> {
+      checkGeometry(p);
+      const prep = await prepare(user, p, false);
+      if (!prep) return false;
+      const row = await repo.get(prep.id);
+      if (row?.status === 'done') return true;
+      if (prep.target.stat && !p.overwrite) throw conflictError(prep.target.stat.isDirectory());
+      return !!row && (await repo.hasChunk(row.id, p.chunkNumber));
+    },
+
+    /** Writes one chunk at its offset; finalizes when every chunk is stored. */
+    async writeChunk(user: EfileUser, p: ChunkParams, data: Readable & { truncated?: boolean }) {
+      const offset = checkGeometry(p);
+      const prep = (await prepare(user, p, true))!;
+      const existing = await repo.get(prep.id);
+      if (existing?.status === 'done') {
+        data.resume();
+        return { stored: p.totalChunks, totalChunks: p.totalChunks, complete: true, path: prep.targetPath };
+      }
+      if (prep.target.stat && (!p.overwrite || prep.target.stat.isDirectory())) {
+        throw conflictError(prep.target.stat.isDirectory());
+      }
+      if (!existing) {
+        // A new identifier for the same target replaces an older unfinished upload of it.
+        for (const old of await repo.activeForTarget(user.sub, prep.targetPath))
+          await removePartial(old.id, old.partial_host);
+        const now = deps.now();
+        await repo.create({
+          id: prep.id,
+          owner_sub: user.sub,
+          target: prep.targetPath,
+          identifier: p.identifier,
+          total_size: p.totalSize,
+          chunk_size: p.chunkSize,
+          total_chunks: p.totalChunks,
+          partial_host: prep.partialHost,
+          status: 'active',
+          created_at: now,
+          updated_at: now,
+        });
+      }
+      // A path-based stream owns its descriptor (O_NOFOLLOW, no O_TRUNC: other chunks live in the same file) and
+      // closes it on finish or error; no fsync per chunk (DESIGN §8), one at the end.
+      const ws = createWriteStream(prep.partialHost, {
+        // Numeric flags work at run time; the typings only list the string forms.
+        flags: (constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW) as unknown as string,
+        mode: 0o600,
+        start: offset,
+        highWaterMark: 1024 * 1024,
+      });
+      try {
+        await pipeline(data, ws);
+      } catch (e) {
+        if (errno(e) === 'ENOSPC' || errno(e) === 'EDQUOT') {
+          await removePartial(prep.id, prep.partialHost);
+          throw new AppError('1501');
+        }
+        if (isAppError(e)) throw e;
+        fsError(e);
+      }
+      const written = ws.bytesWritten;
+      if (data.truncated) throw new AppError('1011', 'The chunk is larger than the server allows');
+      if (written !== p.currentChunkSize)
+        throw new AppError('1010', `Chunk ${p.chunkNumber} arrived incomplete`);
+      await repo.addChunk(prep.id, p.chunkNumber, deps.now());
+      const stored = await repo.countChunks(prep.id);
+      let complete = false;
+      if (stored === p.totalChunks) {
+        const row = (await repo.get(prep.id))!;
+        complete = (await finalize(user, row, p.overwrite ?? false)) === 'done';
+      }
+      return { stored, totalChunks: p.totalChunks, complete, path: prep.targetPath };
+    },
+
+    async chunkStatus(user: EfileUser, q: { path: string; relativePath: string; identifier: string }) {
+      const targetPath = join(
+        (await resolver.resolve(user, q.path)).clusterPath,
+        validateRelativePath(q.relativePath),
+      );
+      const row = await repo.get(sessionId(user.sub, targetPath, q.identifier));
+      if (!row) return { stored: [], totalChunks: 0, complete: false };
+      if (row.status === 'done') return { stored: [], totalChunks: row.total_chunks, complete: true };
+      return { stored: await repo.chunks(row.id), totalChunks: row.total_chunks, complete: false };
+    },
+
+    /** Idempotent: finalizes a complete upload, or confirms one already finalized. */
+    async merge(
+      user: EfileUser,
+      q: { path: string; relativePath: string; identifier: string; overwrite?: boolean },
+    ) {
+      const targetPath = join(
+        (await resolver.resolve(user, q.path)).clusterPath,
+        validateRelativePath(q.relativePath),
+      );
+      const row = await repo.get(sessionId(user.sub, targetPath, q.identifier));
+      if (!row) throw new AppError('1020', 'No such upload');
+      if (row.status !== 'done') {
+        if ((await repo.countChunks(row.id)) !== row.total_chunks)
+          throw new AppError('1003', 'Not every chunk is stored yet');
+        if ((await finalize(user, row, q.overwrite ?? false)) === 'busy')
+          throw new AppError('1001', 'The upload is being finalized');
+      }
+      return { path: targetPath, size: Number(row.total_size) };
+    },
+
+    /** Cancels unfinished uploads of these final paths and deletes their partial files (spec §4). */
+    async deletePartial(user: EfileUser, paths: string[]) {
+      let deleted = 0;
+      for (const p of paths) {
+        const t = await resolver.resolve(user, p, { follow: false, mustExist: false });
+        for (const row of await repo.activeForTarget(user.sub, t.clusterPath)) {
+          await removePartial(row.id, path.join(t.parentHost, partialName(t.name, row.id)));
+          deleted++;
+        }
+      }
+      return deleted;
+    },
+
+    /** Removes uploads idle for longer than EFILE_PARTIAL_TTL_HOURS, with their partial files. */
+    async sweep(now = deps.now()) {
+      const cutoff = now - config.EFILE_PARTIAL_TTL_HOURS * 3600_000;
+      let n = 0;
+      for (const row of await repo.idleBefore(cutoff)) {
+        if (row.status === 'active') await fs.unlink(row.partial_host).catch(() => undefined);
+        await repo.remove(row.id);
+        n++;
+      }
+      return n;
+    },
+  };
+}
+export type UploadService = ReturnType<typeof uploadService>;

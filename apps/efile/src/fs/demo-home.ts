@@ -1,0 +1,54 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { PathResolver, UserScope } from './path-resolver';
+
+// A 1×1 PNG: enough for the image preview to show something real.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+const SAMPLES: Record<string, string | Buffer> = {
+  'README.md':
+    '# 欢迎使用 E-File\n\n这是演示集群上的家目录。您可以上传、下载、预览、编辑和分享文件。\n\n' +
+    '# Welcome to E-File\n\nThis is your home folder on the demo cluster. Upload, download, preview, edit and share files.\n',
+  'analysis.py':
+    '#!/usr/bin/env python3\n"""Mean of the values column of data.csv."""\nimport csv\n\n' +
+    'with open("data.csv") as f:\n    rows = list(csv.DictReader(f))\nprint(sum(float(r["value"]) for r in rows) / len(rows))\n',
+  'job.slurm':
+    '#!/bin/bash\n#SBATCH -J demo\n#SBATCH -p normal\n#SBATCH -N 1\n#SBATCH -n 4\n#SBATCH -t 00:10:00\n\n' +
+    'module load python/3.11\npython3 analysis.py\n',
+  'data.csv': 'step,value\n1,0.52\n2,0.61\n3,0.58\n4,0.73\n5,0.69\n',
+  'logo.svg':
+    '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" rx="8" fill="#1677ff"/>' +
+    '<text x="32" y="40" font-size="20" text-anchor="middle" fill="#fff">HPC</text></svg>\n',
+  'pixel.png': PNG,
+  'projects/demo/notes.txt': 'Nested folder sample / 嵌套文件夹示例\n',
+};
+
+/**
+ * All-in-one demo only (EFILE_DEMO): creates the user's home and granted folders when missing, and fills a new
+ * home with sample files. Production homes exist already and are never created.
+ */
+export async function ensureDemoHome(
+  resolver: PathResolver,
+  scope: UserScope & { home: string },
+): Promise<void> {
+  for (const root of scope.roots) {
+    const host = resolver.hostOf(root);
+    const existed = await fs.stat(host).then(
+      () => true,
+      () => false,
+    );
+    if (existed) continue;
+    await fs.mkdir(host, { recursive: true });
+    if (root !== scope.home) continue;
+    for (const [rel, content] of Object.entries(SAMPLES)) {
+      const file = path.join(host, rel);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(file, content, {
+        mode: rel.endsWith('.slurm') || rel.endsWith('.py') ? 0o755 : 0o644,
+      });
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import fs from 'node:fs/promises';
+import { constants } from 'node:fs';
+import path from 'node:path';
+import { AppError } from '@hpc/server-kit';
+import type { Resolved } from './path-resolver';
+import { tempName } from './names';
+
+const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException).code;
+
+/** Maps file-system errors to the spec's codes; anything unexpected is rethrown (→ 500, logged). */
+export function fsError(e: unknown): never {
+  switch (errno(e) ?? '') {
+    case 'ENOENT':
+      throw new AppError('1020');
+    case 'EEXIST':
+      throw new AppError('1021');
+    case 'ENOTEMPTY':
+      throw new AppError('1502');
+    case 'ENOTDIR':
+      throw new AppError('1022');
+    case 'EACCES':
+    case 'EPERM':
+    case 'ELOOP':
+    case 'EROFS':
+      throw new AppError('1030');
+    case 'ENOSPC':
+    case 'EDQUOT':
+      throw new AppError('1501');
+    case 'ENAMETOOLONG':
+      throw new AppError('1004', 'The name is too long');
+    default:
+      throw e;
+  }
+}
+
+export const conflictError = (isDir: boolean) => new AppError(isDir ? '1023' : '1021');
+
+export async function makeDir(target: Resolved): Promise<void> {
+  if (target.stat) throw conflictError(target.stat.isDirectory());
+  await fs.mkdir(target.host).catch(fsError);
+}
+
+/** Creates an empty file; O_EXCL also refuses a dangling symlink at the name. */
+export async function touchFile(target: Resolved): Promise<void> {
+  if (target.stat) throw conflictError(target.stat.isDirectory());
+  const fh = await fs
+    .open(target.host, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644)
+    .catch(fsError);
+  await fh.close();
+}
+
+/** Removes a file, link or (when recursive) folder; `rm` never follows links inside the tree. */
+export async function removeEntry(target: Resolved, recursive: boolean): Promise<void> {
+  if (!target.stat) throw new AppError('1020');
+  if (target.stat.isDirectory()) {
+    if (recursive) await fs.rm(target.host, { recursive: true, force: false }).catch(fsError);
+    else await fs.rmdir(target.host).catch(fsError);
+  } else {
+    await fs.unlink(target.host).catch(fsError);
+  }
+}
+
+/**
+ * Renames without ever replacing: a file (or link) is linked to the new name, which fails if the name exists, then
+ * unlinked; a folder is renamed after a check (rename(2) cannot replace a non-empty folder, and a file check is
+ * raced only by the user themselves). Falls back to the checked rename where hard links are refused.
+ */
+export async function renameNoReplace(fromHost: string, toHost: string, isDir: boolean): Promise<void> {
+  if (!isDir) {
+    try {
+      await fs.link(fromHost, toHost);
+      await fs.unlink(fromHost);
+      return;
+    } catch (e) {
+      if (errno(e) === 'EEXIST') throw conflictError(false);
+      if (!['EPERM', 'EXDEV', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP'].includes(errno(e) ?? '')) fsError(e);
+    }
+  }
+  const existing = await fs.lstat(toHost).catch(() => null);
+  if (existing) throw conflictError(existing.isDirectory());
+  await fs.rename(fromHost, toHost).catch(fsError);
+}
+
+/**
+ * Atomic replace of a file's content (DESIGN §7): a temp sibling with the original mode (and owner when we run as
+ * root), fsync, rename over the final name. Readers see the old or the new content, never half of it.
+ */
+export async function atomicWriteFile(target: Resolved, data: string | Buffer): Promise<void> {
+  const st = target.stat;
+  const mode = st ? st.mode & 0o7777 : 0o644;
+  const tmp = path.join(target.parentHost, tempName(target.name));
+  const fh = await fs
+    .open(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, mode)
+    .catch(fsError);
+  try {
+    await fh.writeFile(data);
+    await fh.chmod(mode);
+    if (st && process.getuid?.() === 0) await fh.chown(st.uid, st.gid);
+    await fh.sync();
+    await fh.close();
+    await fs.rename(tmp, target.host);
+  } catch (e) {
+    await fh.close().catch(() => undefined);
+    await fs.unlink(tmp).catch(() => undefined);
+    fsError(e);
+  }
+}
+
+/** Opens an existing file for reading without following a link swapped in at the final component. */
+export async function openForRead(host: string): Promise<fs.FileHandle> {
+  return fs.open(host, constants.O_RDONLY | constants.O_NOFOLLOW).catch(fsError);
+}

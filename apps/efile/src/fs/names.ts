@@ -1,0 +1,56 @@
+import crypto from 'node:crypto';
+import { Limits } from '@hpc/contracts';
+import { AppError } from '@hpc/server-kit';
+
+/** Suffix of unfinished uploads and temp files: `.<name>.<id>.efile-part`, hidden, beside the target. */
+export const PARTIAL_SUFFIX = '.efile-part';
+/** Suffix of temp copies and atomic writes: `.<name>.<id>.efile-tmp`. */
+export const TEMP_SUFFIX = '.efile-tmp';
+
+/** True for our own partial/temp files, which listings never show. */
+export const isInternalName = (name: string): boolean =>
+  name.startsWith('.') && (name.endsWith(PARTIAL_SUFFIX) || name.endsWith(TEMP_SUFFIX));
+
+/** A hidden sibling name for a temp file; keeps within the 255-byte limit for long (Chinese) names. */
+export function tempName(
+  name: string,
+  suffix = TEMP_SUFFIX,
+  id = crypto.randomBytes(6).toString('hex'),
+): string {
+  let base = name;
+  while (Buffer.byteLength(base) > 200) base = base.slice(0, -1);
+  return `.${base}.${id}${suffix}`;
+}
+
+// eslint-disable-next-line no-control-regex
+const SPECIAL = /[\u0000-\u001f\u007f/]/;
+
+/**
+ * Name rules of spec §5, enforced on every name the server creates (mkdir, touch, rename, upload paths, tar
+ * entries): not all blanks, at most 70 characters, no "/" or control characters, not "." or "..".
+ */
+export function validateName(name: string): string {
+  if (name.trim() === '') throw new AppError('1004', 'The name must not be blank');
+  if ([...name].length > Limits.nameMaxLength) {
+    throw new AppError('1004', `The name must be at most ${Limits.nameMaxLength} characters`);
+  }
+  if (SPECIAL.test(name) || name === '.' || name === '..') throw new AppError('1027');
+  if (isInternalName(name)) throw new AppError('1027', 'This name is reserved for unfinished uploads');
+  return name;
+}
+
+/** Validates a relative path (upload relativePath, tar entry) segment by segment; returns its segments. */
+export function validateRelativePath(rel: string): string[] {
+  const segs = rel.split('/').filter((s, i, a) => !(s === '' && (i === 0 || i === a.length - 1)));
+  if (segs.length === 0) throw new AppError('1004', 'Empty relative path');
+  for (const s of segs) {
+    if (s === '' || s === '.' || s === '..') throw new AppError('1029');
+    try {
+      validateName(s);
+    } catch (e) {
+      if (e instanceof AppError && e.code === '1027') throw new AppError('1029');
+      throw e;
+    }
+  }
+  return segs;
+}

@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+
+/** uid/gid → name from /etc/passwd and /etc/group, re-read at most once a minute; numbers when unknown. */
+let cache: {
+  at: number;
+  users: Map<number, string>;
+  groups: Map<number, string>;
+  byName: Map<string, { uid: number; gid: number }>;
+} | null = null;
+
+function load() {
+  if (cache && Date.now() - cache.at < 60_000) return cache;
+  const users = new Map<number, string>();
+  const groups = new Map<number, string>();
+  const byName = new Map<string, { uid: number; gid: number }>();
+  const read = (file: string) => {
+    try {
+      return fs.readFileSync(file, 'utf8').split('\n');
+    } catch {
+      return [];
+    }
+  };
+  for (const line of read('/etc/passwd')) {
+    const [name, , uid, gid] = line.split(':');
+    if (name && uid) {
+      users.set(Number(uid), name);
+      byName.set(name, { uid: Number(uid), gid: Number(gid) });
+    }
+  }
+  for (const line of read('/etc/group')) {
+    const [name, , gid] = line.split(':');
+    if (name && gid) groups.set(Number(gid), name);
+  }
+  cache = { at: Date.now(), users, groups, byName };
+  return cache;
+}
+
+export const userName = (uid: number): string => load().users.get(uid) ?? String(uid);
+export const groupName = (gid: number): string => load().groups.get(gid) ?? String(gid);
+/** The uid/gid of a compute user when the node knows it (used to evaluate permission bits for that user). */
+export const lookupUser = (name: string) => load().byName.get(name) ?? null;
+
+/** `ls -l` style permission string. */
+export function permissionString(mode: number, kind: 'd' | 'l' | '-'): string {
+  const bits = 'rwxrwxrwx';
+  let s = kind;
+  for (let i = 0; i < 9; i++) s += mode & (1 << (8 - i)) ? bits[i] : '-';
+  const arr = s.split('');
+  if (mode & 0o4000) arr[3] = arr[3] === 'x' ? 's' : 'S';
+  if (mode & 0o2000) arr[6] = arr[6] === 'x' ? 's' : 'S';
+  if (mode & 0o1000) arr[9] = arr[9] === 'x' ? 't' : 'T';
+  return arr.join('');
+}

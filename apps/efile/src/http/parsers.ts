@@ -1,0 +1,19 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { installFormParser } from '@hpc/server-kit';
+
+/**
+ * Body parsing of the efile scope: form-urlencoded as the spec's clients send it (repeated keys and `key[]` become
+ * arrays), and a pass-through for any other type so streaming PUT routes read `req.raw` themselves.
+ */
+export function installParsers(app: FastifyInstance): void {
+  installFormParser(app);
+  app.addContentTypeParser('*', (_req, _payload, done) => done(null));
+  // The spec's POST calls put some params on the query string (`/remove.action?recursive=true`): merge them into
+  // the body before validation so one body schema covers both.
+  app.addHook('preValidation', async (req: FastifyRequest) => {
+    if (req.method !== 'POST' || !req.routeOptions.schema?.body) return;
+    if (req.isMultipart()) return;
+    const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
+    req.body = { ...(req.query as Record<string, unknown>), ...body };
+  });
+}

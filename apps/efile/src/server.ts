@@ -1,0 +1,19 @@
+/**
+ * Starts one efile instance alone (scaled-out mode): `node apps/efile/dist/server.js` with EFILE_* variables.
+ * File I/O, zip and crypto share libuv's thread pool; its default of 4 is too small for parallel chunk writes and
+ * downloads, so start it with e.g. `UV_THREADPOOL_SIZE=16 node apps/efile/dist/server.js` (the start script sets it).
+ */
+import { readEfileConfig } from './config';
+import { buildEfile } from './app';
+
+if (!process.env.UV_THREADPOOL_SIZE) {
+  console.warn('UV_THREADPOOL_SIZE is not set: file I/O runs on 4 threads (set it before starting, e.g. 16)');
+}
+const config = readEfileConfig();
+const { app } = await buildEfile(config);
+await app.listen({ port: config.EFILE_PORT, host: config.EFILE_HOST });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void app.close().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,161 @@
+import { memo, useMemo } from 'react';
+import { Table, type TableColumnsType, type TableProps } from 'antd';
+import {
+  FileOutlined,
+  FileImageOutlined,
+  FileTextOutlined,
+  FolderFilled,
+  LinkOutlined,
+} from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { PREVIEWABLE_IMAGE_EXTENSIONS, type FileEntry } from '@hpc/contracts';
+import type { SortKey } from '../api/efile.api';
+import type { ColumnKey } from '../hooks/use-columns';
+import { formatSize } from '../lib/format-size';
+import { isTextLike } from '../lib/file-kinds';
+
+interface Props {
+  rows: FileEntry[];
+  loading: boolean;
+  columns: ColumnKey[];
+  sort: SortKey;
+  order: 'asc' | 'desc';
+  selected: string[];
+  onSelect: (paths: string[]) => void;
+  onSort: (sort: SortKey, order: 'asc' | 'desc') => void;
+  onOpen: (entry: FileEntry) => void;
+  onContextMenu: (entry: FileEntry, x: number, y: number) => void;
+}
+
+function EntryIcon({ entry }: { entry: FileEntry }) {
+  if (entry.isDirectory) return <FolderFilled className="efile-icon efile-icon-dir" />;
+  if (entry.isLink) return <LinkOutlined className="efile-icon" />;
+  if ((PREVIEWABLE_IMAGE_EXTENSIONS as readonly string[]).includes(entry.ext)) {
+    return <FileImageOutlined className="efile-icon" />;
+  }
+  if (isTextLike(entry.ext)) return <FileTextOutlined className="efile-icon" />;
+  return <FileOutlined className="efile-icon" />;
+}
+
+/**
+ * The listing: only the page's rows are rendered; sorting is the server's (a click asks for the page again),
+ * selection is by path. Double-click or Enter opens, right-click opens the context menu.
+ */
+export const FileTable = memo(function FileTable(p: Props) {
+  const { t, i18n } = useTranslation();
+  const dateFmt = useMemo(
+    () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' }),
+    [i18n.language],
+  );
+  const sortOrder = (key: SortKey) => (p.sort === key ? (p.order === 'asc' ? 'ascend' : 'descend') : null);
+  const all: Record<ColumnKey, TableColumnsType<FileEntry>[number]> = {
+    name: {
+      key: 'name',
+      title: t('efile.columns.name'),
+      sorter: true,
+      sortOrder: sortOrder('name'),
+      ellipsis: true,
+      render: (_, e) => (
+        <a
+          className="efile-name"
+          data-testid="efile-name"
+          onClick={(ev) => {
+            ev.stopPropagation();
+            p.onOpen(e);
+          }}
+        >
+          <EntryIcon entry={e} />
+          {e.name}
+        </a>
+      ),
+    },
+    owner: {
+      key: 'owner',
+      title: t('efile.columns.owner'),
+      dataIndex: 'owner',
+      sorter: true,
+      sortOrder: sortOrder('owner'),
+      width: 110,
+    },
+    type: {
+      key: 'type',
+      title: t('efile.columns.type'),
+      sorter: true,
+      sortOrder: sortOrder('type'),
+      width: 120,
+      render: (_, e) =>
+        e.isDirectory ? t('efile.kind.folder') : e.ext ? e.ext.toUpperCase() : t('efile.kind.file'),
+    },
+    size: {
+      key: 'size',
+      title: t('efile.columns.size'),
+      sorter: true,
+      sortOrder: sortOrder('size'),
+      width: 110,
+      align: 'right',
+      render: (_, e) => (e.isDirectory ? '-' : formatSize(e.size)),
+    },
+    permission: {
+      key: 'permission',
+      title: t('efile.columns.permission'),
+      dataIndex: 'permission',
+      sorter: true,
+      sortOrder: sortOrder('permission'),
+      width: 130,
+      className: 'efile-mono',
+    },
+    mtime: {
+      key: 'mtime',
+      title: t('efile.columns.mtime'),
+      sorter: true,
+      sortOrder: sortOrder('mtime'),
+      width: 170,
+      render: (_, e) => dateFmt.format(e.mtime),
+    },
+  };
+  const columns = p.columns.map((c) => all[c]);
+
+  const onChange: TableProps<FileEntry>['onChange'] = (_pg, _f, sorter) => {
+    const s = Array.isArray(sorter) ? sorter[0] : sorter;
+    if (!s?.columnKey) return;
+    p.onSort(s.order ? (s.columnKey as SortKey) : 'name', s.order === 'descend' ? 'desc' : 'asc');
+  };
+
+  return (
+    <Table<FileEntry>
+      className="efile-table"
+      data-testid="efile-table"
+      size="small"
+      rowKey="path"
+      dataSource={p.rows}
+      columns={columns}
+      loading={p.loading}
+      pagination={false}
+      sortDirections={['ascend', 'descend']}
+      showSorterTooltip={false}
+      onChange={onChange}
+      locale={{ emptyText: t('efile.empty') }}
+      rowSelection={{
+        selectedRowKeys: p.selected,
+        onChange: (keys) => p.onSelect(keys as string[]),
+        columnWidth: 36,
+      }}
+      rowClassName={(e) => (p.selected.includes(e.path) ? 'efile-row-selected' : '')}
+      onRow={(e) => ({
+        onClick: (ev) => {
+          if (ev.ctrlKey || ev.metaKey) {
+            p.onSelect(
+              p.selected.includes(e.path) ? p.selected.filter((x) => x !== e.path) : [...p.selected, e.path],
+            );
+          } else p.onSelect([e.path]);
+        },
+        onDoubleClick: () => p.onOpen(e),
+        onContextMenu: (ev) => {
+          ev.preventDefault();
+          if (!p.selected.includes(e.path)) p.onSelect([e.path]);
+          p.onContextMenu(e, ev.clientX, ev.clientY);
+        },
+      })}
+    />
+  );
+});

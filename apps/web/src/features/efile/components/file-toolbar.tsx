@@ -1,0 +1,163 @@
+import { Badge, Button, Checkbox, Dropdown, Select, Space, Tooltip } from 'antd';
+import {
+  CloudUploadOutlined,
+  CopyOutlined,
+  DeleteOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  FolderAddOutlined,
+  FullscreenExitOutlined,
+  FullscreenOutlined,
+  HomeOutlined,
+  ScissorOutlined,
+  SettingOutlined,
+  ShareAltOutlined,
+  TeamOutlined,
+  UnorderedListOutlined,
+  UploadOutlined,
+} from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { ALL_COLUMNS, type ColumnKey } from '../hooks/use-columns';
+
+interface Props {
+  clusters: { id: string; name: string }[];
+  clusterId: string | null;
+  onCluster: (id: string) => void;
+  homePath: string | null;
+  shareRoots: string[];
+  onGo: (path: string) => void;
+  onMyShares: () => void;
+  onUploadFiles: () => void;
+  onUploadFolder: () => void;
+  onCreate: (type: 'file' | 'folder') => void;
+  onAction: (a: 'download' | 'rename' | 'copy' | 'move' | 'delete' | 'share') => void;
+  columns: ColumnKey[];
+  onToggleColumn: (c: ColumnKey, on: boolean) => void;
+  uploadCount: number;
+  onUploadList: () => void;
+  fullscreen: boolean;
+  onFullscreen: () => void;
+}
+
+/** The file manager's toolbar: places, cluster switcher, upload, create, the selection's actions, view options. */
+export function FileToolbar(p: Props) {
+  const { t } = useTranslation();
+  const btn = (key: Parameters<Props['onAction']>[0], icon: React.ReactNode, danger = false) => (
+    <Button
+      key={key}
+      icon={icon}
+      danger={danger}
+      onClick={() => p.onAction(key)}
+      data-testid={`efile-action-${key}`}
+    >
+      {t(`efile.actions.${key}`)}
+    </Button>
+  );
+  return (
+    <div className="efile-toolbar">
+      <Space wrap size={[6, 6]}>
+        {p.clusters.length > 1 && (
+          <Select
+            className="efile-cluster"
+            value={p.clusterId ?? undefined}
+            onChange={p.onCluster}
+            options={p.clusters.map((c) => ({ value: c.id, label: c.name }))}
+            aria-label={t('efile.cluster')}
+            data-testid="efile-cluster"
+          />
+        )}
+        <Button
+          icon={<HomeOutlined />}
+          disabled={!p.homePath}
+          onClick={() => p.homePath && p.onGo(p.homePath)}
+        >
+          {t('efile.places.home')}
+        </Button>
+        {p.shareRoots.length === 1 && (
+          <Button icon={<TeamOutlined />} onClick={() => p.onGo(p.shareRoots[0]!)}>
+            {t('efile.places.share')}
+          </Button>
+        )}
+        {p.shareRoots.length > 1 && (
+          <Dropdown
+            menu={{ items: p.shareRoots.map((r) => ({ key: r, label: r })), onClick: (i) => p.onGo(i.key) }}
+          >
+            <Button icon={<TeamOutlined />}>{t('efile.places.share')}</Button>
+          </Dropdown>
+        )}
+        <Button icon={<ShareAltOutlined />} onClick={p.onMyShares} data-testid="efile-my-shares-button">
+          {t('efile.places.myShares')}
+        </Button>
+        <Dropdown
+          menu={{
+            items: [
+              { key: 'files', label: t('efile.upload.files'), onClick: p.onUploadFiles },
+              { key: 'folder', label: t('efile.upload.folder'), onClick: p.onUploadFolder },
+            ],
+          }}
+        >
+          <Button type="primary" icon={<UploadOutlined />} data-testid="efile-upload-button">
+            {t('efile.upload.button')}
+          </Button>
+        </Dropdown>
+        <Dropdown
+          menu={{
+            items: [
+              { key: 'folder', label: t('efile.create.folder'), onClick: () => p.onCreate('folder') },
+              { key: 'file', label: t('efile.create.file'), onClick: () => p.onCreate('file') },
+            ],
+          }}
+        >
+          <Button icon={<FolderAddOutlined />} data-testid="efile-create-button">
+            {t('efile.create.button')}
+          </Button>
+        </Dropdown>
+        {btn('download', <DownloadOutlined />)}
+        {btn('rename', <EditOutlined />)}
+        {btn('copy', <CopyOutlined />)}
+        {btn('move', <ScissorOutlined />)}
+        {btn('share', <ShareAltOutlined />)}
+        {btn('delete', <DeleteOutlined />, true)}
+      </Space>
+      <Space size={6}>
+        <Badge count={p.uploadCount} size="small">
+          <Button
+            icon={<CloudUploadOutlined />}
+            onClick={p.onUploadList}
+            data-testid="efile-upload-list-button"
+          >
+            {t('efile.upload.list')}
+          </Button>
+        </Badge>
+        <Dropdown
+          trigger={['click']}
+          popupRender={() => (
+            <div className="efile-columns-menu">
+              {ALL_COLUMNS.map((c) => (
+                <Checkbox
+                  key={c}
+                  checked={p.columns.includes(c)}
+                  disabled={c === 'name'}
+                  onChange={(e) => p.onToggleColumn(c, e.target.checked)}
+                >
+                  {t(`efile.columns.${c}`)}
+                </Checkbox>
+              ))}
+            </div>
+          )}
+        >
+          <Button icon={<SettingOutlined />} aria-label={t('efile.columns.custom')}>
+            <UnorderedListOutlined />
+          </Button>
+        </Dropdown>
+        <Tooltip title={t(p.fullscreen ? 'efile.exitFullscreen' : 'efile.fullscreen')}>
+          <Button
+            icon={p.fullscreen ? <FullscreenExitOutlined /> : <FullscreenOutlined />}
+            onClick={p.onFullscreen}
+            aria-label={t(p.fullscreen ? 'efile.exitFullscreen' : 'efile.fullscreen')}
+          />
+        </Tooltip>
+      </Space>
+    </div>
+  );
+}

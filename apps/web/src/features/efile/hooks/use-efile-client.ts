@@ -1,0 +1,36 @@
+import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { pick } from '../../../shared/i18n/languages';
+import { useClusterService, useClusters } from '../../clusters';
+import { createEfileApi, type EfileApi } from '../api/efile.api';
+
+/**
+ * The efile of the chosen cluster (or the user's first one): a working instance found by service discovery with
+ * failover, the calls bound to that cluster's token, and its initInfo (home, roots, limits).
+ */
+export function useEfileClient(requested: string | null, lang: string) {
+  const { clusters, isLoading: clustersLoading } = useClusters();
+  const cluster = clusters.find((c) => c.clusterId === requested) ?? clusters[0];
+  const clusterId = cluster?.clusterId ?? null;
+  const service = useClusterService(clusterId, 'efile');
+  const api: EfileApi | null = useMemo(
+    () => (clusterId && service.url ? createEfileApi(clusterId, service.url) : null),
+    [clusterId, service.url],
+  );
+  const init = useQuery({
+    queryKey: ['efile', clusterId, service.url, 'init'],
+    queryFn: ({ signal }) => api!.initInfo(signal),
+    enabled: api !== null,
+    staleTime: 5 * 60_000,
+  });
+  return {
+    clusters,
+    clustersLoading,
+    clusterId,
+    clusterName: cluster ? pick(lang, cluster.centerName, cluster.centerNameEn) : '',
+    service,
+    api,
+    init: init.data ?? null,
+    initError: init.error,
+  };
+}

@@ -1,0 +1,41 @@
+import { useEffect } from 'react';
+
+export interface KeyHandlers {
+  onDelete: () => void;
+  onRename: () => void;
+  onOpen: () => void;
+  onUp: () => void;
+  onSelectAll: () => void;
+}
+
+/** Whether a key press belongs to a text field or a dialog rather than to the file list. */
+function ignored(e: KeyboardEvent): boolean {
+  const el = e.target as HTMLElement | null;
+  if (!el) return false;
+  if (el.closest('textarea, select, [contenteditable="true"], .cm-editor')) return true;
+  // A row's checkbox keeps the focus after a click; only typing fields take the keys.
+  if (el instanceof HTMLInputElement && !['checkbox', 'radio', 'button'].includes(el.type)) return true;
+  // Closed dialogs may stay in the DOM hidden: only a visible one takes the keys.
+  return [...document.querySelectorAll<HTMLElement>('.ant-modal-wrap, .ant-drawer-content-wrapper')].some(
+    (d) => getComputedStyle(d).display !== 'none',
+  );
+}
+
+/** Desktop keys of the file list: Delete, F2 rename, Enter open, Backspace up, Ctrl/Cmd+A select all. */
+export function useKeyboard(enabled: boolean, h: KeyHandlers) {
+  useEffect(() => {
+    if (!enabled) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (ignored(e)) return;
+      if (e.key === 'Delete') h.onDelete();
+      else if (e.key === 'F2') h.onRename();
+      else if (e.key === 'Enter') h.onOpen();
+      else if (e.key === 'Backspace') h.onUp();
+      else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'a') h.onSelectAll();
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [enabled, h]);
+}

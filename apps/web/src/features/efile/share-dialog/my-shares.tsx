@@ -1,0 +1,87 @@
+import { App, Button, Drawer, Table, Tag, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { notifyError } from '../../../shared/api/notify';
+import type { EfileApi, ShareInfo } from '../api/efile.api';
+import { absoluteLink } from './share-code';
+
+const STATUS_COLOR: Record<string, string> = { valid: 'green', expired: 'orange', closed: 'default' };
+
+/** "My shares": path, link, code, share time, end time, status, and close (spec §2). */
+export function MySharesDrawer({ api, onClose }: { api: EfileApi; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const key = ['efile', api.clusterId, 'shares'];
+  const q = useQuery({ queryKey: key, queryFn: ({ signal }) => api.shareList(1, 500, signal), staleTime: 0 });
+  const date = (ms: number) =>
+    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' }).format(ms);
+  const close = async (s: ShareInfo) => {
+    try {
+      await api.shareClose({ shareId: s.shareId });
+      void message.success(t('efile.share.closed'));
+      await qc.invalidateQueries({ queryKey: key });
+    } catch (e) {
+      notifyError(e);
+    }
+  };
+  return (
+    <Drawer open title={t('efile.myShares.title')} size="large" width="min(1100px, 95vw)" onClose={onClose}>
+      <Table<ShareInfo>
+        size="small"
+        rowKey="shareId"
+        loading={q.isLoading}
+        dataSource={q.data?.list ?? []}
+        pagination={{ pageSize: 20, hideOnSinglePage: true }}
+        data-testid="efile-my-shares"
+        columns={[
+          { key: 'path', title: t('efile.myShares.path'), dataIndex: 'path', ellipsis: true },
+          {
+            key: 'link',
+            title: t('efile.share.link'),
+            ellipsis: true,
+            render: (_, s) => (
+              <Typography.Text copyable={{ text: absoluteLink(s.link, window.location.origin) }}>
+                {s.link}
+              </Typography.Text>
+            ),
+          },
+          { key: 'code', title: t('efile.share.code'), dataIndex: 'password', width: 100 },
+          {
+            key: 'shareTime',
+            title: t('efile.myShares.shareTime'),
+            width: 150,
+            render: (_, s) => date(s.shareTime),
+          },
+          {
+            key: 'endTime',
+            title: t('efile.share.endTime'),
+            width: 150,
+            render: (_, s) => date(s.endUseTime),
+          },
+          {
+            key: 'status',
+            title: t('efile.myShares.status'),
+            width: 90,
+            render: (_, s) => (
+              <Tag color={STATUS_COLOR[s.status]}>
+                {t(`efile.myShares.states.${s.status}`, { defaultValue: s.status })}
+              </Tag>
+            ),
+          },
+          {
+            key: 'op',
+            title: t('efile.upload.columns.operation'),
+            width: 90,
+            render: (_, s) =>
+              s.status === 'valid' ? (
+                <Button size="small" danger onClick={() => void close(s)}>
+                  {t('efile.share.close')}
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
+    </Drawer>
+  );
+}

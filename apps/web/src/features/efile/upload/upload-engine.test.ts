@@ -1,0 +1,139 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ChunkError, type ChunkTransport } from './chunk-transport';
+import { UploadEngine } from './upload-engine';
+
+const target = { clusterId: 'c1', clusterName: 'C1', baseUrl: '/efile/c1', dir: '/home/u' };
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+/** A server in memory: chunks stored per identifier, sends held until released when `hold` is set. */
+function fakeServer(opts: { failOn?: number; hold?: boolean } = {}) {
+  const stored = new Map<string, Set<number>>();
+  const pending: (() => void)[] = [];
+  let concurrent = 0;
+  let maxConcurrent = 0;
+  const transport: ChunkTransport = {
+    test: async (_t, f, n) => stored.get(f.identifier)?.has(n) ?? false,
+    send: (_t, f, n, signal) =>
+      new Promise((resolve, reject) => {
+        concurrent++;
+        maxConcurrent = Math.max(maxConcurrent, concurrent);
+        const finish = () => {
+          concurrent--;
+          if (signal.aborted) return reject(new ChunkError('0', true));
+          if (n === opts.failOn) return reject(new ChunkError('1501'));
+          const s = stored.get(f.identifier) ?? new Set<number>();
+          s.add(n);
+          stored.set(f.identifier, s);
+          resolve({ complete: s.size === Math.max(1, Math.floor(f.size / f.chunkSize)) });
+        };
+        signal.addEventListener('abort', () => {
+          concurrent--;
+          reject(new ChunkError('0', true));
+        });
+        if (opts.hold) pending.push(finish);
+        else setTimeout(finish, 0);
+      }),
+  };
+  return { transport, stored, pending, max: () => maxConcurrent };
+}
+
+function engineWith(server: ReturnType<typeof fakeServer>, deletePartial = vi.fn(async () => undefined)) {
+  return new UploadEngine({
+    transport: server.transport,
+    merge: async () => undefined,
+    deletePartial,
+    setInterval: () => 1,
+    clearInterval: () => undefined,
+  });
+}
+
+const blob = (n: number) => new Blob([new Uint8Array(n)]);
+
+describe('UploadEngine', () => {
+  it('uploads a folder with at most 3 chunks in flight and finishes at progress 1', async () => {
+    const server = fakeServer();
+    const engine = engineWith(server);
+    const done: string[] = [];
+    engine.onFileDone((_t, f) => done.push(f.relativePath));
+    engine.add({
+      target,
+      name: 'd',
+      isFolder: true,
+      chunkSize: 4,
+      overwrite: false,
+      files: [
+        { blob: blob(17), relativePath: 'd/a.bin' },
+        { blob: blob(0), relativePath: 'd/empty.txt' },
+        { blob: blob(9), relativePath: 'd/s/b.bin' },
+      ],
+    });
+    for (let i = 0; i < 50 && engine.getSnapshot()[0]?.status !== 'success'; i++) await flush();
+    expect(engine.getSnapshot()[0]).toMatchObject({ status: 'success', progress: 1, fileCount: 3 });
+    expect(server.max()).toBeLessThanOrEqual(3);
+    expect(done.sort()).toEqual(['d/a.bin', 'd/empty.txt', 'd/s/b.bin']);
+    expect(engine.hasUnfinished()).toBe(false);
+  });
+
+  it('pauses (aborting chunks in flight), resumes to play and completes', async () => {
+    const server = fakeServer({ hold: true });
+    const engine = engineWith(server);
+    const id = engine.add({
+      target,
+      name: 'big',
+      isFolder: false,
+      chunkSize: 4,
+      overwrite: false,
+      files: [{ blob: blob(40), relativePath: 'big' }],
+    });
+    await flush();
+    server.pending.shift()?.();
+    await flush();
+    engine.pause(id);
+    expect(engine.getSnapshot()[0]?.status).toBe('pause');
+    server.pending.length = 0;
+    engine.resume(id);
+    expect(engine.getSnapshot()[0]?.status).toBe('play');
+    for (let i = 0; i < 100 && engine.getSnapshot()[0]?.status !== 'success'; i++) {
+      server.pending.shift()?.();
+      await flush();
+    }
+    expect(engine.getSnapshot()[0]?.status).toBe('success');
+    expect(server.stored.get('40-big')?.size).toBe(10);
+  });
+
+  it('fails a file at once on an error code, and deleting it removes its partial file', async () => {
+    const server = fakeServer({ failOn: 2 });
+    const deletePartial = vi.fn(async () => undefined);
+    const engine = engineWith(server, deletePartial);
+    const id = engine.add({
+      target,
+      name: 'x.bin',
+      isFolder: false,
+      chunkSize: 4,
+      overwrite: false,
+      files: [{ blob: blob(12), relativePath: 'x.bin' }],
+    });
+    for (let i = 0; i < 20; i++) await flush();
+    expect(engine.getSnapshot()[0]).toMatchObject({ status: 'error', errorCode: '1501' });
+    expect(await engine.remove(id)).toBe('deleted');
+    expect(deletePartial).toHaveBeenCalledWith(target, ['/home/u/x.bin']);
+    expect(engine.getSnapshot()).toEqual([]);
+  });
+
+  it('removes a finished row from the list without touching the server', async () => {
+    const server = fakeServer();
+    const deletePartial = vi.fn(async () => undefined);
+    const engine = engineWith(server, deletePartial);
+    const id = engine.add({
+      target,
+      name: 'y',
+      isFolder: false,
+      chunkSize: 4,
+      overwrite: false,
+      files: [{ blob: blob(3), relativePath: 'y' }],
+    });
+    for (let i = 0; i < 10; i++) await flush();
+    expect(await engine.remove(id)).toBe('removed');
+    expect(deletePartial).not.toHaveBeenCalled();
+  });
+});
