@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchBrowser } from '@hpc/e2e/support/browser';
 import { buildAllInOne } from '@hpc/all-in-one';
 import { logIn } from './session';
 import { nodeUpload } from './node-upload';
@@ -38,19 +38,7 @@ fs.writeFileSync(file, crypto.randomBytes(UPLOAD_MB * 1024 * 1024));
 const node = await nodeUpload({ url: `${url}/efile/11250`, token, file, dir: HOME, name: 'node-upload.bin' });
 console.log(`node chunk protocol: ${node.mbps.toFixed(1)} MB/s`);
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ],
-});
+const browser = await launchBrowser();
 const ctx = await browser.newContext({ baseURL: url, viewport: { width: 1440, height: 900 } });
 const page = await ctx.newPage();
 await page.goto('/login?redirect=/efile');

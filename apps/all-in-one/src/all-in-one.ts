@@ -1,12 +1,6 @@
 import path from 'node:path';
-import { createServer, type AppServer } from '@hpc/server-kit';
-import {
-  openPortalDeps,
-  readPortalConfig,
-  registerPortal,
-  spaIndexReader,
-  type PortalConfig,
-} from '@hpc/portal';
+import type { AppServer } from '@hpc/server-kit';
+import { buildPortal, readPortalConfig, type PortalConfig } from '@hpc/portal';
 import { openEfileDeps, readEfileConfig, registerEfile } from '@hpc/efile';
 
 /** The demo clusters whose efile instances this process mounts under /efile/<clusterId>/. */
@@ -21,14 +15,7 @@ export async function buildAllInOne(
   env: Record<string, string | undefined> = process.env,
 ): Promise<{ app: AppServer; config: PortalConfig }> {
   const config = readPortalConfig(env);
-  const app = createServer({
-    logLevel: config.LOG_LEVEL,
-    trustProxy: config.TRUST_PROXY,
-    spaIndexHtml: spaIndexReader(config),
-  });
-  const deps = await openPortalDeps(config);
-  app.addHook('onClose', () => deps.close());
-  await registerPortal(app, deps);
+  const { app, deps } = await buildPortal(config);
 
   for (const clusterId of DEMO_CLUSTERS) {
     // Each cluster's file system is DATA_DIR/clusters/<id>/ (cluster path /public/home/demo/a.txt maps below it);

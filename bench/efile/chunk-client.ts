@@ -1,0 +1,105 @@
+/**
+ * A lean client for simple-uploader.js's chunk protocol, so the bench measures the server and not the client:
+ * `node:http` with a keep-alive agent (one socket per upload lane, as a browser reuses its connections), the
+ * multipart framing built once per chunk as two small buffers around the file slice, which is streamed from disk
+ * (no Blob/FormData copies). Per chunk, exactly what the browser does: a test GET (200 = stored, 204 = send it),
+ * then the multipart POST with the fields first and the `file` part last.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+
+export interface ChunkUpload {
+  base: string;
+  token: string;
+  /** Local file to send. */
+  file: string;
+  size: number;
+  chunkSize: number;
+  /** Folder (cluster path) and name of the target. */
+  path: string;
+  name: string;
+  inFlight: number;
+}
+
+const BOUNDARY = '----efilebench7MA4YWxkTrZu0gW';
+
+function request(agent: http.Agent, url: string, opts: http.RequestOptions, body?: Buffer[], file?: fs.ReadStream) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = http.request(url, { agent, ...opts }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (!body) return req.end();
+    req.write(body[0]);
+    file!.on('error', reject);
+    file!.on('end', () => req.end(body[1]));
+    file!.pipe(req, { end: false });
+  });
+}
+
+/** Uploads the file; resolves with the number of chunks the test GETs found already stored. */
+export async function uploadChunked(u: ChunkUpload): Promise<{ skipped: number }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: u.inFlight });
+  const chunks = Math.max(1, Math.floor(u.size / u.chunkSize));
+  let next = 1;
+  let skipped = 0;
+  const params = (n: number) => {
+    const start = (n - 1) * u.chunkSize;
+    const end = n === chunks ? u.size : start + u.chunkSize;
+    const p: Record<string, string> = {
+      chunkNumber: String(n),
+      chunkSize: String(u.chunkSize),
+      currentChunkSize: String(end - start),
+      totalSize: String(u.size),
+      identifier: `${u.size}-${u.name.replace(/[^0-9a-zA-Z_-]/g, '')}`,
+      filename: u.name,
+      relativePath: u.name,
+      totalChunks: String(chunks),
+      path: u.path,
+    };
+    return { p, start, end };
+  };
+  const worker = async () => {
+    while (next <= chunks) {
+      const n = next++;
+      const { p, start, end } = params(n);
+      const test = await request(agent, `${u.base}/chunkUpload.action?${new URLSearchParams(p)}`, {
+        headers: { token: u.token },
+      });
+      if (test.status === 200) {
+        skipped++;
+        continue;
+      }
+      if (test.status !== 204) throw new Error(`test chunk ${n}: ${test.status} ${test.text}`);
+      let head = '';
+      for (const [k, v] of Object.entries(p))
+        head += `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+      head += `--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="${u.name}"\r\ncontent-type: application/octet-stream\r\n\r\n`;
+      const framing = [Buffer.from(head), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)];
+      const r = await request(
+        agent,
+        `${u.base}/chunkUpload.action`,
+        {
+          method: 'POST',
+          headers: {
+            token: u.token,
+            'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+            'content-length': String(framing[0]!.length + (end - start) + framing[1]!.length),
+          },
+        },
+        framing,
+        fs.createReadStream(u.file, { start, end: end - 1, highWaterMark: u.chunkSize }),
+      );
+      if (r.status !== 200) throw new Error(`chunk ${n}: ${r.status} ${r.text}`);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: u.inFlight }, worker));
+  } finally {
+    agent.destroy();
+  }
+  return { skipped };
+}
