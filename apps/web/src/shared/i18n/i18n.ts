@@ -37,6 +37,7 @@ export async function initI18n(): Promise<void> {
     fallbackLng: DEFAULT_LANGUAGE,
     interpolation: { escapeValue: false }, // React escapes already
     returnNull: false,
+    showSupportNotice: false, // no vendor banner in the users' consoles
   });
   await Promise.all([loadLanguage(lng), loadLanguage(DEFAULT_LANGUAGE)]);
 }
