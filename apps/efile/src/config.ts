@@ -8,7 +8,7 @@ export const EfileEnv = Type.Object({
   EFILE_CLUSTER_ID: Type.String({ default: '11250', minLength: 1 }),
   EFILE_PORT: Type.Integer({ default: 8090, minimum: 0, maximum: 65535 }),
   EFILE_HOST: Type.String({ default: '0.0.0.0' }),
-  /** The portal's JWKS (scaled-out mode), e.g. https://portal.example.org/api/auth/jwks. */
+  /** The portal's JWKS (scaled-out mode), e.g. https://portal.example.org/api/auth/jwks.json. */
   EFILE_JWKS_URL: Type.String({ default: '' }),
   /** Host folder that cluster paths are relative to: '/' in production, DATA_DIR/clusters/<id> in the demo. */
   EFILE_FS_ROOT: Type.String({ default: '/' }),
