@@ -157,6 +157,16 @@ export const EfileInfo = Type.Object({
 });
 export type EfileInfo = Static<typeof EfileInfo>;
 
+/** The anonymous share recipient's question: which efile instances serve this cluster (a share link names it). */
+export const PublicEfileUrlsQuery = Type.Object({
+  clusterId: Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_-]+$' }),
+});
+export type PublicEfileUrlsQuery = Static<typeof PublicEfileUrlsQuery>;
+
+/** The enabled efile URLs of a cluster, nothing else about it; empty for an unknown cluster or none enabled. */
+export const PublicEfileUrls = Type.Object({ urls: Type.Array(Type.String()) });
+export type PublicEfileUrls = Static<typeof PublicEfileUrls>;
+
 /** A user account as the alert bar sees it: grouped by accountId over the user's clusters (spec §3). */
 export const UserAccount = Type.Object({
   ...AccountDetail.properties,
@@ -289,6 +299,7 @@ export const ClusterUserBaseInfoResponse = Envelope(Type.Array(ClusterUserBaseIn
 export const CanApplyResponse = Envelope(Type.Array(ApplicableCluster));
 export const AccessPathResponse = Envelope(AccessPathMap);
 export const EfileInfoResponse = Envelope(EfileInfo);
+export const PublicEfileUrlsResponse = Envelope(PublicEfileUrls);
 export const UserAccountsResponse = Envelope(Type.Array(UserAccount));
 export const AccountAlertsResponse = Envelope(
   Type.Object({

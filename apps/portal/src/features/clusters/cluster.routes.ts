@@ -9,6 +9,8 @@ import {
   ClusterUsersDetailResponse,
   EfileInfoQuery,
   EfileInfoResponse,
+  PublicEfileUrlsQuery,
+  PublicEfileUrlsResponse,
 } from '@hpc/contracts';
 import { ok, type AppServer } from '@hpc/server-kit';
 import type { SessionHttp } from '../auth/session-http';
@@ -57,6 +59,16 @@ export function clusterRoutes(app: AppServer, clusters: ClusterService, http: Se
     async (req) => {
       const live = await http.requireUser(req);
       return ok(await clusters.accessPaths(live.user.id, req.body?.clusterIds));
+    },
+  );
+
+  // Anonymous on purpose: the recipient of a share link has no session, and needs the cluster's efile instances.
+  app.get(
+    '/api/center/publicEfileUrls.action',
+    { schema: { tags, querystring: PublicEfileUrlsQuery, response: { 200: PublicEfileUrlsResponse } } },
+    async (req, reply) => {
+      void reply.header('cache-control', 'public, max-age=60');
+      return ok({ urls: await clusters.publicEfileUrls(req.query.clusterId) });
     },
   );
 

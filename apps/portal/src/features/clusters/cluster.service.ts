@@ -185,6 +185,17 @@ export function createClusterService({ clusters, accounts, now }: ClusterService
     },
 
     /**
+     * The enabled efile URLs of a cluster for anonymous share recipients (their page fails over among them like a
+     * logged-in user's). Nothing else about the cluster is said, and an unknown cluster answers an empty list just
+     * like one without an enabled file service, so the call cannot tell which cluster ids exist.
+     */
+    async publicEfileUrls(clusterId: string): Promise<string[]> {
+      if (!CLUSTER_ID.test(clusterId)) return [];
+      const params = paramsByCluster(await clusters.params([clusterId])).get(clusterId);
+      return enabledUrls(params?.efileUrl);
+    },
+
+    /**
      * spec §3 "E-File info" for the user on a cluster (default: their first cluster). Refuses with "612007" and the
      * deactivation notice of spec §1 when the account there is disabled, "601009" without a compute user there,
      * "1001" when no file service is enabled.

@@ -171,6 +171,35 @@ describe.each(testDbTargets())('cluster and service calls on $name', (target: Te
     expect((await admin.get('/model-zoo/proxy/efile/info')).json().code).toBe('601009');
   });
 
+  it('answers anyone the enabled efile URLs of a cluster, and nothing else about it', async () => {
+    const url = (id: string) => `/api/center/publicEfileUrls.action?clusterId=${encodeURIComponent(id)}`;
+    const hf = await anon.get(url('11250'));
+    expect(hf.statusCode).toBe(200);
+    expect(hf.json()).toEqual({ code: '0', msg: expect.any(String), data: { urls: ['/efile/11250'] } });
+    // Configured but none enabled, unknown and missing clusters all look the same: an empty list.
+    expect(dataOf<{ urls: string[] }>(await anon.get(url('11252')))).toEqual({ urls: [] });
+    expect(dataOf<{ urls: string[] }>(await anon.get(url('no-such')))).toEqual({ urls: [] });
+    expect((await anon.get(url('../x'))).statusCode).toBe(400);
+    expect((await anon.get('/api/center/publicEfileUrls.action')).statusCode).toBe(400);
+
+    await portal.deps.db
+      .updateTable('cluster_param')
+      .set({
+        value: JSON.stringify([
+          { url: 'https://ks-a.example.cn/efile', enable: 'true' },
+          { url: 'https://ks-b.example.cn/efile', enable: 'false' },
+          { url: 'https://ks-c.example.cn/efile', enable: 'true' },
+        ]),
+      })
+      .where('cluster_id', '=', '11251')
+      .where('name', '=', 'efileUrl')
+      .execute();
+    const ks = await demo.get(url('11251'));
+    expect(dataOf<{ urls: string[] }>(ks)).toEqual({
+      urls: ['https://ks-a.example.cn/efile', 'https://ks-c.example.cn/efile'],
+    });
+  });
+
   it("puts the account status into the cluster token: 'Disable' where the account is disabled", async () => {
     const { tokenList } = dataOf<CurrentUser>(await wangwu.get('/api/user/info'));
     const claims = tokenList.map(

@@ -8,8 +8,8 @@ export interface PublicList {
 }
 
 /**
- * The anonymous calls of a share link. Without a login there is no service discovery, so the recipient talks to
- * the cluster's efile at the portal's mount point `/efile/<clusterId>` (the all-in-one layout).
+ * The anonymous calls of a share link, to an efile instance of the cluster found by the recipient's own service
+ * discovery (`usePublicEfile`); the default is the all-in-one mount point `/efile/<clusterId>`.
  */
 export function shareApi(clusterId: string, baseUrl = `/efile/${encodeURIComponent(clusterId)}`) {
   const client = new ApiClient({ baseUrl });

@@ -12,6 +12,9 @@ import { useColumns } from '../hooks/use-columns';
 import { useFileActions, type Dialog } from '../hooks/use-file-actions';
 import { useKeyboard } from '../hooks/use-keyboard';
 import { useFullscreen } from '../hooks/use-fullscreen';
+import { runningOperation, useRunningOperation } from '../hooks/running-operation';
+import { createEfileApi } from '../api/efile.api';
+import { homeDirectory, userHomes } from '../lib/home-places';
 import { parentPath } from '../lib/paths';
 import { useUploadLanded, useUploadRows } from '../upload/use-uploads';
 import { isUploading } from '../upload/upload-queue';
@@ -39,7 +42,11 @@ export function FileManager() {
   const [selected, setSelected] = useState<string[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
-  const [operation, setOperation] = useState<{ id: string; mode: 'copy' | 'move' } | null>(null);
+  const operation = useRunningOperation();
+  const operationApi = useMemo(
+    () => (operation ? createEfileApi(operation.clusterId, operation.baseUrl) : null),
+    [operation],
+  );
   const [panelOpen, setPanelOpen] = useState(false);
   const uploads = useUploadRows();
   const root = useRef<HTMLDivElement>(null);
@@ -101,7 +108,7 @@ export function FileManager() {
 
   const onOperationEnd = useCallback(
     (op: { status: string; errorCode: string | null } | null) => {
-      setOperation(null);
+      runningOperation.set(null);
       if (op?.status === 'done') void message.success(t('efile.copyMove.done'));
       else if (op?.status === 'failed') void message.error(t(`errors.${op.errorCode ?? '0001'}`));
       else if (op?.status === 'cancelled') void message.info(t('efile.copyMove.cancelled'));
@@ -113,7 +120,18 @@ export function FileManager() {
   if (efile.clustersLoading) return <Spin className="efile-loading" />;
   if (efile.clusters.length === 0) return <Alert type="info" showIcon title={t('efile.noCluster')} />;
 
-  const shareRoots = roots.filter((r) => r !== init?.homePath);
+  const current = efile.clusters.find((c) => c.clusterId === clusterId);
+  const homeDir = homeDirectory(current?.params.default_user_home_path, init);
+  const homes = userHomes(
+    efile.clusters.map((c) => ({
+      clusterId: c.clusterId,
+      centre: pick(i18n.language, c.centerName, c.centerNameEn),
+      homePath: c.homePath,
+    })),
+    { clusterId, homePath: init?.homePath ?? null },
+  );
+  // Granted folders other than the home and the home root are the share directories.
+  const shareRoots = roots.filter((r) => r !== init?.homePath && r !== homeDir);
   const activeUploads = uploads.filter((r) => isUploading(r.status)).length;
 
   return (
@@ -136,9 +154,10 @@ export function FileManager() {
         }))}
         clusterId={clusterId}
         onCluster={(id) => update({ cluster: id, path: null, pageNum: 1, keyword: '' }, true)}
-        homePath={init?.homePath ?? null}
+        homeDir={homeDir}
+        userHomes={homes}
         shareRoots={shareRoots}
-        onGo={(p) => goTo(p)}
+        onGo={(p, c) => goTo(p, c)}
         onMyShares={() => setDialog({ kind: 'myShares' })}
         onUploadFiles={() => pickers.current?.files()}
         onUploadFolder={() => pickers.current?.folder()}
@@ -163,9 +182,9 @@ export function FileManager() {
           onInvalidPath={() => void message.warning(t('efile.goto.invalid'))}
         />
       )}
-      {operation && api && (
+      {operation && operationApi && (
         <OperationProgressBar
-          api={api}
+          api={operationApi}
           operationId={operation.id}
           mode={operation.mode}
           onEnd={onOperationEnd}
@@ -224,7 +243,7 @@ export function FileManager() {
           refresh={refresh}
           onOperation={(id, mode) => {
             setDialog(null);
-            setOperation({ id, mode });
+            runningOperation.set({ id, mode, clusterId: api.clusterId, baseUrl: api.baseUrl });
           }}
         />
       )}

@@ -9,6 +9,7 @@ import {
   FullscreenExitOutlined,
   FullscreenOutlined,
   HomeOutlined,
+  UserOutlined,
   ScissorOutlined,
   SettingOutlined,
   ShareAltOutlined,
@@ -18,14 +19,18 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ALL_COLUMNS, type ColumnKey } from '../hooks/use-columns';
+import type { UserHome } from '../lib/home-places';
 
 interface Props {
   clusters: { id: string; name: string }[];
   clusterId: string | null;
   onCluster: (id: string) => void;
-  homePath: string | null;
+  /** Target of "Home directory" (see lib/home-places). */
+  homeDir: string | null;
+  /** The user's home on each of their centres ("User home directory"). */
+  userHomes: UserHome[];
   shareRoots: string[];
-  onGo: (path: string) => void;
+  onGo: (path: string, clusterId?: string) => void;
   onMyShares: () => void;
   onUploadFiles: () => void;
   onUploadFolder: () => void;
@@ -66,13 +71,47 @@ export function FileToolbar(p: Props) {
             data-testid="efile-cluster"
           />
         )}
-        <Button
-          icon={<HomeOutlined />}
-          disabled={!p.homePath}
-          onClick={() => p.homePath && p.onGo(p.homePath)}
-        >
-          {t('efile.places.home')}
-        </Button>
+        <Tooltip title={p.homeDir}>
+          <Button
+            icon={<HomeOutlined />}
+            disabled={!p.homeDir}
+            onClick={() => p.homeDir && p.onGo(p.homeDir)}
+            data-testid="efile-home"
+          >
+            {t('efile.places.home')}
+          </Button>
+        </Tooltip>
+        {p.userHomes.length <= 1 ? (
+          <Tooltip title={p.userHomes[0]?.path}>
+            <Button
+              icon={<UserOutlined />}
+              disabled={p.userHomes.length === 0}
+              onClick={() => p.userHomes[0] && p.onGo(p.userHomes[0].path, p.userHomes[0].clusterId)}
+              data-testid="efile-user-home"
+            >
+              {t('efile.places.userHome')}
+            </Button>
+          </Tooltip>
+        ) : (
+          <Dropdown
+            menu={{
+              items: p.userHomes.map((h) => ({
+                key: h.clusterId,
+                label: t('efile.places.userHomeOn', { centre: h.centre, path: h.path }),
+              })),
+              selectable: true,
+              selectedKeys: p.clusterId ? [p.clusterId] : [],
+              onClick: (i) => {
+                const h = p.userHomes.find((x) => x.clusterId === i.key);
+                if (h) p.onGo(h.path, h.clusterId);
+              },
+            }}
+          >
+            <Button icon={<UserOutlined />} data-testid="efile-user-home">
+              {t('efile.places.userHome')}
+            </Button>
+          </Dropdown>
+        )}
         {p.shareRoots.length === 1 && (
           <Button icon={<TeamOutlined />} onClick={() => p.onGo(p.shareRoots[0]!)}>
             {t('efile.places.share')}

@@ -26,7 +26,7 @@ export function MySharesDrawer({ api, onClose }: { api: EfileApi; onClose: () =>
     }
   };
   return (
-    <Drawer open title={t('efile.myShares.title')} size="large" width="min(1100px, 95vw)" onClose={onClose}>
+    <Drawer open title={t('efile.myShares.title')} size="min(1100px, 95vw)" onClose={onClose}>
       <Table<ShareInfo>
         size="small"
         rowKey="shareId"

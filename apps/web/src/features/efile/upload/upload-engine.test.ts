@@ -7,6 +7,7 @@ const flush = () => new Promise((r) => setTimeout(r, 0));
 
 /** A server in memory: chunks stored per identifier, sends held until released when `hold` is set. */
 function fakeServer(opts: { failOn?: number; hold?: boolean } = {}) {
+  const sends: number[] = [];
   const stored = new Map<string, Set<number>>();
   const pending: (() => void)[] = [];
   let concurrent = 0;
@@ -15,6 +16,7 @@ function fakeServer(opts: { failOn?: number; hold?: boolean } = {}) {
     test: async (_t, f, n) => stored.get(f.identifier)?.has(n) ?? false,
     send: (_t, f, n, signal) =>
       new Promise((resolve, reject) => {
+        sends.push(n);
         concurrent++;
         maxConcurrent = Math.max(maxConcurrent, concurrent);
         const finish = () => {
@@ -34,7 +36,16 @@ function fakeServer(opts: { failOn?: number; hold?: boolean } = {}) {
         else setTimeout(finish, 0);
       }),
   };
-  return { transport, stored, pending, max: () => maxConcurrent };
+  return {
+    transport,
+    stored,
+    pending,
+    sends,
+    max: () => maxConcurrent,
+    heal: () => {
+      opts.failOn = undefined;
+    },
+  };
 }
 
 function engineWith(server: ReturnType<typeof fakeServer>, deletePartial = vi.fn(async () => undefined)) {
@@ -135,5 +146,76 @@ describe('UploadEngine', () => {
     for (let i = 0; i < 10; i++) await flush();
     expect(await engine.remove(id)).toBe('removed');
     expect(deletePartial).not.toHaveBeenCalled();
+  });
+
+  it('retries an error row from its stored chunks: only the missing ones are sent again', async () => {
+    const server = fakeServer({ failOn: 3 });
+    const engine = engineWith(server);
+    const done: string[] = [];
+    engine.onFileDone((_t, f) => done.push(f.relativePath));
+    const id = engine.add({
+      target,
+      name: 'r.bin',
+      isFolder: false,
+      chunkSize: 4,
+      overwrite: false,
+      files: [{ blob: blob(20), relativePath: 'r.bin' }],
+    });
+    for (let i = 0; i < 20; i++) await flush();
+    expect(engine.getSnapshot()[0]).toMatchObject({ status: 'error', errorCode: '1501' });
+    const before = server.sends.length;
+    server.heal();
+    expect(engine.retry(id)).toBe(true);
+    expect(engine.getSnapshot()[0]?.status).not.toBe('error');
+    for (let i = 0; i < 50 && engine.getSnapshot()[0]?.status !== 'success'; i++) await flush();
+    expect(engine.getSnapshot()[0]).toMatchObject({ status: 'success', progress: 1 });
+    expect(done).toEqual(['r.bin']);
+    // Chunks 1 and 2 were stored before the failure and are not sent again.
+    const again = server.sends.slice(before);
+    expect(again).toContain(3);
+    expect(again).not.toContain(1);
+    expect(again).not.toContain(2);
+  });
+
+  it('retries a file whose chunks are all stored but whose merge failed, by merging again', async () => {
+    const server = fakeServer();
+    let failMerge = true;
+    const merge = vi.fn(async () => {
+      if (failMerge) throw Object.assign(new Error('merge'), { code: '1001' });
+    });
+    const engine = new UploadEngine({
+      transport: {
+        ...server.transport,
+        send: async (...a) => ({ ...(await server.transport.send(...a)), complete: false }),
+      },
+      merge,
+      deletePartial: async () => undefined,
+      setInterval: () => 1,
+      clearInterval: () => undefined,
+    });
+    const id = engine.add({
+      target,
+      name: 'm.bin',
+      isFolder: false,
+      chunkSize: 4,
+      overwrite: false,
+      files: [{ blob: blob(8), relativePath: 'm.bin' }],
+    });
+    for (let i = 0; i < 20; i++) await flush();
+    expect(engine.getSnapshot()[0]).toMatchObject({ status: 'error', errorCode: '1001' });
+    const sent = server.sends.length;
+    failMerge = false;
+    engine.retry(id);
+    for (let i = 0; i < 20 && engine.getSnapshot()[0]?.status !== 'success'; i++) await flush();
+    expect(engine.getSnapshot()[0]?.status).toBe('success');
+    expect(merge).toHaveBeenCalledTimes(2);
+    expect(server.sends.length).toBe(sent);
+  });
+
+  it('has nothing to retry on a row that failed before any file started', () => {
+    const engine = engineWith(fakeServer());
+    engine.addFailed(target, 'dir', true, '1030');
+    expect(engine.retry(engine.getSnapshot()[0]!.id)).toBe(false);
+    expect(engine.getSnapshot()[0]?.status).toBe('error');
   });
 });

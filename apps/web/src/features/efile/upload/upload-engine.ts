@@ -153,6 +153,33 @@ export class UploadEngine {
     this.pump();
   }
 
+  /**
+   * Runs the failed files of an error row again (spec §4 "retried after an error"). The chunks the server already
+   * has are kept: those known are skipped, and the test request before each other chunk finds the ones stored
+   * before the failure, so only what is missing is sent. A file whose chunks are all stored is only finalized.
+   * A row that failed before any file could start (its folder could not be created) has nothing to re-run.
+   */
+  retry(rowId: string): boolean {
+    const row = this.rows.find((r) => r.id === rowId);
+    if (!row || row.fileIds.length === 0) return false;
+    const failed = this.filesOf(rowId).filter((f) => f.state === 'error');
+    if (failed.length === 0 && !row.errorCode) return false;
+    row.errorCode = undefined;
+    row.paused = false;
+    for (const f of failed) {
+      f.state = 'queued';
+      f.errorCode = undefined;
+      f.cursor = 1;
+      f.sent = this.doneBytes.get(f.id) ?? 0;
+    }
+    this.publish();
+    for (const f of failed) {
+      if (f.done.size === totalChunks(f.size, f.chunkSize)) void this.finalize(row, f, false);
+    }
+    this.pump();
+    return true;
+  }
+
   /** Deletes a row: see {@link deleteOutcome}. Resolves once partial files are gone. */
   async remove(rowId: string): Promise<'deleted' | 'removed'> {
     const row = this.rows.find((r) => r.id === rowId);
@@ -237,29 +264,42 @@ export class UploadEngine {
       file.done.add(n);
       this.doneBytes.set(file.id, (this.doneBytes.get(file.id) ?? 0) + (end - start));
       file.sent = (this.doneBytes.get(file.id) ?? 0) + this.inFlightBytes(file.id);
-      if (file.done.size === totalChunks(file.size, file.chunkSize)) {
-        if (!complete) await this.opts.merge(row.target, file);
-        file.state = 'success';
-        for (const fn of this.doneListeners) fn(row.target, file);
-        this.publish();
-      }
+      if (file.done.size === totalChunks(file.size, file.chunkSize)) await this.finalize(row, file, complete);
     } catch (e) {
       if (signal.aborted || this.inFlight.get(key) !== entry) return;
       this.inFlight.delete(key);
       if (e instanceof ChunkError && e.aborted) return;
-      file.state = 'error';
-      file.errorCode = e instanceof ChunkError ? e.code : ((e as { code?: string }).code ?? 'upload');
-      // No retries (spec §9): the file fails; its other chunks in flight are pointless now.
-      for (const [k, f] of [...this.inFlight]) {
-        if (f.fileId === file.id) {
-          f.ctrl.abort();
-          this.inFlight.delete(k);
-        }
-      }
-      this.publish();
+      this.fail(file, e);
     } finally {
       this.pump();
     }
+  }
+
+  /** Every chunk is stored: merge unless the last answer said complete, then the file is done. */
+  private async finalize(row: UploadRow, file: FileTask, complete: boolean) {
+    try {
+      if (!complete) await this.opts.merge(row.target, file);
+    } catch (e) {
+      this.fail(file, e);
+      return;
+    }
+    if (file.state !== 'queued') return;
+    file.state = 'success';
+    for (const fn of this.doneListeners) fn(row.target, file);
+    this.publish();
+  }
+
+  private fail(file: FileTask, e: unknown) {
+    file.state = 'error';
+    file.errorCode = e instanceof ChunkError ? e.code : ((e as { code?: string }).code ?? 'upload');
+    // No automatic retries (spec §9): the file fails; its other chunks in flight are pointless now.
+    for (const [k, f] of [...this.inFlight]) {
+      if (f.fileId === file.id) {
+        f.ctrl.abort();
+        this.inFlight.delete(k);
+      }
+    }
+    this.publish();
   }
 
   private inFlightBytes(fileId: string): number {

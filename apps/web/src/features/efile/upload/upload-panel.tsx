@@ -6,6 +6,7 @@ import {
   DeleteOutlined,
   FolderOpenOutlined,
   PauseOutlined,
+  RedoOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { isAreaMode } from '../../account';
@@ -148,7 +149,7 @@ export function UploadPanel({ onClose, onOpenDir, maxChunkSize }: Props) {
           {
             key: 'op',
             title: t('efile.upload.columns.operation'),
-            width: 110,
+            width: 130,
             render: (_, r) => (
               <Space size={0}>
                 {(r.status === 'play' || r.status === 'waiting') && (
@@ -168,6 +169,18 @@ export function UploadPanel({ onClose, onOpenDir, maxChunkSize }: Props) {
                     aria-label={t('efile.upload.resume')}
                     onClick={() => uploadEngine.resume(r.id)}
                   />
+                )}
+                {r.status === 'error' && r.fileCount > 0 && (
+                  <Tooltip title={t('efile.upload.retry')}>
+                    <Button
+                      size="small"
+                      type="text"
+                      icon={<RedoOutlined />}
+                      aria-label={t('efile.upload.retry')}
+                      data-testid="efile-upload-retry"
+                      onClick={() => uploadEngine.retry(r.id)}
+                    />
+                  </Tooltip>
                 )}
                 <Tooltip title={t('efile.upload.openDir')}>
                   <Button

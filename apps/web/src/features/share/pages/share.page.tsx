@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ShareBrowser } from '../components/share-browser';
 import { shareApi, shareErrorKey } from '../share.api';
+import { isUnreachable, usePublicEfile } from '../use-public-efile';
 import '../share.css';
 
 interface Access {
@@ -21,33 +22,58 @@ interface Access {
 export default function SharePage() {
   const { t, i18n } = useTranslation();
   const { clusterId = '', shareId = '' } = useParams();
-  const api = useMemo(() => shareApi(clusterId), [clusterId]);
+  const efile = usePublicEfile(clusterId, shareId);
+  const api = useMemo(() => (efile.url ? shareApi(clusterId, efile.url) : null), [clusterId, efile.url]);
+  const { failover } = efile;
   const [code, setCode] = useState('');
   const [access, setAccess] = useState<Access | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const info = useQuery({
-    queryKey: ['share-public', clusterId, shareId, 'info'],
-    queryFn: () => api.info(shareId),
+    queryKey: ['share-public', clusterId, shareId, 'info', efile.url],
+    queryFn: async () => {
+      try {
+        return await api!.info(shareId);
+      } catch (e) {
+        // An instance that stopped answering since discovery: the next working one is tried (spec §4).
+        if (isUnreachable(e)) failover();
+        throw e;
+      }
+    },
+    enabled: api !== null,
     retry: false,
     meta: { silent: true },
   });
+  const onError = (e: unknown) => {
+    if (isUnreachable(e)) failover();
+    setError(shareErrorKey(e));
+  };
 
   const verify = async () => {
     if (!code.trim()) return setError('share.codeRequired');
     setBusy(true);
     setError(null);
     try {
-      const r = await api.verify(shareId, code.trim());
+      const r = await api!.verify(shareId, code.trim());
       setAccess({ shareToken: r.shareToken, name: r.name, isDir: r.isDir });
     } catch (e) {
-      setError(shareErrorKey(e));
+      onError(e);
     } finally {
       setBusy(false);
     }
   };
 
-  if (info.isLoading) return <Spin className="share-loading" />;
+  if (efile.error || efile.failed) {
+    return (
+      <Result
+        status="warning"
+        title={t(efile.error ? 'share.unavailable' : 'errors.network')}
+        subTitle={efile.error ? t('share.unavailableHint') : undefined}
+        data-testid="share-unavailable"
+      />
+    );
+  }
+  if (efile.isLoading || info.isLoading || !api) return <Spin className="share-loading" />;
   if (info.isError) {
     return <Result status="warning" title={t(shareErrorKey(info.error))} data-testid="share-refused" />;
   }
