@@ -241,4 +241,23 @@ describe('path resolver', () => {
     // new file appeared outside the two allowed roots.
     expect(snapshot(base, [home, proj])).toEqual(before);
   }, 120_000);
+
+  it('child() answers like a no-follow resolve of the name inside a resolved folder', async () => {
+    fs.mkdirSync(path.join(home, 'kid'), { recursive: true });
+    fs.writeFileSync(path.join(home, 'kid', 'file'), 'x');
+    fs.symlinkSync('/etc/passwd', path.join(home, 'kid', 'link'));
+    const dir = await resolver.resolve(scope, '/public/home/demo/kid');
+    for (const name of ['file', 'link', 'missing']) {
+      const viaChild = await resolver.child(dir, name);
+      const viaResolve = await resolver.resolve(scope, `/public/home/demo/kid/${name}`, {
+        follow: false,
+        mustExist: false,
+      });
+      expect({ ...viaChild, stat: viaChild.stat?.ino }).toEqual({
+        ...viaResolve,
+        stat: viaResolve.stat?.ino,
+      });
+    }
+    await expect(resolver.child(dir, '界'.repeat(86))).rejects.toMatchObject({ code: '1033' });
+  });
 });

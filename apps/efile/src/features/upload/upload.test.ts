@@ -149,6 +149,35 @@ describe.each(testDbTargets())('chunked upload ($name)', (db) => {
   });
 });
 
+describe('upload liveness for the sweep', () => {
+  it('refreshes updated_at at most once a minute while chunks arrive', async () => {
+    let now = 1_800_000_000_000;
+    const h = await makeHarness({ now: () => now });
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const t: ChunkTarget = {
+      base: `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`,
+      token: await h.token(),
+      path: '/public/home/demo',
+      relativePath: 'alive.bin',
+      data: crypto.randomBytes(4 * 64 * 1024),
+      chunkSize: 64 * 1024,
+    };
+    const updatedAt = async () =>
+      Number(
+        (await h.deps.db.selectFrom('efile_uploads').select('updated_at').executeTakeFirstOrThrow())
+          .updated_at,
+      );
+    await postChunk(t, 1);
+    now += 30_000;
+    await postChunk(t, 2);
+    expect(await updatedAt()).toBe(1_800_000_000_000);
+    now += 31_000;
+    await postChunk(t, 3);
+    expect(await updatedAt()).toBe(1_800_000_061_000);
+    await h.close();
+  });
+});
+
 describe('upload resumes after a restart', () => {
   it('keeps stored chunks across a new process on the same database', async () => {
     const h1 = await makeHarness();
