@@ -155,9 +155,10 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
         throw conflictError(prep.target.stat.isDirectory());
       }
       if (!existing) {
-        // A new identifier for the same target replaces an older unfinished upload of it.
+        // A new identifier for the same target replaces an older unfinished upload of it. Not this upload's own
+        // session: chunks of a new upload arrive together, and one of them may have created it a moment ago.
         for (const old of await repo.activeForTarget(user.sub, prep.targetPath))
-          await removePartial(old.id, old.partial_host);
+          if (old.id !== prep.id) await removePartial(old.id, old.partial_host);
         const now = deps.now();
         await repo.create({
           id: prep.id,
