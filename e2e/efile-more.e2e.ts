@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshotter, watchErrors } from './support/browser';
+import { launchBrowser, newContext, screenshotter } from './support/browser';
+import { logInToEfile, message, nameLink, rowOf, select } from './support/efile-page';
 import { portalUnderTest, type RunningPortal } from './support/portal';
 
-const PASSWORD = process.env.PORTAL_DEMO_PASSWORD ?? 'demo-portal-2026';
 const HOME = '/public/home/demo';
 
 const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -31,30 +31,8 @@ describe('E-File in the browser, continued', () => {
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
-  async function loggedIn(language: 'zh-CN' | 'en-US' = 'zh-CN', at = '/efile') {
-    const ctx = await newContext(browser, portal.url, { acceptDownloads: true });
-    await ctx.addInitScript((l) => window.localStorage.setItem('hpc.language', l), language);
-    const page = await ctx.newPage();
-    const errors = watchErrors(page);
-    await page.goto(at);
-    await page.waitForURL((u) => u.pathname === '/login');
-    await page.locator('form input').first().fill('demo');
-    await page.locator('form input[type=password]').fill(PASSWORD);
-    await page.locator('form button[type=submit]').click();
-    await page.waitForURL((u) => u.pathname === '/efile');
-    await page.getByTestId('efile-name').first().waitFor();
-    return { ctx, page, errors, shot: screenshotter(page) };
-  }
-
-  const nameLink = (page: Page, name: string) =>
-    page.getByTestId('efile-name').filter({ hasText: new RegExp(`^${name.replace(/[.()]/g, '\\$&')}$`) });
-  const rowOf = (page: Page, name: string): Locator =>
-    page.locator('.efile-table tr.ant-table-row').filter({ has: nameLink(page, name) });
-  const select = async (page: Page, ...names: string[]) => {
-    for (const n of names) await rowOf(page, n).locator('.ant-checkbox-input').check();
-  };
-  const message = (page: Page, text: string | RegExp) =>
-    page.locator('.ant-message-notice').filter({ hasText: text }).first().waitFor();
+  const loggedIn = (language?: 'zh-CN' | 'en-US', at?: string) =>
+    logInToEfile(browser, portal.url, language, at);
   const refresh = async (page: Page) => {
     await page.getByTestId('efile-refresh').click();
   };
