@@ -15,11 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Kysely } from 'kysely';
-import { migrate, openDb } from '@hpc/server-kit';
-import type { PortalDatabase } from '../../apps/portal/src/db/database';
-import { migrations } from '../../apps/portal/src/db/migrations';
-import { seedSyntheticCatalog } from '../../apps/portal/src/features/catalog/catalog-synthetic.seed';
+import { openPortalDeps, readPortalConfig, seedSyntheticCatalog } from '@hpc/portal';
 
 const GOAL = { p99Ms: 25, rps: 2000 };
 const ROUTE = '/model-zoo/model/list';
@@ -197,10 +193,12 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-bench-catalog-'));
   console.log(`data: ${dataDir}\nseeding ${items} models and ${items} images…`);
   const t0 = Date.now();
-  const db = await openDb<PortalDatabase>({ url: path.join(dataDir, 'portal.db') });
-  await migrate(db.kysely as Kysely<unknown>, migrations);
-  await seedSyntheticCatalog(db.kysely, { models: items, images: items });
-  await db.close();
+  // The portal's own migrations, no demo data: the synthetic catalogue fills the empty tables.
+  const deps = await openPortalDeps(
+    readPortalConfig({ DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'silent' }),
+  );
+  await seedSyntheticCatalog(deps.db, { models: items, images: items });
+  await deps.close();
   const seedMs = Date.now() - t0;
   console.log(`seeded in ${(seedMs / 1000).toFixed(1)} s`);
 

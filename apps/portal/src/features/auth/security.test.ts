@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_TIME_HEADER } from '@hpc/contracts';
-import { encodeRequestTime } from '../../../../../packages/api-client/src/request-time';
+import { encodeRequestTime } from '@hpc/api-client';
 import { makeTempDir, testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
 import { Browser, loggedIn, startPortal, type TestDb } from '../identity/identity.test-fixture';
 

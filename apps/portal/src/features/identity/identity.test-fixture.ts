@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { CSRF_COOKIE, CSRF_HEADER, REQUEST_TIME_HEADER } from '@hpc/contracts';
 import type { TestDbTarget } from '@hpc/server-kit/testing';
-import { encodeRequestTime } from '../../../../../packages/api-client/src/request-time';
+import { encodeRequestTime } from '@hpc/api-client';
 import { buildPortal } from '../../app';
 import { readPortalConfig } from '../../config';
 import { seedIdentity } from './identity.seed';
