@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import { CheckResponse } from '@hpc/contracts';
 import { createServer, type AppServer } from '@hpc/server-kit';
 import type { EfileConfig } from './config';
@@ -14,7 +13,7 @@ export interface RegisterOptions {
 }
 
 /**
- * Registers one efile instance (one cluster) on an existing server under `prefix`: its body parsers, multipart,
+ * Registers one efile instance (one cluster) on an existing server under `prefix`: its body parsers,
  * token check and every call of spec §7. Everything stays inside an encapsulated scope, so several instances
  * (one per demo cluster) live side by side on the all-in-one server.
  */
@@ -27,9 +26,6 @@ export async function registerEfile(
     async (instance) => {
       const scope = instance as unknown as EfileApp;
       installParsers(scope);
-      await scope.register(multipart, {
-        limits: { fileSize: deps.config.EFILE_MAX_CHUNK_SIZE, files: 1, fields: 40, fieldSize: 16 * 1024 },
-      });
       const auth = createAuth(deps);
       scope.addHook('onRequest', (req) => auth.hook(req));
       // Every answer of a user's files must never be cached by a shared proxy.

@@ -37,6 +37,7 @@ export async function registerFeatures(app: EfileApp, ctx: EfileContext): Promis
   downloadRoutes(app, ctx, downloads);
   const uploads = uploadService(ctx.deps, uploadRepository(ctx.deps.db));
   uploadRoutes(app, ctx, uploads);
+  app.addHook('onClose', async () => uploads.close());
   startSweeper(app, ctx, () => uploads.sweep());
   previewRoutes(app, ctx, previewService(ctx.deps));
   shareRoutes(app, ctx, shareService(ctx.deps, shares), downloads);

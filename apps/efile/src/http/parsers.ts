@@ -3,7 +3,8 @@ import { installFormParser } from '@hpc/server-kit';
 
 /**
  * Body parsing of the efile scope: form-urlencoded as the spec's clients send it (repeated keys and `key[]` become
- * arrays), and a pass-through for any other type so streaming PUT routes read `req.raw` themselves.
+ * arrays), and a pass-through for any other type so streaming routes (PUT, the chunk upload's multipart) read
+ * `req.raw` themselves.
  */
 export function installParsers(app: FastifyInstance): void {
   installFormParser(app);
@@ -12,7 +13,7 @@ export function installParsers(app: FastifyInstance): void {
   // the body before validation so one body schema covers both.
   app.addHook('preValidation', async (req: FastifyRequest) => {
     if (req.method !== 'POST' || !req.routeOptions.schema?.body) return;
-    if (req.isMultipart()) return;
+    if (req.headers['content-type']?.startsWith('multipart/')) return;
     const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
     req.body = { ...(req.query as Record<string, unknown>), ...body };
   });

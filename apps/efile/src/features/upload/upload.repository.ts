@@ -73,6 +73,10 @@ export function uploadRepository(db: Kysely<EfileDatabase>) {
         .execute();
       await db.deleteFrom('efile_upload_chunks').where('upload_id', '=', id).execute();
     },
+    /** Forgets a finished session (its chunks went at markDone); an active one of the same id is left alone. */
+    async removeIfDone(id: string) {
+      await db.deleteFrom('efile_uploads').where('id', '=', id).where('status', '=', 'done').execute();
+    },
     async remove(id: string) {
       await db.deleteFrom('efile_upload_chunks').where('upload_id', '=', id).execute();
       await db.deleteFrom('efile_uploads').where('id', '=', id).execute();

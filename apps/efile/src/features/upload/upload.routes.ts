@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import {
   ChunkParams,
@@ -12,6 +11,7 @@ import {
 } from '@hpc/contracts';
 import { AppError, isAppError, ok } from '@hpc/server-kit';
 import type { EfileApp, EfileContext } from '../../http/context';
+import { multipartBoundary, readFileForm } from '../../http/file-form';
 import type { UploadService } from './upload.service';
 
 /**
@@ -41,7 +41,7 @@ function parseChunkParams(req: FastifyRequest, raw: Record<string, unknown>): Ch
   return raw as ChunkParams;
 }
 
-export function uploadRoutes(app: EfileApp, { auth }: EfileContext, uploads: UploadService): void {
+export function uploadRoutes(app: EfileApp, { auth, deps }: EfileContext, uploads: UploadService): void {
   app.get('/chunkUpload.action', { schema: { querystring: ChunkParams } }, async (req, reply) => {
     const stored = await uploads.testChunk(auth.user(req), req.query).catch(uploadError);
     if (!stored) return reply.status(204).send();
@@ -50,31 +50,25 @@ export function uploadRoutes(app: EfileApp, { auth }: EfileContext, uploads: Upl
     );
   });
 
+  const formLimits = {
+    fields: 40,
+    headBytes: 64 * 1024,
+    fileBytes: deps.config.EFILE_MAX_CHUNK_SIZE,
+  };
   app.post('/chunkUpload.action', { schema: { response: { 200: ChunkResponse } } }, async (req) => {
     const user = auth.user(req);
-    if (!req.isMultipart())
+    const boundary = multipartBoundary(req.headers['content-type']);
+    if (!boundary)
       uploadError(new AppError('1003', 'Send the chunk as multipart/form-data with a file part'));
-    const fields: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
-    for await (const part of req.parts()) {
-      if (part.type === 'file') {
-        let params: ChunkParams;
-        try {
-          params = parseChunkParams(req, fields);
-        } catch (e) {
-          part.file.resume();
-          uploadError(e);
-        }
-        const r = await uploads
-          .writeChunk(user, params, part.file as Readable & { truncated?: boolean })
-          .catch((e: unknown) => {
-            part.file.resume();
-            return uploadError(e);
-          });
-        return ok(r);
-      }
-      fields[part.fieldname] = part.value;
+    const form = await readFileForm(req.raw, boundary, formLimits).catch(uploadError);
+    try {
+      const params = parseChunkParams(req, { ...(req.query as Record<string, unknown>), ...form.fields });
+      return ok(await uploads.writeChunk(user, params, form.file(params.currentChunkSize)));
+    } catch (e) {
+      return uploadError(e);
+    } finally {
+      form.discard();
     }
-    return uploadError(new AppError('1003', 'The file part is missing'));
   });
 
   app.get(

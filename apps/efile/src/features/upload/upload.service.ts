@@ -1,9 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { constants, createWriteStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
-import type { Readable } from 'node:stream';
+import { constants } from 'node:fs';
 import type { ChunkParams } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
@@ -11,7 +9,9 @@ import type { EfileUser } from '../../http/auth';
 import type { Resolved } from '../../fs/path-resolver';
 import { conflictError, fsError, renameNoReplace } from '../../fs/file-ops';
 import { PARTIAL_SUFFIX, tempName, validateRelativePath } from '../../fs/names';
+import { writeStreamAt } from '../../fs/write-at';
 import type { UploadRepository, UploadRow } from './upload.repository';
+import { openUploads, writeSerially, type OpenUpload } from './open-uploads';
 
 const join = (dir: string, segs: string[]) => (dir === '/' ? '' : dir) + '/' + segs.join('/');
 const errno = (e: unknown) => (e as NodeJS.ErrnoException).code;
@@ -35,6 +35,15 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
   const sessionId = (sub: string, target: string, identifier: string) =>
     crypto.createHash('sha256').update(`${sub}\0${target}\0${identifier}`).digest('hex').slice(0, 40);
   const partialName = (name: string, id: string) => tempName(name, PARTIAL_SUFFIX, id.slice(0, 12));
+  const open = openUploads<Prepared>();
+  /**
+   * The shape of a chunk request that an open upload may serve without a new path check: the same user with the
+   * same roots (a changed grant is a new key), target, identifier, geometry and overwrite choice.
+   */
+  const requestKey = (user: EfileUser, p: ChunkParams) =>
+    [user.sub, user.roots.join('\u0001'), p.path, p.relativePath, p.identifier, p.totalSize, p.chunkSize]
+      .concat(p.overwrite ? 'o' : '')
+      .join('\0');
 
   function checkGeometry(p: ChunkParams) {
     if (p.folderFileCount !== undefined && p.folderFileCount > config.EFILE_FOLDER_FILE_LIMIT) {
@@ -89,16 +98,22 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
   }
 
   async function removePartial(id: string, partialHost: string) {
+    open.evict(id);
     await fs.unlink(partialHost).catch(() => undefined);
     await repo.remove(id);
   }
 
-  /** fsync once, then rename into place; "1021" (and the partial removed) when the name is taken. */
+  /**
+   * fsync once, then rename into place; "1021" (and the partial removed) when the name is taken. 'busy' while
+   * another request finalizes it, or while the database does not yet hold every chunk.
+   */
   async function finalize(user: EfileUser, row: UploadRow, overwrite: boolean): Promise<'done' | 'busy'> {
     if (!(await deps.kv.setIfAbsent(`finalize:${row.id}`, '1', 120_000))) return 'busy';
     try {
       const fresh = await repo.get(row.id);
       if (!fresh || fresh.status === 'done') return 'done';
+      if ((await repo.countChunks(row.id)) !== row.total_chunks) return 'busy';
+      open.evict(row.id);
       // Re-resolve: the folder must still be where it was (no link swapped in since the upload began).
       const target = await resolver.resolve(user, row.target, { follow: false, mustExist: false });
       const partial = path.join(target.parentHost, partialName(target.name, row.id));
@@ -128,84 +143,113 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
     }
   }
 
+  /**
+   * The first chunk request of an upload (in this process): full path check, conflict check, the session row, and
+   * the partial file opened (O_NOFOLLOW, no O_TRUNC: other chunks live in the same file). Returns 'done' when the
+   * upload's final path when it was already finalized, else a function registering the open partial under the
+   * request's key.
+   */
+  async function begin(user: EfileUser, p: ChunkParams): Promise<(key: string) => OpenUpload<Prepared>> {
+    const prep = (await prepare(user, p, true))!;
+    let existing = await repo.get(prep.id);
+    if (existing?.status === 'done') {
+      // The identifier is only size + path (spec §3), so a finished session with it says nothing about these bytes:
+      // the same-size file edited and uploaded again with overwrite must be written, not reported as stored. Every
+      // chunk of the finished upload was written before it was finalized, so this is a new upload; the finished
+      // row goes (only while it is still finished: a concurrent chunk may have begun the new one already).
+      await repo.removeIfDone(prep.id);
+      existing = await repo.get(prep.id);
+    }
+    if (prep.target.stat && (!p.overwrite || prep.target.stat.isDirectory())) {
+      throw conflictError(prep.target.stat.isDirectory());
+    }
+    const now = deps.now();
+    if (!existing) {
+      // A new identifier for the same target replaces an older unfinished upload of it. Not this upload's own
+      // session: chunks of a new upload arrive together, and one of them may have created it a moment ago.
+      for (const old of await repo.activeForTarget(user.sub, prep.targetPath))
+        if (old.id !== prep.id) await removePartial(old.id, old.partial_host);
+      await repo.create({
+        id: prep.id,
+        owner_sub: user.sub,
+        target: prep.targetPath,
+        identifier: p.identifier,
+        total_size: p.totalSize,
+        chunk_size: p.chunkSize,
+        total_chunks: p.totalChunks,
+        partial_host: prep.partialHost,
+        status: 'active',
+        created_at: now,
+        updated_at: now,
+      });
+    }
+    const fh = await fs
+      .open(prep.partialHost, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o600)
+      .catch((e: unknown) => {
+        if (errno(e) === 'ENOSPC' || errno(e) === 'EDQUOT') throw new AppError('1501');
+        return fsError(e);
+      });
+    // A resumed session counts as alive from its last mark; writeChunk refreshes it once that is a minute old.
+    const touchedAt = existing ? Number(existing.updated_at) : now;
+    const stored = new Set(existing ? await repo.chunks(prep.id) : []);
+    return (key) => open.adopt(key, prep.id, prep, fh, stored, touchedAt);
+  }
+
   return {
+    close: () => open.closeAll(),
     checkGeometry,
 
     /** The test GET: true when the chunk is stored (200), false when it must be sent (204). */
     async testChunk(user: EfileUser, p: ChunkParams): Promise<boolean> {
       checkGeometry(p);
+      const known = open.peek(requestKey(user, p));
+      if (known) return known.stored.has(p.chunkNumber);
       const prep = await prepare(user, p, false);
       if (!prep) return false;
-      const row = await repo.get(prep.id);
-      if (row?.status === 'done') return true;
       if (prep.target.stat && !p.overwrite) throw conflictError(prep.target.stat.isDirectory());
-      return !!row && (await repo.hasChunk(row.id, p.chunkNumber));
+      // A finished session stores nothing for a new upload: see begin().
+      const row = await repo.get(prep.id);
+      return row?.status === 'active' && (await repo.hasChunk(row.id, p.chunkNumber));
     },
 
     /** Writes one chunk at its offset; finalizes when every chunk is stored. */
-    async writeChunk(user: EfileUser, p: ChunkParams, data: Readable & { truncated?: boolean }) {
+    async writeChunk(user: EfileUser, p: ChunkParams, data: AsyncIterable<Buffer>) {
       const offset = checkGeometry(p);
-      const prep = (await prepare(user, p, true))!;
-      const existing = await repo.get(prep.id);
-      if (existing?.status === 'done') {
-        data.resume();
-        return { stored: p.totalChunks, totalChunks: p.totalChunks, complete: true, path: prep.targetPath };
+      const key = requestKey(user, p);
+      let entry = open.acquire(key);
+      if (!entry) {
+        entry = (await begin(user, p))(key);
       }
-      if (prep.target.stat && (!p.overwrite || prep.target.stat.isDirectory())) {
-        throw conflictError(prep.target.stat.isDirectory());
-      }
-      if (!existing) {
-        // A new identifier for the same target replaces an older unfinished upload of it. Not this upload's own
-        // session: chunks of a new upload arrive together, and one of them may have created it a moment ago.
-        for (const old of await repo.activeForTarget(user.sub, prep.targetPath))
-          if (old.id !== prep.id) await removePartial(old.id, old.partial_host);
-        const now = deps.now();
-        await repo.create({
-          id: prep.id,
-          owner_sub: user.sub,
-          target: prep.targetPath,
-          identifier: p.identifier,
-          total_size: p.totalSize,
-          chunk_size: p.chunkSize,
-          total_chunks: p.totalChunks,
-          partial_host: prep.partialHost,
-          status: 'active',
-          created_at: now,
-          updated_at: now,
-        });
-      }
-      // A path-based stream owns its descriptor (O_NOFOLLOW, no O_TRUNC: other chunks live in the same file) and
-      // closes it on finish or error; no fsync per chunk (DESIGN §8), one at the end.
-      const ws = createWriteStream(prep.partialHost, {
-        // Numeric flags work at run time; the typings only list the string forms.
-        flags: (constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW) as unknown as string,
-        mode: 0o600,
-        start: offset,
-        highWaterMark: 1024 * 1024,
-      });
+      const { id, prep } = entry;
+      let written: number;
       try {
-        await pipeline(data, ws);
+        const e = entry;
+        written = await writeStreamAt((buffers, pos) => writeSerially(e, buffers, pos), data, offset);
       } catch (e) {
         if (errno(e) === 'ENOSPC' || errno(e) === 'EDQUOT') {
-          await removePartial(prep.id, prep.partialHost);
+          await removePartial(id, prep.partialHost);
           throw new AppError('1501');
         }
         if (isAppError(e)) throw e;
         fsError(e);
+      } finally {
+        open.release(entry);
       }
-      const written = ws.bytesWritten;
-      if (data.truncated) throw new AppError('1011', 'The chunk is larger than the server allows');
       if (written !== p.currentChunkSize)
         throw new AppError('1010', `Chunk ${p.chunkNumber} arrived incomplete`);
       // updated_at only tells the sweep (hours) that the upload is alive: refreshing it once a minute is enough,
       // and saves an UPDATE per chunk.
       const now = deps.now();
-      const touch = !!existing && now - Number(existing.updated_at) > 60_000;
-      await repo.addChunk(prep.id, p.chunkNumber, touch ? now : null);
-      const stored = await repo.countChunks(prep.id);
+      const touch = now - entry.touchedAt > 60_000;
+      if (touch) entry.touchedAt = now;
+      await repo.addChunk(id, p.chunkNumber, touch ? now : null);
+      entry.stored.add(p.chunkNumber);
+      // Complete as far as this process knows; finalize confirms with the database. Chunks spread over several
+      // instances leave each with a part: then no chunk answer says complete and the client's merge call finishes.
+      const stored = entry.stored.size;
       let complete = false;
       if (stored === p.totalChunks) {
-        const row = (await repo.get(prep.id))!;
+        const row = (await repo.get(id))!;
         complete = (await finalize(user, row, p.overwrite ?? false)) === 'done';
       }
       return { stored, totalChunks: p.totalChunks, complete, path: prep.targetPath };
@@ -260,6 +304,7 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       const cutoff = now - config.EFILE_PARTIAL_TTL_HOURS * 3600_000;
       let n = 0;
       for (const row of await repo.idleBefore(cutoff)) {
+        open.evict(row.id);
         if (row.status === 'active') await fs.unlink(row.partial_host).catch(() => undefined);
         await repo.remove(row.id);
         n++;

@@ -2,11 +2,19 @@ import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORM, form, makeHarness, type Harness } from '../../testing/efile-testing';
-import { postChunk, testChunk, totalChunksOf, type ChunkTarget } from '../../testing/chunk-client';
+import {
+  chunkParams,
+  postChunk,
+  testChunk,
+  totalChunksOf,
+  type ChunkTarget,
+} from '../../testing/chunk-client';
 import { testDbTargets } from '@hpc/server-kit/testing';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = async (r: Response): Promise<any> => r.json();
+const chunkParamsEqual = (a: ChunkTarget, b: ChunkTarget) =>
+  chunkParams(a, 1).identifier === chunkParams(b, 1).identifier;
 const listAll = (dir: string) => fs.readdirSync(dir, { recursive: true }) as string[];
 
 describe.each(testDbTargets())('chunked upload ($name)', (db) => {
@@ -40,8 +48,9 @@ describe.each(testDbTargets())('chunked upload ($name)', (db) => {
     expect(bodies.some((b) => b.data.complete)).toBe(true);
     expect(fs.readFileSync(h.home + '/三块.bin').equals(t.data)).toBe(true);
     expect(listAll(h.home).filter((n) => n.includes('efile-part'))).toEqual([]);
-    // Finalized: the test GET says stored (a reloaded page skips it), merge is idempotent.
-    expect((await testChunk(t, 1)).status).toBe(200);
+    // Finalized: merge is idempotent; a new upload of the same name is a conflict, not "already stored".
+    const again = await testChunk(t, 1);
+    expect([again.status, (await json(again)).code]).toEqual([415, '1021']);
     const merge = await h.app.inject({
       method: 'POST',
       url: '/merge.action',
@@ -49,6 +58,18 @@ describe.each(testDbTargets())('chunked upload ($name)', (db) => {
       payload: form({ path: t.path, relativePath: t.relativePath, identifier: `${t.data.length}-bin` }),
     });
     expect(merge.json()).toMatchObject({ code: '0', data: { path: '/public/home/demo/三块.bin' } });
+  });
+
+  it('writes a same-size file uploaded again with overwrite: the identifier is not the content', async () => {
+    const first = target('edited.txt', 2 * 64 * 1024);
+    for (const n of [1, 2]) expect((await postChunk(first, n)).status).toBe(200);
+    const edited = { ...first, data: crypto.randomBytes(first.data.length), extra: { overwrite: 'true' } };
+    expect(chunkParamsEqual(first, edited)).toBe(true); // same identifier, other bytes
+    for (const n of [1, 2]) expect((await testChunk(edited, n)).status).toBe(204);
+    const rs = await Promise.all([postChunk(edited, 2), postChunk(edited, 1)]);
+    expect((await Promise.all(rs.map(json))).some((b) => b.data.complete)).toBe(true);
+    expect(fs.readFileSync(h.home + '/edited.txt').equals(edited.data)).toBe(true);
+    expect(listAll(h.home).filter((n) => n.includes('efile-part'))).toEqual([]);
   });
 
   it('resumes from stored chunks, reports them in one status call, and finalizes via merge', async () => {
