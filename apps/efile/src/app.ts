@@ -27,12 +27,13 @@ export async function registerEfile(
       const scope = instance as unknown as EfileApp;
       installParsers(scope);
       const auth = createAuth(deps);
-      scope.addHook('onRequest', (req) => auth.hook(req));
-      // Every answer of a user's files must never be cached by a shared proxy.
-      scope.addHook('onSend', async (_req, reply) => {
-        if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'private, no-store');
+      // Every answer of a user's files must never be cached by a shared proxy. Set first (a route may still replace
+      // cache-control), not in onSend: file downloads write their headers to the raw response themselves.
+      scope.addHook('onRequest', async (_req, reply) => {
+        reply.header('cache-control', 'private, no-store');
         reply.header('x-content-type-options', 'nosniff');
       });
+      scope.addHook('onRequest', (req) => auth.hook(req));
       scope.get(
         '/check.action',
         { config: { efileAuth: 'none' }, schema: { response: { 200: CheckResponse } } },

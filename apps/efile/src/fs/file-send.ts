@@ -1,3 +1,5 @@
+import type { FileHandle } from 'node:fs/promises';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@hpc/server-kit';
 import { openForRead } from './file-ops';
@@ -47,7 +49,8 @@ export interface SendOptions {
 
 /**
  * Streams one file with Content-Length, RFC 6266 filename and Range (206/416). The file is opened with
- * O_NOFOLLOW and read in 1 MiB blocks; the stream is destroyed when the client goes away.
+ * O_NOFOLLOW; its bytes go to the socket from reused 1 MiB blocks (`pumpRange`), written straight to the raw
+ * response once the headers are final, so every header must be set on `reply` before this is called.
  */
 export async function sendFile(
   req: FastifyRequest,
@@ -86,10 +89,64 @@ export async function sendFile(
       handedOver = true;
       return reply.send('');
     }
-    const stream = fh.createReadStream({ start, end, highWaterMark: 1024 * 1024 });
     handedOver = true;
-    return reply.send(stream);
+    reply.hijack();
+    reply.raw.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
+    const body =
+      req.method === 'HEAD' ? Promise.resolve(reply.raw.end()) : pumpRange(fh, reply.raw, start, end);
+    void body.finally(() => fh.close().catch(() => undefined));
+    return reply;
   } finally {
     if (!handedOver) await fh.close().catch(() => undefined);
+  }
+}
+
+const BLOCK = 1024 * 1024;
+/** Free read buffers shared by all downloads (at most POOL_MAX kept; more are allocated and left to the GC). */
+const pool: Buffer[] = [];
+const POOL_MAX = 32;
+const takeBlock = () => pool.pop() ?? Buffer.allocUnsafeSlow(BLOCK);
+const giveBack = (b: Buffer) => {
+  if (pool.length < POOL_MAX) pool.push(b);
+};
+
+/**
+ * Writes bytes start..end of the file to the response, two 1 MiB blocks in flight, each read into a buffer that is
+ * reused once the socket has taken it (the write callback says so). A read stream piped to the response allocates
+ * a fresh block per read instead; on this VM a download then ran in one of two modes, ~1 or ~3 GiB/s, while nginx
+ * (sendfile) kept ~3. Stops when the client goes away; a file that shrinks under the download ends the connection
+ * early (the client sees fewer bytes than Content-Length announced).
+ */
+async function pumpRange(fh: FileHandle, res: ServerResponse, start: number, end: number): Promise<void> {
+  let gone = res.destroyed;
+  const closed = new Promise<void>((resolve) =>
+    res.once('close', () => {
+      gone = true;
+      resolve();
+    }),
+  );
+  const inFlight: Promise<void>[] = [];
+  try {
+    for (let pos = start; pos <= end && !gone;) {
+      const block = takeBlock();
+      const { bytesRead } = await fh.read(block, 0, Math.min(BLOCK, end - pos + 1), pos);
+      if (bytesRead === 0) throw new Error('the file shrank during the download');
+      pos += bytesRead;
+      inFlight.push(
+        new Promise<void>((resolve) =>
+          res.write(block.subarray(0, bytesRead), (err) => {
+            if (!err) giveBack(block);
+            resolve();
+          }),
+        ),
+      );
+      if (inFlight.length >= 2) await Promise.race([inFlight.shift(), closed]);
+    }
+    if (!gone) {
+      await Promise.race([Promise.all(inFlight), closed]);
+      res.end();
+    }
+  } catch {
+    res.destroy();
   }
 }

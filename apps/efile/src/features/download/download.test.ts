@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -148,5 +149,42 @@ describe('downloads', () => {
     for (let i = 0; i < 50 && openInto() > 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(openInto()).toBe(0);
     expect(fs.readdirSync(h.home + '/large')).toEqual(before);
+  });
+
+  it('streams a large file over a socket from reused blocks; HEAD has no body; an abort frees the file', async () => {
+    const big = crypto.randomBytes(5 * 1024 * 1024 + 123);
+    fs.writeFileSync(h.home + '/big.bin', big);
+    if (!h.app.server.listening) await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}/download.action?path=/public/home/demo/big.bin&token=${token}`;
+    // Two downloads at once share the block pool: each must still get exactly its own bytes.
+    const [a, b] = await Promise.all([fetch(url), fetch(url, { headers: { range: 'bytes=1048570-' } })]);
+    expect(Buffer.from(await a.arrayBuffer()).equals(big)).toBe(true);
+    expect(Buffer.from(await b.arrayBuffer()).equals(big.subarray(1048570))).toBe(true);
+    expect(a.headers.get('cache-control')).toBe('private, no-store');
+    const head = await fetch(url, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length'), (await head.arrayBuffer()).byteLength]).toEqual([
+      200,
+      String(big.length),
+      0,
+    ]);
+    await new Promise<void>((resolve, reject) => {
+      const req = http.get(url, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', reject);
+    });
+    const open = () =>
+      fs.readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`) === h.home + '/big.bin';
+        } catch {
+          return false;
+        }
+      }).length;
+    for (let i = 0; i < 50 && open() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(open()).toBe(0);
   });
 });
