@@ -1,12 +1,14 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import type { FileHandle } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { signClusterToken } from '@hpc/server-kit';
-import { makeHarness, makeKeys } from '../../testing/efile-testing';
+import { makeHarness, makeKeys, type Harness } from '../../testing/efile-testing';
 import { makeTempDir } from '@hpc/server-kit/testing';
 import { postChunk, sha256, totalChunksOf, type ChunkTarget } from '../../testing/chunk-client';
 
@@ -105,34 +107,68 @@ describe('robustness (real processes, real files)', () => {
     expect(fs.readdirSync(root + '/public/home/demo')).toEqual(['kill.bin']);
   }, 120_000);
 
-  it('reports 1501 on a full file system and leaves nothing behind', async () => {
-    const h = await makeHarness({ dir: path.join(tmp.dir, 'full') });
+  /** Uploads 12 MiB into `small` (which holds 8 MiB) chunk by chunk; the first refused chunk's status and code. */
+  async function fillUp(h: Harness, folder: string) {
+    const t: ChunkTarget = {
+      base: `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`,
+      token: await h.token(),
+      path: folder,
+      relativePath: 'too-big.bin',
+      data: crypto.randomBytes(12 * 1024 * 1024),
+      chunkSize: 1024 * 1024,
+    };
+    for (let n = 1; n <= totalChunksOf(t.data.length, t.chunkSize); n++) {
+      const r = await postChunk(t, n);
+      if (r.status !== 200) return { status: r.status, code: ((await r.json()) as { code: string }).code };
+    }
+    return null;
+  }
+
+  const asRoot = process.getuid?.() === 0;
+  it.skipIf(!asRoot)(
+    'reports 1501 on a full file system and leaves nothing behind (a real 8 MiB tmpfs: NEEDS ROOT to mount)',
+    async () => {
+      const h = await makeHarness({ dir: path.join(tmp.dir, 'full') });
+      const small = h.home + '/small';
+      fs.mkdirSync(small);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', small]);
+      try {
+        await h.app.listen({ port: 0, host: '127.0.0.1' });
+        expect(await fillUp(h, '/public/home/demo/small')).toEqual({ status: 500, code: '1501' });
+        expect(fs.readdirSync(small)).toEqual([]);
+      } finally {
+        await h.app.close();
+        execFileSync('umount', [small]);
+        await h.close();
+      }
+    },
+  );
+
+  it('reports 1501 when the write layer says ENOSPC (injected: runs without root too)', async () => {
+    const h = await makeHarness({ dir: path.join(tmp.dir, 'full-injected') });
     const small = h.home + '/small';
     fs.mkdirSync(small);
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', small]);
+    // Every FileHandle shares one prototype: after 8 MiB, writev fails the way a full file system makes it fail.
+    const probe = await fs.promises.open(os.devNull);
+    const proto = Object.getPrototypeOf(probe) as { writev: FileHandle['writev'] };
+    await probe.close();
+    const realWritev = proto.writev;
+    let budget = 8 * 1024 * 1024;
+    const spy = vi.spyOn(proto, 'writev').mockImplementation(async function (this: FileHandle, buffers, pos) {
+      const bytes = buffers.reduce((a, b) => a + b.byteLength, 0);
+      if (bytes > budget)
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      budget -= bytes;
+      return realWritev.call(this, buffers, pos);
+    });
     try {
       await h.app.listen({ port: 0, host: '127.0.0.1' });
-      const t: ChunkTarget = {
-        base: `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`,
-        token: await h.token(),
-        path: '/public/home/demo/small',
-        relativePath: 'too-big.bin',
-        data: crypto.randomBytes(12 * 1024 * 1024),
-        chunkSize: 1024 * 1024,
-      };
-      let last: { status: number; code: string } | null = null;
-      for (let n = 1; n <= totalChunksOf(t.data.length, t.chunkSize); n++) {
-        const r = await postChunk(t, n);
-        if (r.status !== 200) {
-          last = { status: r.status, code: ((await r.json()) as { code: string }).code };
-          break;
-        }
-      }
-      expect(last).toEqual({ status: 500, code: '1501' });
+      expect(await fillUp(h, '/public/home/demo/small')).toEqual({ status: 500, code: '1501' });
+      expect(spy).toHaveBeenCalled();
       expect(fs.readdirSync(small)).toEqual([]);
     } finally {
+      spy.mockRestore();
       await h.app.close();
-      execFileSync('umount', [small]);
       await h.close();
     }
   });
