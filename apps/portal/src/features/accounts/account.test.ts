@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
+import { describe, expect, it } from 'vitest';
+import { testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
 import type { AccountAlert, UserAccount } from '@hpc/contracts';
-import {
-  Browser,
-  dataOf,
-  loggedIn,
-  startPortal,
-  testClock,
-  type TestDb,
-} from '../identity/identity.test-fixture';
+import { Browser, dataOf, loggedIn, testClock, usePortal } from '../identity/identity.test-fixture';
 import { alertFor } from './account.model';
 
 const DAY = 24 * 3600 * 1000;
@@ -44,21 +37,8 @@ describe('alert rules', () => {
 });
 
 describe.each(testDbTargets())('account calls on $name', (target: TestDbTarget) => {
-  let tmp: ReturnType<typeof makeTempDir>;
-  let db: TestDb;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
   const clock = testClock();
-
-  beforeAll(async () => {
-    tmp = makeTempDir();
-    db = target.create();
-    portal = await startPortal(tmp.dir, db, {}, clock);
-  });
-  afterAll(async () => {
-    await portal.app.close();
-    await db.cleanup();
-    tmp.cleanup();
-  });
+  const portal = usePortal(target, {}, clock);
 
   it('answers 401 to an anonymous caller', async () => {
     for (const url of ['/api/account/list', '/api/account/alerts']) {

@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
 import type { AccountDetail, AdminUser, Cluster } from '@hpc/contracts';
-import { Browser, dataOf, loggedIn, startPortal, type TestDb } from '../identity/identity.test-fixture';
+import { Browser, dataOf, loggedIn, usePortal } from '../identity/identity.test-fixture';
 
 describe.each(testDbTargets())('admin calls on $name', (target: TestDbTarget) => {
-  let tmp: ReturnType<typeof makeTempDir>;
-  let db: TestDb;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
   let admin: Browser;
+  const portal = usePortal(target);
 
   beforeAll(async () => {
-    tmp = makeTempDir();
-    db = target.create();
-    portal = await startPortal(tmp.dir, db);
     admin = await loggedIn(portal.app, 'admin');
-  });
-  afterAll(async () => {
-    await portal.app.close();
-    await db.cleanup();
-    tmp.cleanup();
   });
 
   it('answers 401 to an anonymous caller and 403 to an ordinary user', async () => {

@@ -1,25 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import type { CurrentUser } from '@hpc/contracts';
 import { createClusterTokenVerifier } from '@hpc/server-kit';
-import { makeTempDir, testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
-import { Browser, dataOf, loggedIn, startPortal, type TestDb } from '../identity/identity.test-fixture';
+import { testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
+import { Browser, dataOf, loggedIn, usePortal } from '../identity/identity.test-fixture';
 
 describe.each(testDbTargets())('auth on $name', (target: TestDbTarget) => {
-  let tmp: ReturnType<typeof makeTempDir>;
-  let db: TestDb;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
-
-  beforeAll(async () => {
-    tmp = makeTempDir();
-    db = target.create();
-    portal = await startPortal(tmp.dir, db);
-  });
-  afterAll(async () => {
-    await portal.app.close();
-    await db.cleanup();
-    tmp.cleanup();
-  });
+  const portal = usePortal(target);
 
   it('logs in with a session cookie and answers the current user with a token per cluster', async () => {
     const b = new Browser(portal.app);

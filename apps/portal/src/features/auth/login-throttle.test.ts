@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
-import { Browser, startPortal, type TestDb } from '../identity/identity.test-fixture';
+import { describe, expect, it } from 'vitest';
+import { testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
+import { Browser, usePortal } from '../identity/identity.test-fixture';
 
 /** The in-memory store always; Redis too when TEST_REDIS_URL is set (each suite under a key prefix of its own). */
 const stores: { name: string; env: () => Record<string, string> }[] = [{ name: 'memory', env: () => ({}) }];
@@ -20,23 +20,10 @@ const cases = testDbTargets().flatMap((db) =>
 describe.each(cases)(
   'login throttling on $name',
   ({ db: target, kv }: { db: TestDbTarget; kv: (typeof stores)[number] }) => {
-    let tmp: ReturnType<typeof makeTempDir>;
-    let db: TestDb;
-    let portal: Awaited<ReturnType<typeof startPortal>>;
-
-    beforeAll(async () => {
-      tmp = makeTempDir();
-      db = target.create();
-      portal = await startPortal(tmp.dir, db, {
-        ...kv.env(),
-        LOGIN_MAX_FAILURES_PER_USER: '3',
-        LOGIN_MAX_FAILURES_PER_IP: '5',
-      });
-    });
-    afterAll(async () => {
-      await portal.app.close();
-      await db.cleanup();
-      tmp.cleanup();
+    const portal = usePortal(target, {
+      ...kv.env(),
+      LOGIN_MAX_FAILURES_PER_USER: '3',
+      LOGIN_MAX_FAILURES_PER_IP: '5',
     });
 
     it('answers 429 once a user name has failed N times, from any address, even with the right password', async () => {

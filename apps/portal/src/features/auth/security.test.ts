@@ -1,24 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REQUEST_TIME_HEADER } from '@hpc/contracts';
 import { encodeRequestTime } from '@hpc/api-client';
-import { makeTempDir, testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
-import { Browser, loggedIn, startPortal, type TestDb } from '../identity/identity.test-fixture';
+import { testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
+import { Browser, loggedIn, usePortal } from '../identity/identity.test-fixture';
 
 describe.each(testDbTargets())('CSRF, request time and cookie flags on $name', (target: TestDbTarget) => {
-  let tmp: ReturnType<typeof makeTempDir>;
-  let db: TestDb;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
-
-  beforeAll(async () => {
-    tmp = makeTempDir();
-    db = target.create();
-    portal = await startPortal(tmp.dir, db, { TRUST_PROXY: 'true' });
-  });
-  afterAll(async () => {
-    await portal.app.close();
-    await db.cleanup();
-    tmp.cleanup();
-  });
+  const portal = usePortal(target, { TRUST_PROXY: 'true' });
 
   it('refuses a state-changing call of a session without the CSRF header, or with a wrong one', async () => {
     const b = await loggedIn(portal.app, 'demo');
@@ -94,10 +81,8 @@ describe.each(testDbTargets())('CSRF, request time and cookie flags on $name', (
 });
 
 describe('Secure cookies behind an https PUBLIC_URL', () => {
+  const portal = usePortal(testDbTargets()[0]!, { PUBLIC_URL: 'https://portal.example.org' });
   it('sets Secure even when the proxy is not trusted', async () => {
-    const tmp = makeTempDir();
-    const db = testDbTargets()[0]!.create();
-    const portal = await startPortal(tmp.dir, db, { PUBLIC_URL: 'https://portal.example.org' });
     const res = await new Browser(portal.app).post('/api/auth/login', {
       json: { username: 'demo', password: 'demo-portal-2026' },
       headers: { origin: 'https://portal.example.org' },
@@ -110,8 +95,5 @@ describe('Secure cookies behind an https PUBLIC_URL', () => {
       headers: { origin: 'http://localhost:80' },
     });
     expect(other.statusCode).toBe(403);
-    await portal.app.close();
-    await db.cleanup();
-    tmp.cleanup();
   });
 });

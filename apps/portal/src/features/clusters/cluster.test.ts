@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testDbTargets, type TestDbTarget } from '@hpc/server-kit/testing';
 import type {
   ApplicableCluster,
   Cluster,
@@ -7,7 +7,7 @@ import type {
   ClusterUserBaseInfo,
   CurrentUser,
 } from '@hpc/contracts';
-import { Browser, dataOf, loggedIn, startPortal, type TestDb } from '../identity/identity.test-fixture';
+import { Browser, dataOf, loggedIn, usePortal } from '../identity/identity.test-fixture';
 import { sortClusters } from './cluster.model';
 
 const ids = (list: { clusterId: string }[]) => list.map((c) => c.clusterId);
@@ -24,19 +24,14 @@ describe('cluster ordering', () => {
 });
 
 describe.each(testDbTargets())('cluster and service calls on $name', (target: TestDbTarget) => {
-  let tmp: ReturnType<typeof makeTempDir>;
-  let db: TestDb;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
   let admin: Browser;
   let demo: Browser;
   let wangwu: Browser;
   let lisi: Browser;
   let anon: Browser;
+  const portal = usePortal(target);
 
   beforeAll(async () => {
-    tmp = makeTempDir();
-    db = target.create();
-    portal = await startPortal(tmp.dir, db);
     [admin, demo, wangwu, lisi] = await Promise.all([
       loggedIn(portal.app, 'admin'),
       loggedIn(portal.app, 'demo'),
@@ -44,11 +39,6 @@ describe.each(testDbTargets())('cluster and service calls on $name', (target: Te
       loggedIn(portal.app, 'lisi'),
     ]);
     anon = new Browser(portal.app);
-  });
-  afterAll(async () => {
-    await portal.app.close();
-    await db.cleanup();
-    tmp.cleanup();
   });
 
   it('answers 401 to an anonymous caller on every call', async () => {

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER, REQUEST_TIME_HEADER } from '@hpc/contracts';
-import type { TestDbTarget } from '@hpc/server-kit/testing';
+import { makeTempDir, type TestDbTarget } from '@hpc/server-kit/testing';
 import { encodeRequestTime } from '@hpc/api-client';
 import { buildPortal } from '../../app';
 import { readPortalConfig } from '../../config';
@@ -40,7 +41,29 @@ export async function startPortal(
   return built;
 }
 
-type Portal = Awaited<ReturnType<typeof startPortal>>['app'];
+type Built = Awaited<ReturnType<typeof startPortal>>;
+type Portal = Built['app'];
+
+/**
+ * A portal for one describe block: started (temp DATA_DIR, the target's database, identity demo data) before its
+ * tests, closed and cleaned after them. The returned object is filled in by then (`portal.app`, `portal.deps`).
+ */
+export function usePortal(target: TestDbTarget, env: Record<string, string> = {}, clock?: TestClock): Built {
+  const portal = {} as Built;
+  let tmp: ReturnType<typeof makeTempDir> | undefined;
+  let db: TestDb | undefined;
+  beforeAll(async () => {
+    tmp = makeTempDir();
+    db = target.create();
+    Object.assign(portal, await startPortal(tmp.dir, db, env, clock));
+  });
+  afterAll(async () => {
+    await portal.app?.close();
+    await db?.cleanup();
+    tmp?.cleanup();
+  });
+  return portal;
+}
 
 export interface CallOptions {
   json?: unknown;
