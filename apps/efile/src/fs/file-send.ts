@@ -104,7 +104,7 @@ export async function sendFile(
 const BLOCK = 1024 * 1024;
 /** Free read buffers shared by all downloads (at most POOL_MAX kept; more are allocated and left to the GC). */
 const pool: Buffer[] = [];
-const POOL_MAX = 32;
+const POOL_MAX = 16;
 const takeBlock = () => pool.pop() ?? Buffer.allocUnsafeSlow(BLOCK);
 const giveBack = (b: Buffer) => {
   if (pool.length < POOL_MAX) pool.push(b);
