@@ -16,19 +16,6 @@ export interface OpenUpload<P> {
   refs: number;
   lastUsed: number;
   evicted: boolean;
-  /** The last write queued on `fh` (see `write`). */
-  tail: Promise<unknown>;
-}
-
-/**
- * Writes through the entry's descriptor one request at a time. Three chunks of a file arrive together; their
- * concurrent pwritev calls on one file only queue on the inode's lock in the kernel, and a profile showed the
- * thread-pool spinning on it (~4 % of the machine's CPU) for no gain.
- */
-export function writeSerially<P>(e: OpenUpload<P>, buffers: Buffer[], position: number): Promise<number> {
-  const run = e.tail.then(() => e.fh.writev(buffers, position)).then((r) => r.bytesWritten);
-  e.tail = run.catch(() => undefined);
-  return run;
 }
 
 /**
@@ -107,7 +94,6 @@ export function openUploads<P>(idleMs = 30_000, max = 512) {
         refs: 1,
         lastUsed: Date.now(),
         evicted: false,
-        tail: Promise.resolve(),
       };
       byKey.set(key, e);
       keyOf.set(id, key);

@@ -11,7 +11,7 @@ import { conflictError, fsError, renameNoReplace } from '../../fs/file-ops';
 import { PARTIAL_SUFFIX, tempName, validateRelativePath } from '../../fs/names';
 import { writeStreamAt } from '../../fs/write-at';
 import type { UploadRepository, UploadRow } from './upload.repository';
-import { openUploads, writeSerially, type OpenUpload } from './open-uploads';
+import { openUploads, type OpenUpload } from './open-uploads';
 
 const join = (dir: string, segs: string[]) => (dir === '/' ? '' : dir) + '/' + segs.join('/');
 const errno = (e: unknown) => (e as NodeJS.ErrnoException).code;
@@ -223,8 +223,15 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       const { id, prep } = entry;
       let written: number;
       try {
-        const e = entry;
-        written = await writeStreamAt((buffers, pos) => writeSerially(e, buffers, pos), data, offset);
+        // Not serialized per file: the chunks in flight write at once and the kernel orders them on the inode's
+        // lock. Queueing them here instead (tried) put a thread-pool round trip through the busy main thread between
+        // writes, and uploads ran ~1.6x slower on 2 shared cores.
+        const { fh } = entry;
+        written = await writeStreamAt(
+          async (buffers, pos) => (await fh.writev(buffers, pos)).bytesWritten,
+          data,
+          offset,
+        );
       } catch (e) {
         if (errno(e) === 'ENOSPC' || errno(e) === 'EDQUOT') {
           await removePartial(id, prep.partialHost);
