@@ -15,6 +15,8 @@ import { nodeUpload } from './node-upload';
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 100_000);
 const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 200);
 const HOME = '/public/home/demo';
+/** What the upload's wait reads in the page (the bench is typed without the DOM library). */
+type PageGlobals = { document: { querySelector(selector: string): unknown } };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'efile-web-bench-'));
@@ -41,12 +43,15 @@ console.log(`node chunk protocol: ${node.mbps.toFixed(1)} MB/s`);
 const browser = await launchBrowser();
 const ctx = await browser.newContext({ baseURL: url, viewport: { width: 1440, height: 900 } });
 const page = await ctx.newPage();
-await page.goto('/login?redirect=/efile');
+// Log in as a user does and land where the portal puts them (the home page). Nothing of E-File has run in this
+// fresh context yet, so the first open below is a session's true first visit: the E-File code, the service's
+// health check and the uncached listing are all on its clock.
+await page.goto('/login');
 await page.locator('form input').first().fill('demo');
 await page.locator('form input[type=password]').fill('demo-portal-2026');
 await page.locator('form button[type=submit]').click();
-await page.waitForURL((u) => u.pathname === '/efile');
-await page.getByTestId('efile-name').first().waitFor();
+await page.waitForURL((u) => u.pathname === '/main-page');
+await page.waitForLoadState('networkidle');
 
 const opens: number[] = [];
 for (let i = 0; i < 5; i++) {
@@ -63,14 +68,25 @@ for (let i = 0; i < 10; i++) {
   await page.getByTestId('efile-name').filter({ hasText: first }).waitFor();
   pages.push(Date.now() - t0);
 }
-console.log(`open 100k folder (goto → first row): median ${median(opens)} ms ${JSON.stringify(opens)}`);
+console.log(
+  `open 100k folder (goto → first row): first (cold) ${opens[0]} ms, median of 5 ${median(opens)} ms ${JSON.stringify(opens)}`,
+);
 console.log(`next page: median ${median(pages)} ms, max ${Math.max(...pages)} ms`);
 
 await page.goto(`/efile?cluster=11250&path=${encodeURIComponent(HOME)}`);
 await page.getByTestId('efile-name').first().waitFor();
 const t0 = Date.now();
 await page.getByTestId('efile-input-files').setInputFiles(file);
-await page.locator('[data-testid=efile-upload-status][data-status=success]').waitFor({ timeout: 600_000 });
+// A plain query every 20 ms rather than a locator's wait, which checks the element's visibility each time it polls:
+// on this page that forced a style and layout of the whole document several times a second during the upload.
+await page.waitForFunction(
+  () =>
+    (globalThis as unknown as PageGlobals).document.querySelector(
+      '[data-testid=efile-upload-status][data-status=success]',
+    ) !== null,
+  undefined,
+  { polling: 20, timeout: 600_000 },
+);
 const browserSecs = (Date.now() - t0) / 1000;
 const browserMbps = UPLOAD_MB / browserSecs;
 const same =
@@ -85,6 +101,7 @@ console.log(
 console.log(
   JSON.stringify({
     entries: ENTRIES,
+    coldOpenMs: opens[0],
     openMedianMs: median(opens),
     pageMedianMs: median(pages),
     pageMaxMs: Math.max(...pages),

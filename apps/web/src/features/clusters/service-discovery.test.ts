@@ -188,3 +188,22 @@ describe('createServiceDiscovery', () => {
     expect(calls).toHaveLength(1);
   });
 });
+
+describe('likely', () => {
+  it('names the instance resolve checks first, then the one it found', async () => {
+    const a = 'http://a.example/efile';
+    const b = 'http://b.example/efile';
+    const { fetch } = fakeFetch({ [a]: false, [b]: true });
+    const d = createServiceDiscovery({ fetch, storage: memoryStorage() });
+    const c = cluster(list([a, true], [b, true]));
+    // User 2 starts at index 0 of two instances (2 mod 2), so `a` is checked first.
+    expect(d.likely(c, 'efile', 2)).toBe(a);
+    expect(await d.resolve(c, 'efile', 2)).toBe(b);
+    expect(d.likely(c, 'efile', 2)).toBe(b);
+  });
+
+  it('is null without an enabled instance', () => {
+    const d = createServiceDiscovery({ fetch: fakeFetch({}).fetch });
+    expect(d.likely(cluster(list(['http://a.example/efile', false])), 'efile', 1)).toBeNull();
+  });
+});

@@ -24,6 +24,12 @@ export interface ServiceDiscovery {
    * (`NoService`, `NoEnableService`, `AccessError`). A URL that answered once is reused for the session.
    */
   resolve(cluster: DiscoveryCluster, kind: ServiceKind, userId: string | number): Promise<string>;
+  /**
+   * The URL `resolve` will most likely answer, without any request: the cached one, else the first enabled instance
+   * in the user's round-robin order (the one checked first). Null when there is none. For work that may start on a
+   * guess and is thrown away when `resolve` answers otherwise (the E-File folder prefetch).
+   */
+  likely(cluster: DiscoveryCluster, kind: ServiceKind, userId: string | number): string | null;
   /** Forgets the cached URL, e.g. after a call to it failed, so that the next `resolve` checks again. */
   invalidate(clusterId: string, kind: ServiceKind, userId: string | number): void;
   /** Forgets every cached URL, in memory and in the session storage (logout). */
@@ -102,6 +108,14 @@ export function createServiceDiscovery(opts: ServiceDiscoveryOptions): ServiceDi
         inflight.set(key, pending);
       }
       return pending;
+    },
+    likely(cluster, kind, userId) {
+      const enabled = clusterServices(cluster, kind).filter((e) => e.enabled);
+      const key = keyOf(userId, cluster.clusterId, kind);
+      const cached = memory.get(key) ?? safely(() => storage?.getItem(key)) ?? null;
+      if (cached && enabled.some((e) => e.url === cached)) return cached;
+      const first = roundRobinOrder(userId, enabled.length)[0];
+      return first === undefined ? null : enabled[first]!.url;
     },
     invalidate(clusterId, kind, userId) {
       const key = keyOf(userId, clusterId, kind);

@@ -1,7 +1,8 @@
 import { useCallback } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../account/use-session';
 import { serviceDiscovery } from './cluster-services';
+import type { DiscoveryCluster } from './service-discovery';
 import { isServiceDiscoveryError, type ServiceDiscoveryError } from './service-errors';
 import type { ServiceKind } from './service-list';
 import { useClusters } from './use-clusters';
@@ -19,23 +20,33 @@ export interface ClusterService {
   failover: () => void;
 }
 
+/**
+ * The query of a working instance: shared by the hook and by code that starts it before the page renders (the
+ * E-File folder prefetch), so both land on the same cache entry.
+ */
+export function clusterServiceQueryOptions(
+  userId: number | undefined,
+  cluster: DiscoveryCluster | undefined,
+  kind: ServiceKind,
+) {
+  return queryOptions({
+    queryKey: ['cluster-service', userId, cluster?.clusterId, kind, cluster?.params] as const,
+    queryFn: () => serviceDiscovery.resolve(cluster!, kind, userId!),
+    enabled: userId !== undefined && cluster !== undefined,
+    // The discovery keeps its own session cache; a failure is shown by the page (alert), not as a toast.
+    staleTime: Infinity,
+    retry: false,
+    meta: { silent: true },
+  });
+}
+
 /** A working instance of a cluster's `kind` service for the current user (spec §4), e.g. `useClusterService(id, 'efile')`. */
 export function useClusterService(clusterId: string | null | undefined, kind: ServiceKind): ClusterService {
   const { user } = useSession();
   const { clusters } = useClusters();
   const queryClient = useQueryClient();
   const cluster = clusters.find((c) => c.clusterId === clusterId);
-  const queryKey = ['cluster-service', user?.id, clusterId, kind, cluster?.params] as const;
-
-  const query = useQuery({
-    queryKey,
-    queryFn: () => serviceDiscovery.resolve(cluster!, kind, user!.id),
-    enabled: Boolean(user && cluster),
-    // The discovery keeps its own session cache; a failure is shown by the page (alert), not as a toast.
-    staleTime: Infinity,
-    retry: false,
-    meta: { silent: true },
-  });
+  const query = useQuery(clusterServiceQueryOptions(user?.id, cluster, kind));
 
   const userId = user?.id;
   const failover = useCallback(() => {

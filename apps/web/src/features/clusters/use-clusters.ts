@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Cluster, ClusterUserBaseInfo } from '@hpc/contracts';
 import { useSession } from '../account/use-session';
 import { sortClusters } from './cluster-sort';
@@ -10,19 +10,21 @@ const sortAll = (list: Cluster[]) => sortClusters(list);
 
 export const clustersQueryKey = (userId: number | undefined) => ['clusters', 'base-info', userId] as const;
 
+/** The raw list of the user's clusters (the hook sorts it); also started early by the E-File folder prefetch. */
+export const clustersQueryOptions = (userId: number | undefined) =>
+  queryOptions({
+    queryKey: clustersQueryKey(userId),
+    queryFn: ({ signal }) => clustersApi.baseInfo(signal),
+    staleTime: 5 * 60_000,
+  });
+
 /**
  * The clusters where the user has a compute user, with account details, disabled centres last; empty until someone
  * is logged in. These are the clusters the user can work on (tokens, services, alerts).
  */
 export function useClusters() {
   const { user } = useSession();
-  const query = useQuery({
-    queryKey: clustersQueryKey(user?.id),
-    queryFn: ({ signal }) => clustersApi.baseInfo(signal),
-    enabled: user !== null,
-    staleTime: 5 * 60_000,
-    select: sortBaseInfo,
-  });
+  const query = useQuery({ ...clustersQueryOptions(user?.id), enabled: user !== null, select: sortBaseInfo });
   return {
     clusters: query.data ?? [],
     isLoading: query.isLoading,

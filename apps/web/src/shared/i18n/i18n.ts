@@ -31,6 +31,9 @@ export function antdLocale(lng: Language): AntLocale | undefined {
 /** Initialises i18next with the stored language (and Chinese, the fallback) loaded; call before rendering. */
 export async function initI18n(): Promise<void> {
   const lng = storedLanguage();
+  // Ask for the texts' chunks before anything else is requested (main.tsx then starts the page's code and data):
+  // the first render waits for them, and the browser opens only a few connections per server at a time.
+  for (const l of new Set([lng, DEFAULT_LANGUAGE])) void loaders[l]().catch(() => undefined);
   await i18n.use(initReactI18next).init({
     resources: {},
     lng,

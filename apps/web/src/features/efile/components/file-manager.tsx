@@ -16,8 +16,7 @@ import { runningOperation, useRunningOperation } from '../hooks/running-operatio
 import { createEfileApi } from '../api/efile.api';
 import { homeDirectory, userHomes } from '../lib/home-places';
 import { parentPath } from '../lib/paths';
-import { useUploadLanded, useUploadRows } from '../upload/use-uploads';
-import { isUploading } from '../upload/upload-queue';
+import { useActiveUploadCount, useUploadLanded } from '../upload/use-uploads';
 import { UploadPanel } from '../upload/upload-panel';
 import { ContextMenu, type ContextAction } from './context-menu';
 import { FileDialogs } from './file-dialogs';
@@ -48,7 +47,7 @@ export function FileManager() {
     [operation],
   );
   const [panelOpen, setPanelOpen] = useState(false);
-  const uploads = useUploadRows();
+  const activeUploads = useActiveUploadCount();
   const root = useRef<HTMLDivElement>(null);
   const pickers = useRef<UploadPickers>(null);
   const { fullscreen, toggle: toggleFullscreen } = useFullscreen(root);
@@ -132,7 +131,6 @@ export function FileManager() {
   );
   // Granted folders other than the home and the home root are the share directories.
   const shareRoots = roots.filter((r) => r !== init?.homePath && r !== homeDir);
-  const activeUploads = uploads.filter((r) => isUploading(r.status)).length;
 
   return (
     <div ref={root} className={`efile ${fullscreen ? 'efile-fullscreen' : ''}`} data-testid="efile">

@@ -1,8 +1,18 @@
 import { useMemo } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { pick } from '../../../shared/i18n/languages';
 import { useClusterService, useClusters } from '../../clusters';
 import { createEfileApi, type EfileApi } from '../api/efile.api';
+
+/** The query of an efile's initInfo (home, roots, limits); the prefetch of a folder starts it too. */
+export function initInfoQueryOptions(api: EfileApi | null) {
+  return queryOptions({
+    queryKey: ['efile', api?.clusterId ?? null, api?.baseUrl ?? null, 'init'],
+    queryFn: ({ signal }) => api!.initInfo(signal),
+    enabled: api !== null,
+    staleTime: 5 * 60_000,
+  });
+}
 
 /**
  * The efile of the chosen cluster (or the user's first one): a working instance found by service discovery with
@@ -17,12 +27,7 @@ export function useEfileClient(requested: string | null, lang: string) {
     () => (clusterId && service.url ? createEfileApi(clusterId, service.url) : null),
     [clusterId, service.url],
   );
-  const init = useQuery({
-    queryKey: ['efile', clusterId, service.url, 'init'],
-    queryFn: ({ signal }) => api!.initInfo(signal),
-    enabled: api !== null,
-    staleTime: 5 * 60_000,
-  });
+  const init = useQuery(initInfoQueryOptions(api));
   return {
     clusters,
     clustersLoading,

@@ -1,5 +1,5 @@
 import { useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import { App, Button, Popconfirm, Progress, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Popconfirm, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import {
   CaretRightOutlined,
   CloseOutlined,
@@ -10,10 +10,11 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { isAreaMode } from '../../account';
-import { formatSize, formatSpeed } from '../lib/format-size';
+import { formatSize } from '../lib/format-size';
 import type { RowView } from './upload-queue';
 import { CHUNK_SIZE_CHOICES_MIB, chunkSizeSetting, setChunkSizeSetting, uploadEngine } from './upload-store';
-import { useUploadRows } from './use-uploads';
+import { UploadProgressCell } from './upload-progress-cell';
+import { useUploadListRows } from './use-uploads';
 
 const STATUS_COLOR = {
   waiting: 'default',
@@ -36,7 +37,7 @@ interface Props {
 export function UploadPanel({ onClose, onOpenDir, maxChunkSize }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const rows = useUploadRows();
+  const rows = useUploadListRows();
   const [pos, setPos] = useState<{ x: number; y: number } | null>(null);
   const drag = useRef<{ dx: number; dy: number } | null>(null);
   const panel = useRef<HTMLDivElement>(null);
@@ -135,14 +136,7 @@ export function UploadPanel({ onClose, onOpenDir, maxChunkSize }: Props) {
             render: (_, r) => (
               <div data-testid="efile-upload-status" data-status={r.status}>
                 <Tag color={STATUS_COLOR[r.status]}>{statusText(r)}</Tag>
-                {r.status !== 'success' && r.status !== 'error' && (
-                  <>
-                    <Progress percent={Math.floor(r.progress * 100)} size="small" />
-                    {r.status === 'play' && r.averageSpeed > 0 && (
-                      <span className="efile-dim">{formatSpeed(r.averageSpeed)}</span>
-                    )}
-                  </>
-                )}
+                <UploadProgressCell rowId={r.id} />
               </div>
             ),
           },

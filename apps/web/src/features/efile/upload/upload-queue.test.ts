@@ -5,8 +5,10 @@ import {
   groupByRoot,
   nextChunk,
   rowStatus,
+  stableByShape,
   viewRow,
   type FileTask,
+  type RowView,
   type UploadRow,
 } from './upload-queue';
 
@@ -104,5 +106,33 @@ describe('rules', () => {
     expect(nextChunk([a, b], (r) => r === 'r1', new Set(), total)).toMatchObject({ file: b, n: 1 });
     a.done.add(3);
     expect(nextChunk([a, b], () => false, new Set(['f1:2']), total)).toMatchObject({ file: b, n: 1 });
+  });
+
+  it('keeps the list rows while only progress and speed change', () => {
+    const view = (over: Partial<RowView> = {}): RowView => ({
+      id: 'r1',
+      name: 'a.bin',
+      isFolder: false,
+      clusterId: 'c1',
+      clusterName: 'C1',
+      toPath: '/home/u',
+      size: 10,
+      progress: 0,
+      averageSpeed: 0,
+      status: 'play',
+      fileCount: 1,
+      ...over,
+    });
+    let snapshot: RowView[] = [view()];
+    const rows = stableByShape(() => snapshot);
+    const first = rows();
+    snapshot = [view({ progress: 0.5, averageSpeed: 100 })];
+    expect(rows()).toBe(first);
+    snapshot = [view({ progress: 1, status: 'success' })];
+    const done = rows();
+    expect(done).not.toBe(first);
+    expect(done[0]!.status).toBe('success');
+    snapshot = [...snapshot, view({ id: 'r2' })];
+    expect(rows()).toHaveLength(2);
   });
 });

@@ -104,6 +104,31 @@ export function viewRow(row: UploadRow, files: readonly FileTask[]): RowView {
 
 export const isUploading = (s: UploadStatus): boolean => s === 'waiting' || s === 'play' || s === 'pause';
 
+/** What the list's layout shows of a row: everything but progress and speed, which change on every tick. */
+const rowShape = (r: RowView): string =>
+  [r.id, r.status, r.errorCode ?? '', r.fileCount, r.size, r.name, r.toPath, r.clusterName].join('\u0000');
+
+/**
+ * `source()` kept as the same array until a row comes, goes or changes its shape, so a list rendered from it is
+ * not rebuilt on the 500 ms progress tick (only the progress cells, which read the live rows, are).
+ */
+export function stableByShape(source: () => readonly RowView[]): () => readonly RowView[] {
+  let seen: readonly RowView[] | null = null;
+  let shape = '';
+  let kept: readonly RowView[] = [];
+  return () => {
+    const rows = source();
+    if (rows === seen) return kept;
+    seen = rows;
+    const next = rows.map(rowShape).join('\n');
+    if (next !== shape || rows.length !== kept.length) {
+      shape = next;
+      kept = rows;
+    }
+    return kept;
+  };
+}
+
 /** A picked or dropped file with its path relative to what was picked (`dir/sub/a.txt`, or just `a.txt`). */
 export interface PickedFile {
   blob: Blob;
