@@ -5,9 +5,17 @@
 import fs from 'node:fs';
 import http from 'node:http';
 
-const fd = fs.openSync(process.argv[3], 'a');
+const out = process.argv[3];
+let fd = fs.openSync(out, 'a');
 http
   .createServer((req, res) => {
+    if (req.url === '/rotate') {
+      // Between rounds: a new, empty file (the old one's pages are freed only once no descriptor holds it).
+      fs.closeSync(fd);
+      fs.rmSync(out, { force: true });
+      fd = fs.openSync(out, 'a');
+      return res.end();
+    }
     if (req.method !== 'POST') {
       res.statusCode = req.url.startsWith('/check') ? 200 : 204;
       return res.end();
