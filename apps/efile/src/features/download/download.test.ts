@@ -6,6 +6,20 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORM, form, makeHarness, type Harness } from '../../testing/efile-testing';
 
+/** Descriptors of this process open on paths matching `match`, after up to a second for closes to land. */
+async function openAfterSettling(match: (path: string) => boolean): Promise<number> {
+  const count = () =>
+    fs.readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return match(fs.readlinkSync(`/proc/self/fd/${fd}`));
+      } catch {
+        return false;
+      }
+    }).length;
+  for (let i = 0; i < 50 && count() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+  return count();
+}
+
 describe('downloads', () => {
   let h: Harness;
   let token: string;
@@ -138,16 +152,7 @@ describe('downloads', () => {
       );
       req.on('error', reject);
     });
-    const openInto = () =>
-      fs.readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(h.home + '/large');
-        } catch {
-          return false;
-        }
-      }).length;
-    for (let i = 0; i < 50 && openInto() > 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(openInto()).toBe(0);
+    expect(await openAfterSettling((p) => p.startsWith(h.home + '/large'))).toBe(0);
     expect(fs.readdirSync(h.home + '/large')).toEqual(before);
   });
 
@@ -176,15 +181,6 @@ describe('downloads', () => {
       });
       req.on('error', reject);
     });
-    const open = () =>
-      fs.readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return fs.readlinkSync(`/proc/self/fd/${fd}`) === h.home + '/big.bin';
-        } catch {
-          return false;
-        }
-      }).length;
-    for (let i = 0; i < 50 && open() > 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(open()).toBe(0);
+    expect(await openAfterSettling((p) => p === h.home + '/big.bin')).toBe(0);
   });
 });
