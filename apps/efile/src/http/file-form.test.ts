@@ -105,6 +105,15 @@ describe('readFileForm (the chunk upload body)', () => {
     ]);
   });
 
+  it('reports a body cut off by the client as 1010 (not a server fault)', async () => {
+    const raw = body({ a: '1' }, Buffer.alloc(4096));
+    const cut = new Readable({ read() {} });
+    cut.push(raw.subarray(0, 300));
+    const reading = read(cut, limits, 4096);
+    setImmediate(() => cut.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+    await expect(reading).rejects.toMatchObject({ code: '1010' });
+  });
+
   it('takes the boundary from the content type, quoted or not', () => {
     expect(multipartBoundary(`multipart/form-data; boundary=${B}`)).toBe(B);
     expect(multipartBoundary('multipart/form-data; charset=utf-8; boundary="a b"')).toBe('a b');

@@ -41,7 +41,7 @@ export function multipartBoundary(contentType: string | undefined): string | nul
 function puller(s: Readable) {
   const queue: Buffer[] = [];
   let ended = false;
-  let failed: Error | null = null;
+  let failed: AppError | null = null;
   let wake: (() => void) | null = null;
   const notify = () => wake?.();
   const onData = (b: Buffer) => {
@@ -53,12 +53,15 @@ function puller(s: Readable) {
     ended = true;
     notify();
   };
-  const onError = (e: Error) => {
-    failed ??= e;
+  // A client that goes away mid-chunk (a paused upload aborts its requests) is the client's doing, not a server
+  // fault: "1010", a 4xx that is not logged as an error.
+  const gone = () => new AppError('1010', 'The request ended before the chunk was complete');
+  const onError = () => {
+    failed ??= gone();
     notify();
   };
   const onClose = () => {
-    if (!ended) failed ??= Object.assign(new Error('request closed before its end'), { code: 'ECONNRESET' });
+    if (!ended) failed ??= gone();
     notify();
   };
   s.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
