@@ -145,9 +145,8 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
 
   /**
    * The first chunk request of an upload (in this process): full path check, conflict check, the session row, and
-   * the partial file opened (O_NOFOLLOW, no O_TRUNC: other chunks live in the same file). Returns 'done' when the
-   * upload's final path when it was already finalized, else a function registering the open partial under the
-   * request's key.
+   * the partial file opened (O_NOFOLLOW, no O_TRUNC: other chunks live in the same file). Returns a function
+   * registering the open partial under the request's key.
    */
   async function begin(user: EfileUser, p: ChunkParams): Promise<(key: string) => OpenUpload<Prepared>> {
     const prep = (await prepare(user, p, true))!;
@@ -156,7 +155,9 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       // The identifier is only size + path (spec §3), so a finished session with it says nothing about these bytes:
       // the same-size file edited and uploaded again with overwrite must be written, not reported as stored. Every
       // chunk of the finished upload was written before it was finalized, so this is a new upload; the finished
-      // row goes (only while it is still finished: a concurrent chunk may have begun the new one already).
+      // row goes (only while it is still finished: a concurrent chunk may have begun the new one already). The price:
+      // a client that lost the answer of an upload's last chunk and sends it again starts over (it sees 1021 or a
+      // failed merge, never a wrong file).
       await repo.removeIfDone(prep.id);
       existing = await repo.get(prep.id);
     }
