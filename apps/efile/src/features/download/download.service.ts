@@ -32,21 +32,25 @@ export function downloadService(deps: EfileDeps) {
    * Sends one file as it is, anything else (a folder, several items) as one zip with an exact Content-Length.
    * Nothing is written on the server, so an interrupted zip leaves nothing behind; the open file is closed.
    */
+  /**
+   * One file as itself, anything else as a zip named after the selection (or `opts.name`); folders over
+   * `opts.fileLimit` files (default the browser's folder limit) are refused with "1508".
+   */
   async function sendSelection(
     req: FastifyRequest,
     reply: FastifyReply,
     scope: UserScope,
     items: Resolved[],
-    zipName: string,
-    fileLimit: number,
+    opts: { name?: string; fileLimit?: number } = {},
   ) {
     const only = items[0];
     if (items.length === 1 && only?.stat?.isFile()) return sendFile(req, reply, only.host, only.name);
+    const fileLimit = opts.fileLimit ?? deps.config.EFILE_FOLDER_FILE_LIMIT;
     const entries = await collectEntries(uniqueNames(items), (h) => resolver.contains(scope, h), fileLimit);
     const zip = zipStream(entries);
     const size = await zip.size;
     reply.header('content-type', 'application/zip');
-    reply.header('content-disposition', contentDisposition(zipName));
+    reply.header('content-disposition', contentDisposition(zipNameFor(items, opts.name)));
     if (size >= 0) reply.header('content-length', String(size));
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) zip.destroy();
@@ -68,10 +72,9 @@ export function downloadService(deps: EfileDeps) {
 
   return {
     sendSelection,
-    zipNameFor,
     async download(req: FastifyRequest, reply: FastifyReply, user: EfileUser, p: string) {
       const items = await resolveAll(user, [p]);
-      return sendSelection(req, reply, user, items, zipNameFor(items), deps.config.EFILE_FOLDER_FILE_LIMIT);
+      return sendSelection(req, reply, user, items);
     },
 
     /** Counts the selection (refusing over the folder limit with "1508") and hands out a key for long ones. */
@@ -109,14 +112,7 @@ export function downloadService(deps: EfileDeps) {
       }
       if (paths.length === 0) throw new AppError('1003', 'Choose files to download');
       const items = await resolveAll(user, paths);
-      return sendSelection(
-        req,
-        reply,
-        user,
-        items,
-        zipNameFor(items, q.name),
-        deps.config.EFILE_FOLDER_FILE_LIMIT,
-      );
+      return sendSelection(req, reply, user, items, { name: q.name });
     },
   };
 }

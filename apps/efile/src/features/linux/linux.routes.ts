@@ -89,13 +89,6 @@ export function linuxRoutes(
   app.get('/linux/get/:token', { config: scoped, schema: { params: TokenParams } }, async (req, reply) => {
     const { items, scope } = await linux.getPaths(req.params.token);
     // Linux downloads are the way around the browser's folder limit: no file-count limit here.
-    return downloads.sendSelection(
-      req,
-      reply,
-      scope,
-      items,
-      downloads.zipNameFor(items),
-      Number.MAX_SAFE_INTEGER,
-    );
+    return downloads.sendSelection(req, reply, scope, items, { fileLimit: Number.MAX_SAFE_INTEGER });
   });
 }

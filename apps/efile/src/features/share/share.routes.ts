@@ -102,14 +102,7 @@ export function shareRoutes(
         scope = a.scope;
         items.push(a.target);
       }
-      return downloads.sendSelection(
-        req,
-        reply,
-        scope,
-        items,
-        downloads.zipNameFor(items),
-        deps.config.EFILE_FOLDER_FILE_LIMIT,
-      );
+      return downloads.sendSelection(req, reply, scope, items);
     },
   );
 }
