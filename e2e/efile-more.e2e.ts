@@ -1,13 +1,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshotter } from './support/browser';
-import { logInToEfile, message, nameLink, rowOf, select } from './support/efile-page';
-import { portalUnderTest, type RunningPortal } from './support/portal';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { newContext, screenshotter } from './support/browser';
+import { logInToEfile, message, nameLink, rowOf, select, useEfileEnv } from './support/efile-page';
 
 const HOME = '/public/home/demo';
 
@@ -15,24 +13,12 @@ const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync
 
 /** The rest of E-File in the browser: context menu and keys, places, my shares, Linux commands, limits, leaving. */
 describe('E-File in the browser, continued', () => {
-  let portal: RunningPortal;
-  let browser: Browser;
-  let work: string;
-  const host = (p: string, cluster = '11250') => path.join(portal.dataDir, 'clusters', cluster, p.slice(1));
-
-  beforeAll(async () => {
-    portal = await portalUnderTest();
-    browser = await launchBrowser();
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-e2e-efile-more-'));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.stop();
-    if (work) fs.rmSync(work, { recursive: true, force: true });
-  });
+  const env = useEfileEnv('efile-more');
+  const host = (p: string, cluster = '11250') =>
+    path.join(env.portal.dataDir, 'clusters', cluster, p.slice(1));
 
   const loggedIn = (language?: 'zh-CN' | 'en-US', at?: string) =>
-    logInToEfile(browser, portal.url, language, at);
+    logInToEfile(env.browser, env.portal.url, language, at);
   const refresh = async (page: Page) => {
     await page.getByTestId('efile-refresh').click();
   };
@@ -167,7 +153,7 @@ describe('E-File in the browser, continued', () => {
     await shot('efile-my-shares-zh');
 
     // The recipient's page finds the cluster's efile through the portal's public call, then asks for the code.
-    const visitor = await newContext(browser, portal.url);
+    const visitor = await newContext(env.browser, env.portal.url);
     const v = await visitor.newPage();
     const lookup = v.waitForResponse((r) =>
       r.url().includes('/api/center/publicEfileUrls.action?clusterId=11250'),
@@ -194,7 +180,7 @@ describe('E-File in the browser, continued', () => {
 
   it('copies the Linux upload and download commands from the page and they work with the real curl', async () => {
     const { page, ctx } = await loggedIn();
-    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: portal.url });
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.portal.url });
     fs.mkdirSync(host(`${HOME}/linux-in`));
     fs.writeFileSync(host(`${HOME}/linux-in/payload.bin`), crypto.randomBytes(3_000_000));
     await refresh(page);
@@ -220,15 +206,15 @@ describe('E-File in the browser, continued', () => {
     await linux.getByRole('button', { name: '生成上传命令' }).click();
     await linux.locator('.hpc-command').nth(1).waitFor();
     const [upFile, upDir] = [await copied(0), await copied(1)];
-    const local = path.join(work, 'up.bin');
+    const local = path.join(env.work, 'up.bin');
     fs.writeFileSync(local, crypto.randomBytes(2_000_000));
-    bash(upFile.replace('curl ', '/usr/bin/curl -s ').replace('FILE', `'${local}'`), work);
+    bash(upFile.replace('curl ', '/usr/bin/curl -s ').replace('FILE', `'${local}'`), env.work);
     expect(sha(host(`${HOME}/linux-in/up.bin`))).toBe(sha(local));
-    const tree = path.join(work, 'up-tree');
+    const tree = path.join(env.work, 'up-tree');
     fs.mkdirSync(path.join(tree, 'sub'), { recursive: true });
     fs.writeFileSync(path.join(tree, 'sub/a.txt'), 'tar upload\n');
     fs.writeFileSync(path.join(tree, 'b.bin'), crypto.randomBytes(500_000));
-    bash(upDir.replace('curl ', '/usr/bin/curl -s ').replaceAll('DIR', `'${tree}'`), work);
+    bash(upDir.replace('curl ', '/usr/bin/curl -s ').replaceAll('DIR', `'${tree}'`), env.work);
     for (const rel of ['sub/a.txt', 'b.bin']) {
       expect(sha(host(`${HOME}/linux-in/up-tree/${rel}`))).toBe(sha(path.join(tree, rel)));
     }
@@ -240,7 +226,7 @@ describe('E-File in the browser, continued', () => {
     expect(down).toMatch(
       /^curl -fS -o 'linux-in\.zip' 'http:\/\/127\.0\.0\.1:\d+\/efile\/11250\/linux\/get\/[\w-]+'$/,
     );
-    const dl = fs.mkdtempSync(path.join(work, 'dl-'));
+    const dl = fs.mkdtempSync(path.join(env.work, 'dl-'));
     bash(down.replace(/^curl /, '/usr/bin/curl -s '), dl);
     execFileSync('unzip', ['-q', 'linux-in.zip'], { cwd: dl });
     for (const rel of ['payload.bin', 'up.bin', 'up-tree/sub/a.txt', 'up-tree/b.bin']) {
@@ -270,7 +256,7 @@ describe('E-File in the browser, continued', () => {
     expect(url.pathname).toBe('/efile/11250/multiDownload.action');
     expect(url.searchParams.get('downKey')).toMatch(/^[\w-]{20,}$/);
     expect(url.searchParams.getAll('paths')).toEqual([]);
-    const zip = path.join(work, 'long.zip');
+    const zip = path.join(env.work, 'long.zip');
     await download.saveAs(zip);
     const listed = execFileSync('unzip', ['-Z1', zip]).toString().trim().split('\n').sort();
     expect(listed).toEqual(names);
@@ -288,7 +274,7 @@ describe('E-File in the browser, continued', () => {
     await message(page, '文件数超过 1000 个，请使用快传客户端或 Linux 命令下载');
     await shot('efile-download-too-many-zh');
 
-    const local = path.join(work, 'many');
+    const local = path.join(env.work, 'many');
     fs.mkdirSync(local);
     for (let i = 0; i <= 1000; i++) fs.writeFileSync(path.join(local, `m${i}.txt`), 'x');
     await page.getByTestId('efile-input-folder').setInputFiles(local);
@@ -302,7 +288,7 @@ describe('E-File in the browser, continued', () => {
     ['zh-CN', '重试'],
   ] as const)('retries a failed upload from its stored chunks (%s)', async (language, retry) => {
     const { page, ctx, shot } = await loggedIn(language);
-    const file = path.join(work, `retry-${language}.bin`);
+    const file = path.join(env.work, `retry-${language}.bin`);
     fs.writeFileSync(file, crypto.randomBytes(5 * 1024 * 1024 + 123));
     // The third chunk sent fails once with a server error; everything else goes through.
     let posts = 0;
@@ -369,7 +355,7 @@ describe('E-File in the browser, continued', () => {
     const progress = async () =>
       (
         (await (
-          await fetch(`${portal.url}/efile/11250/operationProgress.action?operationId=${operationId}`, {
+          await fetch(`${env.portal.url}/efile/11250/operationProgress.action?operationId=${operationId}`, {
             headers: { token },
           })
         ).json()) as { data: { status: string; bytesDone: number; bytesTotal: number } }

@@ -1,37 +1,22 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshotter } from './support/browser';
-import { logInToEfile, message, nameLink, rowOf, select } from './support/efile-page';
-import { portalUnderTest, type RunningPortal } from './support/portal';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { newContext, screenshotter } from './support/browser';
+import { logInToEfile, message, nameLink, rowOf, select, useEfileEnv } from './support/efile-page';
 
 const HOME = '/public/home/demo';
 
 const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 describe('E-File in the browser', () => {
-  let portal: RunningPortal;
-  let browser: Browser;
-  let work: string;
-  const host = (p: string) => path.join(portal.dataDir, 'clusters', '11250', p);
-
-  beforeAll(async () => {
-    portal = await portalUnderTest();
-    browser = await launchBrowser();
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-e2e-efile-files-'));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.stop();
-    if (work) fs.rmSync(work, { recursive: true, force: true });
-  });
+  const env = useEfileEnv('efile-files');
+  const host = (p: string) => path.join(env.portal.dataDir, 'clusters', '11250', p);
 
   const loggedIn = (language?: 'zh-CN' | 'en-US', at?: string) =>
-    logInToEfile(browser, portal.url, language, at);
+    logInToEfile(env.browser, env.portal.url, language, at);
   const goto = async (page: Page, p: string) => {
     await page.getByTestId('efile-goto').fill(p);
     await page.getByTestId('efile-goto').press('Enter');
@@ -57,7 +42,7 @@ describe('E-File in the browser', () => {
     await create(page, '文件夹', 'e2e-up');
     await nameLink(page, 'e2e-up').click();
     await page.waitForURL((u) => u.searchParams.get('path') === `${HOME}/e2e-up`);
-    const src = path.join(work, 'nested');
+    const src = path.join(env.work, 'nested');
     const files = {
       'a.txt': 'alpha\n',
       'sub/b.bin': crypto.randomBytes(2_500_000),
@@ -82,7 +67,7 @@ describe('E-File in the browser', () => {
 
   it('pauses and resumes a large upload, and deleting an unfinished one removes its partial file', async () => {
     const { page, shot } = await loggedIn();
-    const big = path.join(work, 'big.bin');
+    const big = path.join(env.work, 'big.bin');
     fs.writeFileSync(big, crypto.randomBytes(120 * 1024 * 1024));
     await page.getByTestId('efile-input-files').setInputFiles(big);
     const status = page.getByTestId('efile-upload-status').first();
@@ -95,7 +80,7 @@ describe('E-File in the browser', () => {
     expect(sha(host(`${HOME.slice(1)}/big.bin`))).toBe(sha(big));
 
     // Another big file: pause it half-way, delete it, and its partial file is gone.
-    const big2 = path.join(work, 'big2.bin');
+    const big2 = path.join(env.work, 'big2.bin');
     fs.copyFileSync(big, big2);
     await page.getByTestId('efile-input-files').setInputFiles(big2);
     const row2 = page.locator('.efile-upload-panel tr.ant-table-row').filter({ hasText: 'big2.bin' });
@@ -216,7 +201,7 @@ describe('E-File in the browser', () => {
     await shot('efile-share-zh');
     expect(link).toMatch(/\/share\/11250\/[\w-]+$/);
 
-    const visitor = await newContext(browser, portal.url, { acceptDownloads: true });
+    const visitor = await newContext(env.browser, env.portal.url, { acceptDownloads: true });
     const v = await visitor.newPage();
     await v.goto(link);
     await v.getByTestId('share-code').fill('wrong!');

@@ -1,5 +1,33 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { newContext, screenshotter, watchErrors } from './browser';
+import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser, newContext, screenshotter, watchErrors } from './browser';
+import { portalUnderTest, type RunningPortal } from './portal';
+
+export interface EfileEnv {
+  portal: RunningPortal;
+  browser: Browser;
+  /** A scratch folder on this machine (files to upload, downloads). */
+  work: string;
+}
+
+/** The portal under test, a browser and a scratch folder for one describe block, closed and removed after it. */
+export function useEfileEnv(name: string): EfileEnv {
+  const env = {} as EfileEnv;
+  beforeAll(async () => {
+    env.portal = await portalUnderTest();
+    env.browser = await launchBrowser();
+    env.work = fs.mkdtempSync(path.join(os.tmpdir(), `hpc-e2e-${name}-`));
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.portal?.stop();
+    if (env.work) fs.rmSync(env.work, { recursive: true, force: true });
+  });
+  return env;
+}
 
 const PASSWORD = process.env.PORTAL_DEMO_PASSWORD ?? 'demo-portal-2026';
 
