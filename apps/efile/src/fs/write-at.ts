@@ -1,17 +1,16 @@
+import type { FileHandle } from 'node:fs/promises';
+
 /** Bytes gathered before one positional write: a default 1 MiB upload chunk goes to disk in one `pwritev`. */
 const FLUSH_BYTES = 1024 * 1024;
 
-/** A positional write (pwritev) of the buffers at `position`; resolves with the bytes written. */
-export type PositionalWrite = (buffers: Buffer[], position: number) => Promise<number>;
-
 /**
- * Writes a stream's pieces into a file at `offset`, gathering the socket's ~64 KB pieces into writes of ~1 MiB. A write
+ * Writes a stream's pieces into an open file at `offset`, gathering the socket's ~64 KB pieces into writes of ~1 MiB. A write
  * stream would issue a thread-pool request per piece or small batch; on 2 busy cores every such hop costs a context
  * switch, and a chunk upload is dominated by those hops, not by copying bytes. Memory stays bounded: the stream is
  * not read while a write is in flight. Returns the number of bytes written.
  */
 export async function writeStreamAt(
-  write: PositionalWrite,
+  fh: FileHandle,
   data: AsyncIterable<Buffer>,
   offset: number,
 ): Promise<number> {
@@ -25,7 +24,7 @@ export async function writeStreamAt(
     pendingBytes = 0;
     while (left > 0) {
       // writev may write less than asked (rare, e.g. at a quota boundary): continue after what it did write.
-      const bytesWritten = await write(buffers, pos);
+      const { bytesWritten } = await fh.writev(buffers, pos);
       if (bytesWritten === 0) throw Object.assign(new Error('no progress writing'), { code: 'EIO' });
       pos += bytesWritten;
       left -= bytesWritten;

@@ -14,12 +14,11 @@ export interface FileForm {
   fields: Record<string, string>;
   filename: string;
   /**
-   * The file part's bytes, as they arrive (subarrays of the socket's pieces, not copies). With `length` (the chunk
-   * protocol announces `currentChunkSize` in a field before the file) exactly that many bytes are taken and the
-   * closing delimiter must follow ("1010" otherwise), so the bytes are not searched at all; without it they are
-   * searched for the delimiter.
+   * The file part: exactly `length` bytes (the chunk protocol announces `currentChunkSize` in a field before the
+   * file), as they arrive (subarrays of the socket's pieces, not copies); the closing delimiter must follow
+   * ("1010" otherwise), so the bytes are never searched.
    */
-  file(length?: number): AsyncIterable<Buffer>;
+  file(length: number): AsyncIterable<Buffer>;
   /** Stops reading: what is left of the body is discarded, the connection stays usable for the answer. */
   discard(): void;
 }
@@ -91,8 +90,8 @@ function puller(s: Readable) {
  * Reads a `multipart/form-data` body shaped as simple-uploader.js (and any FormData with the file appended last)
  * sends it: text fields, then one file part whose bytes are handed on as they arrive. Written for the chunk upload,
  * the hottest request of the service: a general parser (busboy) spent ~10 % of a chunk's time in stream and event
- * machinery and searched every byte for the boundary; here the file's bytes are passed on without copying, and with
- * an announced length (see `FileForm.file`) not even searched. Anything after the file part is ignored.
+ * machinery and searched every byte for the boundary; here the file's bytes are passed on without copying or
+ * searching (see `FileForm.file`). Anything after the file part is ignored.
  */
 export async function readFileForm(
   body: Readable,
@@ -128,10 +127,7 @@ export async function readFileForm(
       if (consumed + pos > limits.headBytes) throw malformed('the fields are too large');
       if (filename !== undefined) {
         const rest = buf.subarray(pos);
-        const file = (length?: number) =>
-          length === undefined
-            ? fileBytes(rest, pull.next, delimiter, limits.fileBytes)
-            : fileOfLength(rest, pull.next, delimiter, length, limits.fileBytes);
+        const file = (length: number) => fileOfLength(rest, pull.next, delimiter, length, limits.fileBytes);
         return { fields, filename, file, discard: () => pull.release() };
       }
       if (n >= limits.fields) throw malformed('too many fields');
@@ -157,57 +153,6 @@ function disposition(headers: string): { name?: string; filename?: string } {
     return m ? (m[1] ?? m[2])?.replace(/\\(.)/g, '$1') : undefined;
   };
   return { name: param('name'), filename: param('filename') };
-}
-
-/**
- * The file part's bytes up to the closing delimiter. Each piece is searched once; a delimiter split across two
- * pieces is found by searching the few bytes around their seam. The previous piece is held back (by reference)
- * until the next one shows it is all data.
- */
-async function* fileBytes(
-  first: Buffer,
-  next: () => Promise<Buffer | null>,
-  delimiter: Buffer,
-  max: number,
-): AsyncGenerator<Buffer> {
-  const seam = delimiter.length - 1;
-  let total = 0;
-  const out = (b: Buffer) => {
-    total += b.length;
-    if (total > max) throw new AppError('1011', 'The chunk is larger than the server allows');
-    return b;
-  };
-  let held = first;
-  let searched = false;
-  for (;;) {
-    if (!searched) {
-      const k = held.indexOf(delimiter);
-      if (k >= 0) {
-        if (k > 0) yield out(held.subarray(0, k));
-        return;
-      }
-      searched = true;
-    }
-    const piece = await next();
-    if (!piece) throw malformed('the body ended inside the file part');
-    if (piece.length <= seam) {
-      // A tiny piece: join it and search again (rare; bounded by the delimiter's length).
-      held = Buffer.concat([held, piece]);
-      searched = false;
-      continue;
-    }
-    const tail = held.subarray(Math.max(0, held.length - seam));
-    const s = Buffer.concat([tail, piece.subarray(0, seam)]).indexOf(delimiter);
-    if (s >= 0) {
-      // It starts in held's tail (held itself was searched whole and a full delimiter cannot fit in piece's head).
-      const cut = held.length - tail.length + s;
-      if (cut > 0) yield out(held.subarray(0, cut));
-      return;
-    }
-    if (held.length) yield out(held);
-    held = piece;
-    searched = false;
-  }
 }
 
 /** Exactly `length` bytes of file, then the closing delimiter (checked, not searched for). */

@@ -227,12 +227,7 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
         // Not serialized per file: the chunks in flight write at once and the kernel orders them on the inode's
         // lock. Queueing them here instead (tried) put a thread-pool round trip through the busy main thread between
         // writes, and uploads ran ~1.6x slower on 2 shared cores.
-        const { fh } = entry;
-        written = await writeStreamAt(
-          async (buffers, pos) => (await fh.writev(buffers, pos)).bytesWritten,
-          data,
-          offset,
-        );
+        written = await writeStreamAt(entry.fh, data, offset);
       } catch (e) {
         if (errno(e) === 'ENOSPC' || errno(e) === 'EDQUOT') {
           await removePartial(id, prep.partialHost);
