@@ -2,6 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@hpc/server-kit';
+import { BLOCK, giveBack, takeBlock } from './block-pool';
 import { openForRead } from './file-ops';
 
 /** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name, so Chinese names survive every browser. */
@@ -90,10 +91,8 @@ export async function sendFile(
       return reply.send('');
     }
     handedOver = true;
-    reply.hijack();
-    reply.raw.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
-    const body =
-      req.method === 'HEAD' ? Promise.resolve(reply.raw.end()) : pumpRange(fh, reply.raw, start, end);
+    const res = takeOverResponse(reply);
+    const body = req.method === 'HEAD' ? Promise.resolve(res.end()) : pumpRange(fh, res, start, end);
     void body.finally(() => fh.close().catch(() => undefined));
     return reply;
   } finally {
@@ -101,14 +100,16 @@ export async function sendFile(
   }
 }
 
-const BLOCK = 1024 * 1024;
-/** Free read buffers shared by all downloads (at most POOL_MAX kept; more are allocated and left to the GC). */
-const pool: Buffer[] = [];
-const POOL_MAX = 16;
-const takeBlock = () => pool.pop() ?? Buffer.allocUnsafeSlow(BLOCK);
-const giveBack = (b: Buffer) => {
-  if (pool.length < POOL_MAX) pool.push(b);
-};
+/**
+ * Sends the status and headers set on `reply` and hands its raw response to the caller, who writes the body
+ * itself (from pooled blocks, with write callbacks Fastify's stream handling would hide). Fastify's onSend hooks
+ * do not run for it: headers that every answer needs are set in onRequest.
+ */
+export function takeOverResponse(reply: FastifyReply): ServerResponse {
+  reply.hijack();
+  reply.raw.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
+  return reply.raw;
+}
 
 /**
  * Writes bytes start..end of the file to the response, two 1 MiB blocks in flight, each read into a buffer that is

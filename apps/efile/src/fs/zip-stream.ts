@@ -1,14 +1,13 @@
 import fs from 'node:fs/promises';
+import { close, constants, open, read } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { ZipFile } from 'yazl';
+import type { Writable } from 'node:stream';
+import zlib from 'node:zlib';
 import { AppError } from '@hpc/server-kit';
+import { BLOCK, giveBack, takeBlock } from './block-pool';
 import { mapLimit } from './concurrency';
-import { openForRead } from './file-ops';
 import { isInternalName } from './names';
-import { useNativeCrc32ForYazl } from './native-crc32';
-
-useNativeCrc32ForYazl();
+import { ZipLayout, type ZipItem } from './zip-format';
 
 export interface ZipSource {
   /** Real host path of a selected item. */
@@ -17,13 +16,9 @@ export interface ZipSource {
   name: string;
 }
 
-export interface ZipEntry {
+export interface ZipEntry extends ZipItem {
+  /** Real host path to read (a link inside the roots is already resolved). */
   host: string;
-  name: string;
-  dir: boolean;
-  size: number;
-  mtime: Date;
-  mode: number;
 }
 
 /**
@@ -76,159 +71,214 @@ export async function collectEntries(
   return out;
 }
 
-const MiB = 1024 * 1024;
-/** Files up to this size are read whole, ahead of their turn; larger ones are opened ahead and streamed. */
-const WHOLE_READ_MAX = MiB;
-const AHEAD_FILES = 16;
-const AHEAD_BYTES = 8 * MiB;
+/** Blocks being filled ahead of the one being sent, and blocks handed to the socket whose write is not done. */
+const AHEAD = 4;
+const WRITES_IN_FLIGHT = 2;
+/** Files read into one block at most: a block of 1 KB files would otherwise keep ~1000 descriptors open at once. */
+const FILES_PER_BLOCK = 32;
 
-/** A readable that yields one buffer (the prefetched content of a small file). */
-function bufferStream(buf: Buffer): Readable {
-  return new Readable({
-    read() {
-      if (buf.length > 0) this.push(buf);
-      this.push(null);
-    },
-  });
+/** A stretch of the archive: a record (header, descriptor, directory, end) made on demand, or a file's bytes. */
+type Part =
+  | { kind: 'record'; length: number; make: () => Buffer; bytes?: Buffer }
+  | { kind: 'data'; length: number; file: number };
+
+/** The archive in order; records that need a CRC are made when their turn comes, after the file was read. */
+function* archiveParts(layout: ZipLayout, crcs: Uint32Array): Generator<Part> {
+  const record = (length: number, make: () => Buffer): Part => ({ kind: 'record', length, make });
+  const n = layout.items.length;
+  for (let i = 0; i < n; i++) {
+    yield record(layout.localLength(i), () => layout.localHeader(i));
+    if (layout.dataLength(i) > 0) yield { kind: 'data', length: layout.dataLength(i), file: i };
+    if (layout.descriptorLength(i) > 0)
+      yield record(layout.descriptorLength(i), () => layout.descriptor(i, crcs[i]!));
+  }
+  for (let i = 0; i < n; i++) yield record(layout.centralLength(i), () => layout.centralRecord(i, crcs[i]!));
+  yield record(layout.endLength(), () => layout.end());
 }
 
-type Fetched = { buf: Buffer } | { fh: fs.FileHandle };
+/** Where a part's bytes from `from` go in a block. */
+interface Piece {
+  part: Part;
+  from: number;
+  at: number;
+  length: number;
+}
 
 /**
- * Reads files ahead of yazl, which asks for one file at a time and would otherwise wait for every open and read
- * in turn (a 10,000 × 100 KB folder is 20,000 round trips to the thread pool, one after the other). Up to
- * AHEAD_FILES files and AHEAD_BYTES bytes are in flight: small files are read whole into a buffer of their exact
- * size (no 1 MiB stream buffer allocated and copied per file), larger ones are only opened. Each file is read up
- * to the size taken at collection time, the size the archive announced: a file that grew since is archived as it
- * was then, one that shrank fails the stream as before (yazl checks the byte count).
+ * The files being read: one descriptor per file (O_NOFOLLOW), opened by the first read of it and closed after the
+ * last, which may run in parallel with earlier ones when the file spans blocks. Plain descriptors rather than
+ * FileHandles: a FileHandle is an object with its own close promise and GC finalizer, which 10,000 short-lived
+ * files do not need.
  */
-class Prefetcher {
-  /** Started and not yet taken, with what each holds in memory (its size, at most WHOLE_READ_MAX). */
-  private readonly pending = new Map<number, { p: Promise<Fetched>; cost: number }>();
-  private readonly open = new Set<fs.FileHandle>();
-  private next = 0;
-  private bytes = 0;
-  private closed = false;
+class Sources {
+  private readonly open = new Map<number, { fd: Promise<number>; reads: number; lastIssued: boolean }>();
 
-  constructor(private readonly files: ZipEntry[]) {}
+  constructor(private readonly entries: readonly ZipEntry[]) {}
 
-  private start(i: number): void {
-    const e = this.files[i]!;
-    const cost = Math.min(e.size, WHOLE_READ_MAX);
-    const p = (async (): Promise<Fetched> => {
-      const fh = await openForRead(e.host);
-      if (this.closed) {
-        await fh.close();
-        throw new Error('zip stream closed');
-      }
-      this.open.add(fh);
-      if (e.size > WHOLE_READ_MAX) return { fh };
+  /** Reads exactly `length` bytes of file `file` from `pos` into `buf` at `at`; fewer (it shrank) fails. */
+  read(file: number, buf: Buffer, at: number, length: number, pos: number): Promise<void> {
+    const e = this.entries[file]!;
+    let src = this.open.get(file);
+    if (!src) {
+      src = { fd: openNoFollow(e.host), reads: 0, lastIssued: false };
+      src.fd.catch(() => undefined);
+      this.open.set(file, src);
+    }
+    const s = src;
+    s.reads++;
+    if (pos + length === e.size) s.lastIssued = true;
+    return (async () => {
       try {
-        const buf = Buffer.allocUnsafe(e.size);
-        let got = 0;
-        while (got < e.size) {
-          const { bytesRead } = await fh.read(buf, got, e.size - got, got);
-          if (bytesRead === 0) break;
-          got += bytesRead;
+        const fd = await s.fd;
+        for (let got = 0; got < length;) {
+          const n = await readAt(fd, buf, at + got, length - got, pos + got);
+          if (n === 0) throw new Error(`${e.name} shrank while it was being archived`);
+          got += n;
         }
-        return { buf: got === e.size ? buf : buf.subarray(0, got) };
       } finally {
-        this.open.delete(fh);
-        await fh.close();
+        if (--s.reads === 0 && s.lastIssued) this.release(file);
       }
     })();
-    // A prefetch nobody takes (the client left, an earlier file failed) must not become an unhandled rejection.
-    p.catch(() => undefined);
-    this.pending.set(i, { p, cost });
-    this.bytes += cost;
   }
 
-  private fill() {
-    while (
-      !this.closed &&
-      this.next < this.files.length &&
-      this.pending.size < AHEAD_FILES &&
-      (this.pending.size === 0 || this.bytes < AHEAD_BYTES)
-    )
-      this.start(this.next++);
+  private release(file: number) {
+    const s = this.open.get(file);
+    this.open.delete(file);
+    s?.fd.then(
+      (fd) => close(fd, () => undefined),
+      () => undefined,
+    );
   }
 
-  /** The i-th file's data (files are taken in order). */
-  async take(i: number): Promise<Readable> {
-    if (this.next <= i) this.next = i;
-    this.fill();
-    if (!this.pending.has(i)) this.start(i);
-    const { p, cost } = this.pending.get(i)!;
-    this.pending.delete(i);
-    this.bytes -= cost;
-    this.fill();
-    const got = await p;
-    if ('buf' in got) return bufferStream(got.buf);
-    const e = this.files[i]!;
-    const rs = got.fh.createReadStream({ start: 0, end: e.size - 1, highWaterMark: MiB });
-    rs.once('close', () => this.open.delete(got.fh));
-    if (this.closed) rs.destroy();
-    return rs;
-  }
-
-  close() {
-    this.closed = true;
-    for (const fh of this.open) void fh.close().catch(() => undefined);
-    this.open.clear();
+  /** Closes what is still open; only once no read is in flight, or a reused descriptor number could be read. */
+  closeAll() {
+    for (const file of [...this.open.keys()]) this.release(file);
   }
 }
 
+const openNoFollow = (host: string) =>
+  new Promise<number>((resolve, reject) =>
+    open(host, constants.O_RDONLY | constants.O_NOFOLLOW, (err, fd) => (err ? reject(err) : resolve(fd))),
+  );
+
+const readAt = (fd: number, buf: Buffer, at: number, length: number, pos: number) =>
+  new Promise<number>((resolve, reject) =>
+    read(fd, buf, at, length, pos, (err, n) => (err ? reject(err) : resolve(n))),
+  );
+
+/** A block with its pieces, and its reads (all settled, or the first failure). */
+interface Filled {
+  block: Buffer;
+  used: number;
+  pieces: Piece[];
+  reads: Promise<unknown>;
+  settled: Promise<unknown>;
+}
+
 /**
- * A store-only zip (yazl: ZIP64 when an entry or offset needs it, UTF-8 names flagged) with its exact size computed
- * before the first byte, so the response carries Content-Length. Memory stays bounded: files are read a few ahead
- * (Prefetcher) and the output applies backpressure. `destroy()` closes the open files when the client goes away.
+ * A store-only zip of `entries` (ZIP64 where needed, UTF-8 names, see zip-format.ts) with its exact size known
+ * before the first byte, so the response carries Content-Length.
+ *
+ * `writeTo` lays the archive out in 1 MiB blocks from the shared pool: each block's headers and file bytes are
+ * read or copied straight into place (files read in parallel, AHEAD blocks before the one being sent), the
+ * CRC-32 of each file is taken natively from the block in order, then the block goes to the socket and comes back
+ * to the pool when the write callback says the kernel has it. So memory stays at (AHEAD + WRITES_IN_FLIGHT) MiB
+ * per zip whatever the folder, no garbage is made per file, and a slow client holds the reads back (backpressure).
+ * Each file is read up to the size taken at collection time, the size the archive announced: a file that grew
+ * since is archived as it was then; one that shrank or vanished fails the zip, which destroys the output (the
+ * client sees fewer bytes than announced). When the client goes away, reading stops and every file is closed.
  */
-export function zipStream(entries: ZipEntry[]): {
-  stream: Readable;
-  size: Promise<number>;
-  destroy: () => void;
-} {
-  const zip = new ZipFile();
-  const files = entries.filter((e) => !e.dir);
-  const ahead = new Prefetcher(files);
-  let current: Readable | null = null;
-  let fileIndex = 0;
-  for (const e of entries) {
-    const meta = { mtime: e.mtime, mode: (e.mode & 0o7777) | (e.dir ? 0o40000 : 0o100000) };
-    if (e.dir) {
-      zip.addEmptyDirectory(e.name, meta);
-      continue;
+export function zipArchive(entries: ZipEntry[]): { size: number; writeTo: (out: Writable) => Promise<void> } {
+  const layout = new ZipLayout(entries);
+  return { size: layout.totalSize, writeTo: (out) => writeArchive(layout, entries, out) };
+}
+
+async function writeArchive(layout: ZipLayout, entries: ZipEntry[], out: Writable): Promise<void> {
+  const crcs = new Uint32Array(entries.length);
+  const parts = archiveParts(layout, crcs);
+  let part = parts.next();
+  let partOffset = 0;
+  const sources = new Sources(entries);
+
+  const fill = (): Filled => {
+    const block = takeBlock();
+    const pieces: Piece[] = [];
+    const reads: Promise<void>[] = [];
+    let used = 0;
+    while (used < BLOCK && !part.done) {
+      const p = part.value;
+      if (p.kind === 'data' && reads.length === FILES_PER_BLOCK) break;
+      const length = Math.min(BLOCK - used, p.length - partOffset);
+      if (p.kind === 'data') reads.push(sources.read(p.file, block, used, length, partOffset));
+      pieces.push({ part: p, from: partOffset, at: used, length });
+      used += length;
+      partOffset += length;
+      if (partOffset === p.length) {
+        part = parts.next();
+        partOffset = 0;
+      }
     }
-    const i = fileIndex++;
-    zip.addReadStreamLazy(e.name, { ...meta, compress: false, size: e.size }, (cb) => {
-      ahead.take(i).then(
-        (rs) => {
-          current = rs;
-          cb(null, rs);
-        },
-        (err: Error) => cb(err, undefined as unknown as Readable),
-      );
-    });
-  }
-  // yazl 3.3 predicts the ZIP64 end record once the central directory reaches 64 KiB but writes it only past
-  // 4 GiB, so its computed size would be 76 bytes too large (and the download cut short). Forcing the ZIP64 end
-  // record whenever the directory may reach 64 KiB makes both agree; small archives keep the classic record.
-  const directoryUpperBound = entries.reduce((n, e) => n + 46 + 9 + 28 + Buffer.byteLength(e.name), 0);
-  const forceZip64Format = directoryUpperBound >= 0xffff;
-  // @types/yazl types the callback without its argument (the computed size, -1 when unknown).
-  const end = zip.end.bind(zip) as (o: object, cb: (n: number) => void) => void;
-  const size = new Promise<number>((resolve) => end({ forceZip64Format }, (n) => resolve(n)));
-  const stream = zip.outputStream as Readable;
-  // yazl reports a file that cannot be read (gone, shrunk) on the ZipFile itself; without a listener that `emit`
-  // would throw inside a promise callback. Fail the output instead: the response stops short of its length.
-  zip.on('error', (err: Error) => stream.destroy(err));
-  return {
-    stream,
-    size,
-    destroy() {
-      ahead.close();
-      current?.destroy();
-      stream.destroy();
-    },
+    const all = Promise.all(reads);
+    all.catch(() => undefined); // awaited below; a block dropped after a failure must not be an unhandled rejection
+    return { block, used, pieces, reads: all, settled: Promise.allSettled(reads) };
   };
+
+  // CRCs in archive order (a file's pieces come before its descriptor), then the records that needed them.
+  const complete = (b: Filled) => {
+    for (const { part: p, from, at, length } of b.pieces) {
+      if (p.kind === 'data') {
+        crcs[p.file] = zlib.crc32(b.block.subarray(at, at + length), crcs[p.file]);
+        continue;
+      }
+      const bytes = (p.bytes ??= p.make());
+      bytes.copy(b.block, at, from, from + length);
+      if (from + length === bytes.length) p.bytes = undefined;
+    }
+  };
+
+  let closedSeen = false;
+  const closed = new Promise<void>((resolve) =>
+    out.once('close', () => {
+      closedSeen = true;
+      resolve();
+    }),
+  );
+  // 'close' comes a tick after destroy(); writing in between would emit an error nobody listens to.
+  const gone = () => closedSeen || out.destroyed;
+  const ahead: Filled[] = [];
+  const writes: Promise<void>[] = [];
+  let current: Filled | undefined;
+  try {
+    for (;;) {
+      while (!gone() && ahead.length < AHEAD && !part.done) ahead.push(fill());
+      current = ahead.shift();
+      if (!current || gone()) break;
+      await Promise.race([current.reads, closed]);
+      if (gone()) break;
+      complete(current);
+      const { block, used } = current;
+      writes.push(
+        new Promise<void>((resolve) =>
+          out.write(block.subarray(0, used), (err) => {
+            if (!err) giveBack(block);
+            resolve();
+          }),
+        ),
+      );
+      if (writes.length >= WRITES_IN_FLIGHT) await Promise.race([writes.shift(), closed]);
+    }
+    if (!gone()) {
+      await Promise.race([Promise.all(writes), closed]);
+      if (!gone()) out.end();
+    }
+  } catch (err) {
+    // Cut the output short (the client sees fewer bytes than announced); the caller reports the error. Passing it
+    // to destroy() would also emit it on the stream, where nobody listens.
+    out.destroy();
+    throw err;
+  } finally {
+    // Reads still running write into blocks and use descriptors: let them end before the descriptors close.
+    await Promise.all([current, ...ahead].flatMap((b) => (b ? [b.settled] : [])));
+    sources.closeAll();
+  }
 }

@@ -5,8 +5,8 @@ import { AppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import type { Resolved, UserScope } from '../../fs/path-resolver';
-import { contentDisposition, sendFile } from '../../fs/file-send';
-import { collectEntries, zipStream } from '../../fs/zip-stream';
+import { contentDisposition, sendFile, takeOverResponse } from '../../fs/file-send';
+import { collectEntries, zipArchive } from '../../fs/zip-stream';
 
 const DOWN_KEY_TTL_MS = 5 * 60_000;
 
@@ -29,12 +29,9 @@ export function downloadService(deps: EfileDeps) {
   const { resolver, kv } = deps;
 
   /**
-   * Sends one file as it is, anything else (a folder, several items) as one zip with an exact Content-Length.
-   * Nothing is written on the server, so an interrupted zip leaves nothing behind; the open file is closed.
-   */
-  /**
-   * One file as itself, anything else as a zip named after the selection (or `opts.name`); folders over
-   * `opts.fileLimit` files (default the browser's folder limit) are refused with "1508".
+   * One file as itself, anything else as one zip named after the selection (or `opts.name`) with an exact
+   * Content-Length; folders over `opts.fileLimit` files (default the browser's folder limit) are refused with
+   * "1508" before any byte is sent. Nothing is written on the server, so an interrupted zip leaves nothing behind.
    */
   async function sendSelection(
     req: FastifyRequest,
@@ -47,16 +44,14 @@ export function downloadService(deps: EfileDeps) {
     if (items.length === 1 && only?.stat?.isFile()) return sendFile(req, reply, only.host, only.name);
     const fileLimit = opts.fileLimit ?? deps.config.EFILE_FOLDER_FILE_LIMIT;
     const entries = await collectEntries(uniqueNames(items), (h) => resolver.contains(scope, h), fileLimit);
-    const zip = zipStream(entries);
-    const size = await zip.size;
+    const zip = zipArchive(entries);
     reply.header('content-type', 'application/zip');
     reply.header('content-disposition', contentDisposition(zipNameFor(items, opts.name)));
-    if (size >= 0) reply.header('content-length', String(size));
-    reply.raw.on('close', () => {
-      if (!reply.raw.writableFinished) zip.destroy();
-    });
-    zip.stream.on('error', (err) => req.log.warn({ err }, 'zip stream failed'));
-    return reply.send(zip.stream);
+    reply.header('content-length', String(zip.size));
+    const res = takeOverResponse(reply);
+    if (req.method === 'HEAD') res.end();
+    else void zip.writeTo(res).catch((err: unknown) => req.log.warn({ err }, 'zip stream failed'));
+    return reply;
   }
 
   async function resolveAll(user: UserScope, paths: string[]): Promise<Resolved[]> {

@@ -84,6 +84,13 @@ describe('downloads', () => {
     execFileSync('unzip', ['-tq', zipFile]);
     const one = execFileSync('unzip', ['-p', zipFile, '数据/sub/文件3.bin']);
     expect(one.equals(Buffer.alloc(1003, 3))).toBe(true);
+    const head = await h.app.inject({
+      method: 'HEAD',
+      url: `/download.action?path=${encodeURIComponent('/public/home/demo/数据')}&token=${token}`,
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(r.headers['content-length']);
+    expect(head.rawPayload.length).toBe(0);
   });
 
   it('refuses folders over the file limit with 1508 and hands out single-user download keys', async () => {
