@@ -1,3 +1,5 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import { CheckResponse } from '@hpc/contracts';
 import { createServer, type AppServer } from '@hpc/server-kit';
 import type { EfileConfig } from './config';
@@ -54,6 +56,11 @@ export async function buildEfile(
   const app = createServer({ logLevel: config.LOG_LEVEL, trustProxy: config.TRUST_PROXY });
   const deps = await openEfileDeps(config, opts);
   app.addHook('onClose', () => deps.close());
+  // A standalone efile publishes its own OpenAPI (the all-in-one server's /docs already lists every cluster's).
+  await app.register(swagger, {
+    openapi: { info: { title: `E-File ${config.EFILE_CLUSTER_ID}`, version: '0.1.0' } },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
   await registerEfile(app, deps);
   return { app, deps };
 }

@@ -39,6 +39,15 @@ describe.each(testDbTargets())('files calls ($name)', (db) => {
     expect(disabled.json().code).toBe('1007');
   });
 
+  it('publishes its OpenAPI description at /docs/json without a token (schemas, no data)', async () => {
+    const r = await h.app.inject({ method: 'GET', url: '/docs/json' });
+    expect(r.statusCode).toBe(200);
+    const paths = Object.keys(r.json<{ paths: Record<string, unknown> }>().paths);
+    expect(paths).toEqual(
+      expect.arrayContaining(['/list.action', '/chunkUpload.action', '/share/open.action']),
+    );
+  });
+
   it('lists with paging, sorting, search, hidden partial files and ls-style columns', async () => {
     const r = await get('/list.action?path=/public/home/demo/big&pageNum=1&pageSize=20');
     const body = r.json();
