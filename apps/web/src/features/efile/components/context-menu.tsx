@@ -1,3 +1,4 @@
+import { memo, useMemo } from 'react';
 import { Dropdown, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 
@@ -10,15 +11,17 @@ interface Props {
 }
 
 /** The right-click menu: the toolbar's actions for the row under the pointer (selected on right-click). */
-export function ContextMenu({ at, onAction, onClose }: Props) {
+export const ContextMenu = memo(function ContextMenu({ at, onAction, onClose }: Props) {
   const { t } = useTranslation();
-  const items: MenuProps['items'] = (
-    ['open', 'download', 'rename', 'copy', 'move', 'share', 'delete'] as const
-  ).map((k) => ({
-    key: k,
-    label: t(`efile.actions.${k}`),
-    danger: k === 'delete',
-  }));
+  const items = useMemo<MenuProps['items']>(
+    () =>
+      (['open', 'download', 'rename', 'copy', 'move', 'share', 'delete'] as const).map((k) => ({
+        key: k,
+        label: t(`efile.actions.${k}`),
+        danger: k === 'delete',
+      })),
+    [t],
+  );
   return (
     <Dropdown
       open={at !== null}
@@ -29,4 +32,4 @@ export function ContextMenu({ at, onAction, onClose }: Props) {
       <span className="efile-context-anchor" style={at ? { left: at.x, top: at.y } : undefined} />
     </Dropdown>
   );
-}
+});

@@ -1,17 +1,19 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { Alert, App, Spin } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { FileEntry } from '@hpc/contracts';
 import { pick } from '../../../shared/i18n/languages';
 import { ClusterServiceAlert } from '../../clusters';
-import { directoryKey, useDirectory } from '../hooks/use-directory';
+import { directoryKey, prefetchDirectory, useDirectory, usePrefetchNextPage } from '../hooks/use-directory';
 import { useEfileClient } from '../hooks/use-efile-client';
-import { useEfileLocation } from '../hooks/use-efile-location';
+import { folderPatch, useEfileLocation, type EfileLocation } from '../hooks/use-efile-location';
 import { useColumns } from '../hooks/use-columns';
+import { useDelayed } from '../hooks/use-delayed';
 import { useFileActions, type Dialog } from '../hooks/use-file-actions';
 import { useKeyboard } from '../hooks/use-keyboard';
 import { useFullscreen } from '../hooks/use-fullscreen';
+import { useStableCallback } from '../hooks/use-stable-callback';
 import { runningOperation, useRunningOperation } from '../hooks/running-operation';
 import { createEfileApi } from '../api/efile.api';
 import { homeDirectory, userHomes } from '../lib/home-places';
@@ -27,18 +29,25 @@ import { OperationProgressBar } from './operation-progress';
 import { PathBar } from './path-bar';
 import { UploadDropZone, type UploadPickers } from './upload-drop-zone';
 
-/** The E-File screen: toolbar, path bar, the page of the folder, pagination, upload panel and dialogs. */
+const NONE: string[] = [];
+
+/**
+ * The E-File screen: toolbar, path bar, the page of the folder, pagination, upload panel and dialogs. Paging
+ * changes the address, which re-renders this component; its children get stable props (memoized values,
+ * {@link useStableCallback}) so that only the table and the pagination render again, and the table only once its
+ * rows are there.
+ */
 export function FileManager() {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const qc = useQueryClient();
-  const { loc, update, goTo } = useEfileLocation();
+  const { loc, update } = useEfileLocation();
   const efile = useEfileClient(loc.cluster, i18n.language);
   const { api, init, clusterId } = efile;
   const path = loc.path ?? init?.homePath ?? null;
   const dir = useDirectory(api, loc, path);
+  usePrefetchNextPage(api, loc, path, dir.isPlaceholderData ? undefined : dir.data?.total);
   const { visible, toggle } = useColumns();
-  const [selected, setSelected] = useState<string[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
   const operation = useRunningOperation();
@@ -52,34 +61,50 @@ export function FileManager() {
   const pickers = useRef<UploadPickers>(null);
   const { fullscreen, toggle: toggleFullscreen } = useFullscreen(root);
 
+  // A selection belongs to the page it was made on. Keyed by that page, a new page starts with none without the
+  // extra render and commit of the whole screen that clearing it in an effect cost; it is dropped during this
+  // render (React re-runs only this function) so that coming back to the page does not bring it back.
+  const view = JSON.stringify([clusterId, path, loc.pageNum, loc.pageSize, loc.sort, loc.order, loc.keyword]);
+  const [selection, setSelection] = useState({ view, paths: NONE });
+  if (selection.view !== view && selection.paths.length > 0) setSelection({ view, paths: NONE });
+  const selected = selection.view === view ? selection.paths : NONE;
+  const setSelected = useStableCallback((paths: string[]) => setSelection({ view, paths }));
+
   const rows = useMemo(() => dir.data?.list ?? [], [dir.data]);
   const selectedEntries = useMemo(() => rows.filter((r) => selected.includes(r.path)), [rows, selected]);
-  useEffect(
-    () => setSelected([]),
-    [path, loc.pageNum, loc.pageSize, loc.sort, loc.order, loc.keyword, clusterId],
-  );
+
+  /** Changes the address; a listing of the same cluster is asked for at once rather than after the render. */
+  const show = useStableCallback((patch: Partial<EfileLocation>, push?: boolean) => {
+    const next = { ...loc, ...patch };
+    const nextPath = next.path ?? path;
+    const sameCluster = patch.cluster === undefined || patch.cluster === clusterId;
+    if (api && nextPath && sameCluster) prefetchDirectory(qc, api, next, nextPath);
+    update(patch, push);
+  });
+  const goTo = useStableCallback((to: string, cluster?: string) => show(folderPatch(to, cluster), true));
 
   const refresh = useCallback(() => {
     void qc.invalidateQueries({ queryKey: directoryKey(clusterId) });
   }, [qc, clusterId]);
   useUploadLanded(clusterId, path, refresh);
 
-  const roots = init?.roots ?? [];
+  const roots = useMemo(() => init?.roots ?? [], [init]);
   const canGoUp = path !== null && !roots.includes(path) && path !== '/';
-  const up = useCallback(() => {
+  const up = useStableCallback(() => {
     if (path && canGoUp) goTo(parentPath(path));
-  }, [path, canGoUp, goTo]);
+  });
 
+  const clearSelection = useStableCallback(() => setSelected([]));
   const actions = useFileActions({
     api,
     selected: selectedEntries,
     goTo,
     refresh,
-    clearSelection: () => setSelected([]),
+    clearSelection,
     setDialog,
   });
 
-  const onAction = (a: ContextAction | 'delete') => {
+  const onAction = useStableCallback((a: ContextAction | 'delete') => {
     if (a === 'open') {
       const only = selectedEntries[0];
       if (only) void actions.open(only);
@@ -88,20 +113,18 @@ export function FileManager() {
     else if (a === 'rename') actions.rename();
     else if (a === 'copy' || a === 'move') actions.copyMove(a);
     else actions.share();
-  };
+  });
 
+  const onDelete = useStableCallback(() => actions.remove());
+  const onRename = useStableCallback(() => actions.rename());
+  const onOpenSelected = useStableCallback(() => {
+    const only = selectedEntries[0];
+    if (selectedEntries.length === 1 && only) void actions.open(only);
+  });
+  const onSelectAll = useStableCallback(() => setSelected(rows.map((r) => r.path)));
   const keys = useMemo(
-    () => ({
-      onDelete: actions.remove,
-      onRename: actions.rename,
-      onOpen: () => {
-        const only = selectedEntries[0];
-        if (selectedEntries.length === 1 && only) void actions.open(only);
-      },
-      onUp: up,
-      onSelectAll: () => setSelected(rows.map((r) => r.path)),
-    }),
-    [actions, selectedEntries, up, rows],
+    () => ({ onDelete, onRename, onOpen: onOpenSelected, onUp: up, onSelectAll }),
+    [onDelete, onRename, onOpenSelected, up, onSelectAll],
   );
   useKeyboard(dialog === null && menuAt === null, keys);
 
@@ -116,21 +139,65 @@ export function FileManager() {
     [message, t, refresh],
   );
 
-  if (efile.clustersLoading) return <Spin className="efile-loading" />;
-  if (efile.clusters.length === 0) return <Alert type="info" showIcon title={t('efile.noCluster')} />;
-
+  // Stable props of the memoized toolbar, path bar, table and pagination.
+  const clusterChoices = useMemo(
+    () =>
+      efile.clusters.map((c) => ({
+        id: c.clusterId,
+        name: pick(i18n.language, c.centerName, c.centerNameEn),
+      })),
+    [efile.clusters, i18n.language],
+  );
   const current = efile.clusters.find((c) => c.clusterId === clusterId);
   const homeDir = homeDirectory(current?.params.default_user_home_path, init);
-  const homes = userHomes(
-    efile.clusters.map((c) => ({
-      clusterId: c.clusterId,
-      centre: pick(i18n.language, c.centerName, c.centerNameEn),
-      homePath: c.homePath,
-    })),
-    { clusterId, homePath: init?.homePath ?? null },
+  const homes = useMemo(
+    () =>
+      userHomes(
+        efile.clusters.map((c) => ({
+          clusterId: c.clusterId,
+          centre: pick(i18n.language, c.centerName, c.centerNameEn),
+          homePath: c.homePath,
+        })),
+        { clusterId, homePath: init?.homePath ?? null },
+      ),
+    [efile.clusters, i18n.language, clusterId, init],
   );
   // Granted folders other than the home and the home root are the share directories.
-  const shareRoots = roots.filter((r) => r !== init?.homePath && r !== homeDir);
+  const shareRoots = useMemo(
+    () => roots.filter((r) => r !== init?.homePath && r !== homeDir),
+    [roots, init, homeDir],
+  );
+  const onCluster = useStableCallback((id: string) =>
+    update({ cluster: id, path: null, pageNum: 1, keyword: '' }, true),
+  );
+  const onMyShares = useCallback(() => setDialog({ kind: 'myShares' }), []);
+  const onUploadFiles = useCallback(() => pickers.current?.files(), []);
+  const onUploadFolder = useCallback(() => pickers.current?.folder(), []);
+  const onCreate = useCallback((type: 'file' | 'folder') => setDialog({ kind: 'create', type }), []);
+  const onUploadList = useCallback(() => setPanelOpen((o) => !o), []);
+  const onSearch = useStableCallback((keyword: string) => show({ keyword, pageNum: 1 }));
+  const onInvalidPath = useStableCallback(() => void message.warning(t('efile.goto.invalid')));
+  const onSort = useStableCallback((sort: EfileLocation['sort'], order: EfileLocation['order']) =>
+    show({ sort, order, pageNum: 1 }),
+  );
+  const onOpen = useStableCallback((e: FileEntry) => void actions.open(e));
+  const onContextMenu = useCallback((_e: FileEntry, x: number, y: number) => setMenuAt({ x, y }), []);
+  const onPage = useStableCallback((pageNum: number, pageSize: number) => show({ pageNum, pageSize }));
+  const closeMenu = useCallback(() => setMenuAt(null), []);
+  const onQueued = useCallback(() => setPanelOpen(true), []);
+  const uploadTarget = useMemo(
+    () =>
+      api && path
+        ? { clusterId: api.clusterId, clusterName: efile.clusterName, baseUrl: api.baseUrl, dir: path }
+        : null,
+    [api, path, efile.clusterName],
+  );
+  // A page that answers within a moment replaces the one on screen without a spinner flashing over it; one that
+  // takes longer gets it. With nothing on screen yet, the spinner shows at once.
+  const slow = useDelayed(dir.isFetching && dir.isPlaceholderData, 300);
+
+  if (efile.clustersLoading) return <Spin className="efile-loading" />;
+  if (efile.clusters.length === 0) return <Alert type="info" showIcon title={t('efile.noCluster')} />;
 
   return (
     <div ref={root} className={`efile ${fullscreen ? 'efile-fullscreen' : ''}`} data-testid="efile">
@@ -146,25 +213,22 @@ export function FileManager() {
         />
       )}
       <FileToolbar
-        clusters={efile.clusters.map((c) => ({
-          id: c.clusterId,
-          name: pick(i18n.language, c.centerName, c.centerNameEn),
-        }))}
+        clusters={clusterChoices}
         clusterId={clusterId}
-        onCluster={(id) => update({ cluster: id, path: null, pageNum: 1, keyword: '' }, true)}
+        onCluster={onCluster}
         homeDir={homeDir}
         userHomes={homes}
         shareRoots={shareRoots}
-        onGo={(p, c) => goTo(p, c)}
-        onMyShares={() => setDialog({ kind: 'myShares' })}
-        onUploadFiles={() => pickers.current?.files()}
-        onUploadFolder={() => pickers.current?.folder()}
-        onCreate={(type) => setDialog({ kind: 'create', type })}
+        onGo={goTo}
+        onMyShares={onMyShares}
+        onUploadFiles={onUploadFiles}
+        onUploadFolder={onUploadFolder}
+        onCreate={onCreate}
         onAction={onAction}
         columns={visible}
         onToggleColumn={toggle}
         uploadCount={activeUploads}
-        onUploadList={() => setPanelOpen((o) => !o)}
+        onUploadList={onUploadList}
         fullscreen={fullscreen}
         onFullscreen={toggleFullscreen}
       />
@@ -173,11 +237,11 @@ export function FileManager() {
           path={path}
           roots={roots}
           keyword={loc.keyword}
-          onGo={(p) => goTo(p)}
+          onGo={goTo}
           onUp={canGoUp ? up : null}
           onRefresh={refresh}
-          onSearch={(keyword) => update({ keyword, pageNum: 1 })}
-          onInvalidPath={() => void message.warning(t('efile.goto.invalid'))}
+          onSearch={onSearch}
+          onInvalidPath={onInvalidPath}
         />
       )}
       {operation && operationApi && (
@@ -188,30 +252,19 @@ export function FileManager() {
           onEnd={onOperationEnd}
         />
       )}
-      {api && init && path && (
-        <UploadDropZone
-          ref={pickers}
-          api={api}
-          init={init}
-          target={{
-            clusterId: api.clusterId,
-            clusterName: efile.clusterName,
-            baseUrl: api.baseUrl,
-            dir: path,
-          }}
-          onQueued={() => setPanelOpen(true)}
-        >
+      {api && init && uploadTarget && (
+        <UploadDropZone ref={pickers} api={api} init={init} target={uploadTarget} onQueued={onQueued}>
           <FileTable
             rows={rows}
-            loading={dir.isLoading || (dir.isFetching && dir.isPlaceholderData)}
+            loading={dir.isLoading || slow}
             columns={visible}
             sort={loc.sort}
             order={loc.order}
             selected={selected}
             onSelect={setSelected}
-            onSort={(sort, order) => update({ sort, order, pageNum: 1 })}
-            onOpen={(e: FileEntry) => void actions.open(e)}
-            onContextMenu={(_e, x, y) => setMenuAt({ x, y })}
+            onSort={onSort}
+            onOpen={onOpen}
+            onContextMenu={onContextMenu}
           />
         </UploadDropZone>
       )}
@@ -220,10 +273,10 @@ export function FileManager() {
           total={dir.data.total}
           pageNum={loc.pageNum}
           pageSize={loc.pageSize}
-          onChange={(pageNum, pageSize) => update({ pageNum, pageSize })}
+          onChange={onPage}
         />
       )}
-      <ContextMenu at={menuAt} onAction={onAction} onClose={() => setMenuAt(null)} />
+      <ContextMenu at={menuAt} onAction={onAction} onClose={closeMenu} />
       {panelOpen && (
         <UploadPanel
           onClose={() => setPanelOpen(false)}

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Button, Pagination, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Limits } from '@hpc/contracts';
@@ -10,7 +11,7 @@ interface Props {
 }
 
 /** Page sizes 10–500 (default 20), jump to page, first and last page (spec §9). */
-export function FilePagination({ total, pageNum, pageSize, onChange }: Props) {
+export const FilePagination = memo(function FilePagination({ total, pageNum, pageSize, onChange }: Props) {
   const { t } = useTranslation();
   const last = Math.max(1, Math.ceil(total / pageSize));
   return (
@@ -37,4 +38,4 @@ export function FilePagination({ total, pageNum, pageSize, onChange }: Props) {
       </Space>
     </div>
   );
-}
+});

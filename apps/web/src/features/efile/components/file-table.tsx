@@ -1,4 +1,4 @@
-import { memo, useMemo } from 'react';
+import { memo, useCallback, useMemo } from 'react';
 import { Table, type TableColumnsType, type TableProps } from 'antd';
 import {
   FileOutlined,
@@ -27,6 +27,8 @@ interface Props {
   onContextMenu: (entry: FileEntry, x: number, y: number) => void;
 }
 
+const SORT_DIRECTIONS: TableProps<FileEntry>['sortDirections'] = ['ascend', 'descend'];
+
 function EntryIcon({ entry }: { entry: FileEntry }) {
   if (entry.isDirectory) return <FolderFilled className="efile-icon efile-icon-dir" />;
   if (entry.isLink) return <LinkOutlined className="efile-icon" />;
@@ -39,87 +41,122 @@ function EntryIcon({ entry }: { entry: FileEntry }) {
 
 /**
  * The listing: only the page's rows are rendered; sorting is the server's (a click asks for the page again),
- * selection is by path. Double-click or Enter opens, right-click opens the context menu.
+ * selection is by path. Double-click or Enter opens, right-click opens the context menu. Memoized with its columns
+ * and row handlers: it renders when its rows, selection, columns or sort change, not on each render of the page.
  */
 export const FileTable = memo(function FileTable(p: Props) {
   const { t, i18n } = useTranslation();
+  const { onOpen, onSort, onSelect, onContextMenu, selected } = p;
   const dateFmt = useMemo(
     () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' }),
     [i18n.language],
   );
-  const sortOrder = (key: SortKey) => (p.sort === key ? (p.order === 'asc' ? 'ascend' : 'descend') : null);
-  const all: Record<ColumnKey, TableColumnsType<FileEntry>[number]> = {
-    name: {
-      key: 'name',
-      title: t('efile.columns.name'),
-      sorter: true,
-      sortOrder: sortOrder('name'),
-      ellipsis: true,
-      render: (_, e) => (
-        <a
-          className="efile-name"
-          data-testid="efile-name"
-          onClick={(ev) => {
-            ev.stopPropagation();
-            p.onOpen(e);
-          }}
-        >
-          <EntryIcon entry={e} />
-          {e.name}
-        </a>
-      ),
-    },
-    owner: {
-      key: 'owner',
-      title: t('efile.columns.owner'),
-      dataIndex: 'owner',
-      sorter: true,
-      sortOrder: sortOrder('owner'),
-      width: 110,
-    },
-    type: {
-      key: 'type',
-      title: t('efile.columns.type'),
-      sorter: true,
-      sortOrder: sortOrder('type'),
-      width: 120,
-      render: (_, e) =>
-        e.isDirectory ? t('efile.kind.folder') : e.ext ? e.ext.toUpperCase() : t('efile.kind.file'),
-    },
-    size: {
-      key: 'size',
-      title: t('efile.columns.size'),
-      sorter: true,
-      sortOrder: sortOrder('size'),
-      width: 110,
-      align: 'right',
-      render: (_, e) => (e.isDirectory ? '-' : formatSize(e.size)),
-    },
-    permission: {
-      key: 'permission',
-      title: t('efile.columns.permission'),
-      dataIndex: 'permission',
-      sorter: true,
-      sortOrder: sortOrder('permission'),
-      width: 130,
-      className: 'efile-mono',
-    },
-    mtime: {
-      key: 'mtime',
-      title: t('efile.columns.mtime'),
-      sorter: true,
-      sortOrder: sortOrder('mtime'),
-      width: 170,
-      render: (_, e) => dateFmt.format(e.mtime),
-    },
-  };
-  const columns = p.columns.map((c) => all[c]);
+  const columns = useMemo(() => {
+    const sortOrder = (key: SortKey) => (p.sort === key ? (p.order === 'asc' ? 'ascend' : 'descend') : null);
+    const all: Record<ColumnKey, TableColumnsType<FileEntry>[number]> = {
+      name: {
+        key: 'name',
+        title: t('efile.columns.name'),
+        sorter: true,
+        sortOrder: sortOrder('name'),
+        ellipsis: true,
+        render: (_, e) => (
+          <a
+            className="efile-name"
+            data-testid="efile-name"
+            onClick={(ev) => {
+              ev.stopPropagation();
+              onOpen(e);
+            }}
+          >
+            <EntryIcon entry={e} />
+            {e.name}
+          </a>
+        ),
+      },
+      owner: {
+        key: 'owner',
+        title: t('efile.columns.owner'),
+        dataIndex: 'owner',
+        sorter: true,
+        sortOrder: sortOrder('owner'),
+        width: 110,
+      },
+      type: {
+        key: 'type',
+        title: t('efile.columns.type'),
+        sorter: true,
+        sortOrder: sortOrder('type'),
+        width: 120,
+        render: (_, e) =>
+          e.isDirectory ? t('efile.kind.folder') : e.ext ? e.ext.toUpperCase() : t('efile.kind.file'),
+      },
+      size: {
+        key: 'size',
+        title: t('efile.columns.size'),
+        sorter: true,
+        sortOrder: sortOrder('size'),
+        width: 110,
+        align: 'right',
+        render: (_, e) => (e.isDirectory ? '-' : formatSize(e.size)),
+      },
+      permission: {
+        key: 'permission',
+        title: t('efile.columns.permission'),
+        dataIndex: 'permission',
+        sorter: true,
+        sortOrder: sortOrder('permission'),
+        width: 130,
+        className: 'efile-mono',
+      },
+      mtime: {
+        key: 'mtime',
+        title: t('efile.columns.mtime'),
+        sorter: true,
+        sortOrder: sortOrder('mtime'),
+        width: 170,
+        render: (_, e) => dateFmt.format(e.mtime),
+      },
+    };
+    return p.columns.map((c) => all[c]);
+  }, [p.columns, p.sort, p.order, t, dateFmt, onOpen]);
 
-  const onChange: TableProps<FileEntry>['onChange'] = (_pg, _f, sorter) => {
-    const s = Array.isArray(sorter) ? sorter[0] : sorter;
-    if (!s?.columnKey) return;
-    p.onSort(s.order ? (s.columnKey as SortKey) : 'name', s.order === 'descend' ? 'desc' : 'asc');
-  };
+  const onChange = useCallback<NonNullable<TableProps<FileEntry>['onChange']>>(
+    (_pg, _f, sorter, extra) => {
+      if (extra.action !== 'sort') return;
+      const s = Array.isArray(sorter) ? sorter[0] : sorter;
+      // A click on the column sorted descending cancels the sort, and antd then names no column: back to the
+      // default order (this used to be ignored, leaving the column stuck descending).
+      if (!s?.order || !s.columnKey) onSort('name', 'asc');
+      else onSort(s.columnKey as SortKey, s.order === 'descend' ? 'desc' : 'asc');
+    },
+    [onSort],
+  );
+  const rowSelection = useMemo<TableProps<FileEntry>['rowSelection']>(
+    () => ({ selectedRowKeys: selected, onChange: (keys) => onSelect(keys as string[]), columnWidth: 36 }),
+    [selected, onSelect],
+  );
+  const rowClassName = useCallback(
+    (e: FileEntry) => (selected.includes(e.path) ? 'efile-row-selected' : ''),
+    [selected],
+  );
+  const onRow = useCallback(
+    (e: FileEntry): React.HTMLAttributes<HTMLElement> => ({
+      onClick: (ev) => {
+        if (ev.ctrlKey || ev.metaKey) {
+          onSelect(selected.includes(e.path) ? selected.filter((x) => x !== e.path) : [...selected, e.path]);
+        } else onSelect([e.path]);
+      },
+      onDoubleClick: () => onOpen(e),
+      onContextMenu: (ev) => {
+        ev.preventDefault();
+        if (!selected.includes(e.path)) onSelect([e.path]);
+        onContextMenu(e, ev.clientX, ev.clientY);
+      },
+    }),
+    [selected, onSelect, onOpen, onContextMenu],
+  );
+  const locale = useMemo(() => ({ emptyText: t('efile.empty') }), [t]);
 
   return (
     <Table<FileEntry>
@@ -131,31 +168,13 @@ export const FileTable = memo(function FileTable(p: Props) {
       columns={columns}
       loading={p.loading}
       pagination={false}
-      sortDirections={['ascend', 'descend']}
+      sortDirections={SORT_DIRECTIONS}
       showSorterTooltip={false}
       onChange={onChange}
-      locale={{ emptyText: t('efile.empty') }}
-      rowSelection={{
-        selectedRowKeys: p.selected,
-        onChange: (keys) => p.onSelect(keys as string[]),
-        columnWidth: 36,
-      }}
-      rowClassName={(e) => (p.selected.includes(e.path) ? 'efile-row-selected' : '')}
-      onRow={(e) => ({
-        onClick: (ev) => {
-          if (ev.ctrlKey || ev.metaKey) {
-            p.onSelect(
-              p.selected.includes(e.path) ? p.selected.filter((x) => x !== e.path) : [...p.selected, e.path],
-            );
-          } else p.onSelect([e.path]);
-        },
-        onDoubleClick: () => p.onOpen(e),
-        onContextMenu: (ev) => {
-          ev.preventDefault();
-          if (!p.selected.includes(e.path)) p.onSelect([e.path]);
-          p.onContextMenu(e, ev.clientX, ev.clientY);
-        },
-      })}
+      locale={locale}
+      rowSelection={rowSelection}
+      rowClassName={rowClassName}
+      onRow={onRow}
     />
   );
 });

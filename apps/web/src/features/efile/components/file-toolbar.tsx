@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Badge, Button, Checkbox, Dropdown, Select, Space, Tooltip } from 'antd';
 import {
   CloudUploadOutlined,
@@ -44,8 +45,11 @@ interface Props {
   onFullscreen: () => void;
 }
 
-/** The file manager's toolbar: places, cluster switcher, upload, create, the selection's actions, view options. */
-export function FileToolbar(p: Props) {
+/**
+ * The file manager's toolbar: places, cluster switcher, upload, create, the selection's actions, view options.
+ * Memoized: nothing of it changes when the page of the folder does.
+ */
+export const FileToolbar = memo(function FileToolbar(p: Props) {
   const { t } = useTranslation();
   const btn = (key: Parameters<Props['onAction']>[0], icon: React.ReactNode, danger = false) => (
     <Button
@@ -199,4 +203,4 @@ export function FileToolbar(p: Props) {
       </Space>
     </div>
   );
-}
+});

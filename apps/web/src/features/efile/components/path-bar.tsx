@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { Breadcrumb, Button, Input, Space, Tooltip } from 'antd';
 import { ArrowUpOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -15,8 +15,8 @@ interface Props {
   onInvalidPath: () => void;
 }
 
-/** Go up, breadcrumb, go to path (validated before any call), search within the folder, refresh. */
-export function PathBar(p: Props) {
+/** Go up, breadcrumb, go to path (validated before any call), search within the folder, refresh. Memoized. */
+export const PathBar = memo(function PathBar(p: Props) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState(p.path);
   const [kw, setKw] = useState(p.keyword);
@@ -80,4 +80,4 @@ export function PathBar(p: Props) {
       />
     </div>
   );
-}
+});

@@ -43,9 +43,17 @@ export function locationSearch(loc: Partial<EfileLocation>): URLSearchParams {
   return sp;
 }
 
+/** The change of address that opens a folder: its first page, no search (the caller pushes a history entry). */
+export const folderPatch = (path: string, cluster?: string): Partial<EfileLocation> => ({
+  path,
+  pageNum: 1,
+  keyword: '',
+  ...(cluster ? { cluster } : {}),
+});
+
 /**
- * The location and how to change it: a new folder is a new history entry (Back goes up the way the user came);
- * paging, sorting and searching replace the entry. Changing folder or search returns to page 1.
+ * The location and how to change it: `update(patch, push)` merges the patch into the address, replacing the entry
+ * (paging, sorting, searching) or pushing a new one (`push`: a new folder, so Back goes up the way the user came).
  */
 export function useEfileLocation() {
   const [sp, setSp] = useSearchParams();
@@ -56,10 +64,5 @@ export function useEfileLocation() {
     },
     [setSp],
   );
-  const goTo = useCallback(
-    (path: string, cluster?: string) =>
-      update({ path, pageNum: 1, keyword: '', ...(cluster ? { cluster } : {}) }, true),
-    [update],
-  );
-  return { loc, update, goTo };
+  return { loc, update };
 }
