@@ -59,8 +59,11 @@ for (let i = 0; i < ENTRIES; i++) fs.writeFileSync(path.join(big, `f${String(i).
 
 const file = path.join(dataDir, 'upload.bin');
 fs.writeFileSync(file, crypto.randomBytes(UPLOAD_MB * 1024 * 1024));
-const node = await nodeUpload({ url: `${url}/efile/11250`, token, file, dir: HOME, name: 'node-upload.bin' });
-console.log(`node chunk protocol: ${node.mbps.toFixed(1)} MB/s`);
+const sha = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
+const fileSha = sha(file);
+const nodeRound = (name: string) => nodeUpload({ url: `${url}/efile/11250`, token, file, dir: HOME, name });
+// Warm-up, not counted: the first upload of a process runs its upload path cold (JIT, first partial file).
+console.log(`node chunk protocol, warm-up: ${(await nodeRound('node-warm-up.bin')).mbps.toFixed(1)} MB/s`);
 
 const browser = await launchBrowser();
 const ctx = await browser.newContext({ baseURL: url, viewport: { width: 1440, height: 900 } });
@@ -128,29 +131,41 @@ console.log(
 );
 console.log(`jump to an unvisited page (Enter → rows painted): ${JSON.stringify(jumps)} ms`);
 
-await page.goto(`/efile?cluster=11250&path=${encodeURIComponent(HOME)}`);
-await page.getByTestId('efile-name').first().waitFor();
-const t0 = Date.now();
-await page.getByTestId('efile-input-files').setInputFiles(file);
-// A plain query every 20 ms rather than a locator's wait, which checks the element's visibility each time it polls:
-// on this page that forced a style and layout of the whole document several times a second during the upload.
-await page.waitForFunction(
-  () =>
-    (globalThis as unknown as PageGlobals).document.querySelector(
-      '[data-testid=efile-upload-status][data-status=success]',
-    ) !== null,
-  undefined,
-  { polling: 20, timeout: 600_000 },
-);
-const browserSecs = (Date.now() - t0) / 1000;
-const browserMbps = UPLOAD_MB / browserSecs;
-const same =
-  crypto
-    .createHash('sha256')
-    .update(fs.readFileSync(path.join(home, 'upload.bin')))
-    .digest('hex') === crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+// Upload rounds, Node then the page in turn, each into a folder of its own (so the page meets no name conflict):
+// on 2 shared cores one upload's figure moves by ±20 %, the median of three much less.
+const ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3);
+const nodeSpeeds: number[] = [];
+const browserSpeeds: number[] = [];
+for (let r = 1; r <= ROUNDS; r++) {
+  nodeSpeeds.push((await nodeRound(`node-${r}.bin`)).mbps);
+  const dir = `${HOME}/upload-${r}`;
+  fs.mkdirSync(path.join(home, `upload-${r}`));
+  await page.goto(`/efile?cluster=11250&path=${encodeURIComponent(dir)}`);
+  const input = page.getByTestId('efile-input-files');
+  await input.waitFor({ state: 'attached' });
+  const t0 = Date.now();
+  await input.setInputFiles(file);
+  // A plain query every 20 ms rather than a locator's wait, which checks the element's visibility each time it
+  // polls: on this page that forced a style and layout of the whole document several times a second.
+  await page.waitForFunction(
+    () =>
+      (globalThis as unknown as PageGlobals).document.querySelector(
+        '[data-testid=efile-upload-status][data-status=success]',
+      ) !== null,
+    undefined,
+    { polling: 20, timeout: 600_000 },
+  );
+  browserSpeeds.push(UPLOAD_MB / ((Date.now() - t0) / 1000));
+  if (sha(path.join(home, `upload-${r}`, 'upload.bin')) !== fileSha)
+    throw new Error(`round ${r}: bytes differ`);
+  console.log(
+    `upload round ${r}: Node ${nodeSpeeds.at(-1)!.toFixed(1)} MB/s, page ${browserSpeeds.at(-1)!.toFixed(1)} MB/s (bytes equal)`,
+  );
+}
+const nodeMbps = median(nodeSpeeds);
+const browserMbps = median(browserSpeeds);
 console.log(
-  `browser upload: ${browserMbps.toFixed(1)} MB/s (${(browserMbps / node.mbps).toFixed(2)} of Node), bytes equal: ${same}`,
+  `browser upload: median ${browserMbps.toFixed(1)} MB/s, ${(browserMbps / nodeMbps).toFixed(2)} of Node's median ${nodeMbps.toFixed(1)} MB/s`,
 );
 
 console.log(
@@ -165,9 +180,10 @@ console.log(
     jumpMaxMs: Math.max(...jumps),
     coldOpenWallMs: opensWall[0],
     pageWallMedianMs: median(pagesWall),
-    nodeMBps: +node.mbps.toFixed(1),
+    nodeMBps: +nodeMbps.toFixed(1),
     browserMBps: +browserMbps.toFixed(1),
-    ratio: +(browserMbps / node.mbps).toFixed(2),
+    ratio: +(browserMbps / nodeMbps).toFixed(2),
+    uploadRounds: nodeSpeeds.map((n, i) => [+n.toFixed(1), +browserSpeeds[i]!.toFixed(1)]),
   }),
 );
 await browser.close();
