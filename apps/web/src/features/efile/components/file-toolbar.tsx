@@ -46,7 +46,8 @@ interface Props {
 }
 
 /**
- * The file manager's toolbar: places, cluster switcher, upload, create, the selection's actions, view options.
+ * The file manager's toolbar: cluster switcher and places with the view options on the first row, upload, create
+ * and the selection's actions on the second (one row for all wrapped at an arbitrary button on a laptop screen).
  * Memoized: nothing of it changes when the page of the folder does.
  */
 export const FileToolbar = memo(function FileToolbar(p: Props) {
@@ -64,73 +65,116 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
   );
   return (
     <div className="efile-toolbar">
-      <Space wrap size={[6, 6]}>
-        {p.clusters.length > 1 && (
-          <Select
-            className="efile-cluster"
-            value={p.clusterId ?? undefined}
-            onChange={p.onCluster}
-            options={p.clusters.map((c) => ({ value: c.id, label: c.name }))}
-            aria-label={t('efile.cluster')}
-            data-testid="efile-cluster"
-          />
-        )}
-        <Tooltip title={p.homeDir}>
-          <Button
-            icon={<HomeOutlined />}
-            disabled={!p.homeDir}
-            onClick={() => p.homeDir && p.onGo(p.homeDir)}
-            data-testid="efile-home"
-          >
-            {t('efile.places.home')}
-          </Button>
-        </Tooltip>
-        {p.userHomes.length <= 1 ? (
-          <Tooltip title={p.userHomes[0]?.path}>
+      <div className="efile-toolbar-row">
+        <Space wrap size={[6, 6]}>
+          {p.clusters.length > 1 && (
+            <Select
+              className="efile-cluster"
+              value={p.clusterId ?? undefined}
+              onChange={p.onCluster}
+              options={p.clusters.map((c) => ({ value: c.id, label: c.name }))}
+              aria-label={t('efile.cluster')}
+              data-testid="efile-cluster"
+            />
+          )}
+          <Tooltip title={p.homeDir}>
             <Button
-              icon={<UserOutlined />}
-              disabled={p.userHomes.length === 0}
-              onClick={() => p.userHomes[0] && p.onGo(p.userHomes[0].path, p.userHomes[0].clusterId)}
-              data-testid="efile-user-home"
+              icon={<HomeOutlined />}
+              disabled={!p.homeDir}
+              onClick={() => p.homeDir && p.onGo(p.homeDir)}
+              data-testid="efile-home"
             >
-              {t('efile.places.userHome')}
+              {t('efile.places.home')}
             </Button>
           </Tooltip>
-        ) : (
+          {p.userHomes.length <= 1 ? (
+            <Tooltip title={p.userHomes[0]?.path}>
+              <Button
+                icon={<UserOutlined />}
+                disabled={p.userHomes.length === 0}
+                onClick={() => p.userHomes[0] && p.onGo(p.userHomes[0].path, p.userHomes[0].clusterId)}
+                data-testid="efile-user-home"
+              >
+                {t('efile.places.userHome')}
+              </Button>
+            </Tooltip>
+          ) : (
+            <Dropdown
+              menu={{
+                items: p.userHomes.map((h) => ({
+                  key: h.clusterId,
+                  label: t('efile.places.userHomeOn', { centre: h.centre, path: h.path }),
+                })),
+                selectable: true,
+                selectedKeys: p.clusterId ? [p.clusterId] : [],
+                onClick: (i) => {
+                  const h = p.userHomes.find((x) => x.clusterId === i.key);
+                  if (h) p.onGo(h.path, h.clusterId);
+                },
+              }}
+            >
+              <Button icon={<UserOutlined />} data-testid="efile-user-home">
+                {t('efile.places.userHome')}
+              </Button>
+            </Dropdown>
+          )}
+          {p.shareRoots.length === 1 && (
+            <Button icon={<TeamOutlined />} onClick={() => p.onGo(p.shareRoots[0]!)}>
+              {t('efile.places.share')}
+            </Button>
+          )}
+          {p.shareRoots.length > 1 && (
+            <Dropdown
+              menu={{ items: p.shareRoots.map((r) => ({ key: r, label: r })), onClick: (i) => p.onGo(i.key) }}
+            >
+              <Button icon={<TeamOutlined />}>{t('efile.places.share')}</Button>
+            </Dropdown>
+          )}
+          <Button icon={<ShareAltOutlined />} onClick={p.onMyShares} data-testid="efile-my-shares-button">
+            {t('efile.places.myShares')}
+          </Button>
+        </Space>
+        <Space size={6}>
+          <Badge count={p.uploadCount} size="small">
+            <Button
+              icon={<CloudUploadOutlined />}
+              onClick={p.onUploadList}
+              data-testid="efile-upload-list-button"
+            >
+              {t('efile.upload.list')}
+            </Button>
+          </Badge>
           <Dropdown
-            menu={{
-              items: p.userHomes.map((h) => ({
-                key: h.clusterId,
-                label: t('efile.places.userHomeOn', { centre: h.centre, path: h.path }),
-              })),
-              selectable: true,
-              selectedKeys: p.clusterId ? [p.clusterId] : [],
-              onClick: (i) => {
-                const h = p.userHomes.find((x) => x.clusterId === i.key);
-                if (h) p.onGo(h.path, h.clusterId);
-              },
-            }}
+            trigger={['click']}
+            popupRender={() => (
+              <div className="efile-columns-menu">
+                {ALL_COLUMNS.map((c) => (
+                  <Checkbox
+                    key={c}
+                    checked={p.columns.includes(c)}
+                    disabled={c === 'name'}
+                    onChange={(e) => p.onToggleColumn(c, e.target.checked)}
+                  >
+                    {t(`efile.columns.${c}`)}
+                  </Checkbox>
+                ))}
+              </div>
+            )}
           >
-            <Button icon={<UserOutlined />} data-testid="efile-user-home">
-              {t('efile.places.userHome')}
+            <Button icon={<SettingOutlined />} aria-label={t('efile.columns.custom')}>
+              <UnorderedListOutlined />
             </Button>
           </Dropdown>
-        )}
-        {p.shareRoots.length === 1 && (
-          <Button icon={<TeamOutlined />} onClick={() => p.onGo(p.shareRoots[0]!)}>
-            {t('efile.places.share')}
-          </Button>
-        )}
-        {p.shareRoots.length > 1 && (
-          <Dropdown
-            menu={{ items: p.shareRoots.map((r) => ({ key: r, label: r })), onClick: (i) => p.onGo(i.key) }}
-          >
-            <Button icon={<TeamOutlined />}>{t('efile.places.share')}</Button>
-          </Dropdown>
-        )}
-        <Button icon={<ShareAltOutlined />} onClick={p.onMyShares} data-testid="efile-my-shares-button">
-          {t('efile.places.myShares')}
-        </Button>
+          <Tooltip title={t(p.fullscreen ? 'efile.exitFullscreen' : 'efile.fullscreen')}>
+            <Button
+              icon={p.fullscreen ? <FullscreenExitOutlined /> : <FullscreenOutlined />}
+              onClick={p.onFullscreen}
+              aria-label={t(p.fullscreen ? 'efile.exitFullscreen' : 'efile.fullscreen')}
+            />
+          </Tooltip>
+        </Space>
+      </div>
+      <Space wrap size={[6, 6]}>
         <Dropdown
           menu={{
             items: [
@@ -161,45 +205,6 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
         {btn('move', <ScissorOutlined />)}
         {btn('share', <ShareAltOutlined />)}
         {btn('delete', <DeleteOutlined />, true)}
-      </Space>
-      <Space size={6}>
-        <Badge count={p.uploadCount} size="small">
-          <Button
-            icon={<CloudUploadOutlined />}
-            onClick={p.onUploadList}
-            data-testid="efile-upload-list-button"
-          >
-            {t('efile.upload.list')}
-          </Button>
-        </Badge>
-        <Dropdown
-          trigger={['click']}
-          popupRender={() => (
-            <div className="efile-columns-menu">
-              {ALL_COLUMNS.map((c) => (
-                <Checkbox
-                  key={c}
-                  checked={p.columns.includes(c)}
-                  disabled={c === 'name'}
-                  onChange={(e) => p.onToggleColumn(c, e.target.checked)}
-                >
-                  {t(`efile.columns.${c}`)}
-                </Checkbox>
-              ))}
-            </div>
-          )}
-        >
-          <Button icon={<SettingOutlined />} aria-label={t('efile.columns.custom')}>
-            <UnorderedListOutlined />
-          </Button>
-        </Dropdown>
-        <Tooltip title={t(p.fullscreen ? 'efile.exitFullscreen' : 'efile.fullscreen')}>
-          <Button
-            icon={p.fullscreen ? <FullscreenExitOutlined /> : <FullscreenOutlined />}
-            onClick={p.onFullscreen}
-            aria-label={t(p.fullscreen ? 'efile.exitFullscreen' : 'efile.fullscreen')}
-          />
-        </Tooltip>
       </Space>
     </div>
   );
