@@ -190,4 +190,28 @@ describe('downloads', () => {
     });
     expect(await openAfterSettling((p) => p === h.home + '/big.bin')).toBe(0);
   });
+
+  it('zips and downloads running at once over sockets share the block pool; each gets exactly its bytes', async () => {
+    fs.mkdirSync(h.home + '/mix');
+    const files = Array.from({ length: 18 }, (_, i) => crypto.randomBytes(((i * 7919) % 13) * 90_001 + i));
+    files.forEach((b, i) => fs.writeFileSync(`${h.home}/mix/f${i}.bin`, b));
+    const single = crypto.randomBytes(3 * 1024 * 1024 + 5);
+    fs.writeFileSync(h.home + '/single.bin', single);
+    if (!h.app.server.listening) await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}/download.action?token=${token}`;
+    const zipUrl = `${base}&path=/public/home/demo/mix`;
+    const answers = await Promise.all(
+      [zipUrl, `${base}&path=/public/home/demo/single.bin`, zipUrl].map(async (u) =>
+        Buffer.from(await (await fetch(u)).arrayBuffer()),
+      ),
+    );
+    expect(answers[1]!.equals(single)).toBe(true);
+    for (const [n, zip] of [answers[0]!, answers[2]!].entries()) {
+      const zipFile = path.join(h.dir, `mix-${n}.zip`);
+      fs.writeFileSync(zipFile, zip);
+      const out = path.join(h.dir, `mix-${n}`);
+      execFileSync('unzip', ['-q', zipFile, '-d', out]);
+      files.forEach((b, i) => expect(fs.readFileSync(`${out}/mix/f${i}.bin`).equals(b)).toBe(true));
+    }
+  });
 });
