@@ -35,6 +35,17 @@ describe('catalogue in the browser', () => {
     await portal?.stop();
   });
 
+  it('serves hashed assets for a year, the favicon for a day, and the page itself revalidated', async () => {
+    const html = await fetch(`${portal.url}/main-page`, { headers: { accept: 'text/html' } });
+    expect(html.headers.get('cache-control')).toBe('no-cache');
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(await html.text())?.[1];
+    expect(asset).toBeDefined();
+    const cc = async (p: string) => (await fetch(`${portal.url}${p}`)).headers.get('cache-control');
+    expect(await cc(asset!)).toBe('public, max-age=31536000, immutable');
+    expect(await cc('/favicon.svg')).toBe('public, max-age=86400');
+    expect(await cc('/index.html')).toBe('no-cache');
+  });
+
   it('lands on /main-page from /', async () => {
     await page.goto('/');
     await page.waitForURL('**/main-page');

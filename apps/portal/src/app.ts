@@ -53,11 +53,16 @@ export async function registerPortal(app: AppServer, deps: PortalDeps): Promise<
       root: dist,
       wildcard: false,
       index: false,
+      // Without this, `send` replaces the header set below with its own `public, max-age=0`.
+      cacheControl: false,
       setHeaders(res, file) {
-        // Vite names assets by content hash: cache them for a year; index.html must always be revalidated.
+        // Vite names assets by content hash: cache them for a year. index.html (also served by the SPA fallback)
+        // is always revalidated, so a new release is seen at once. Other unhashed public files (the favicon) for a
+        // day: with the default max-age=0 the browser revalidated the favicon on every in-app navigation.
         if (file.includes(`${path.sep}assets${path.sep}`)) {
           res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-        }
+        } else if (file.endsWith(`${path.sep}index.html`)) res.setHeader('cache-control', 'no-cache');
+        else res.setHeader('cache-control', 'public, max-age=86400');
       },
     });
   }
