@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AppError } from '@hpc/server-kit';
 import type { Resolved } from './path-resolver';
 import { tempName } from './names';
+import { removeTree } from './safe-remove';
 
 const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException).code;
 
@@ -49,15 +50,10 @@ export async function touchFile(target: Resolved): Promise<void> {
   await fh.close();
 }
 
-/** Removes a file, link or (when recursive) folder; `rm` never follows links inside the tree. */
+/** Removes a file, link or (when recursive) folder, never following a link, even one swapped in meanwhile. */
 export async function removeEntry(target: Resolved, recursive: boolean): Promise<void> {
   if (!target.stat) throw new AppError('1020');
-  if (target.stat.isDirectory()) {
-    if (recursive) await fs.rm(target.host, { recursive: true, force: false }).catch(fsError);
-    else await fs.rmdir(target.host).catch(fsError);
-  } else {
-    await fs.unlink(target.host).catch(fsError);
-  }
+  await removeTree(target.host, target.parentHost, { recursive }).catch(fsError);
 }
 
 /**

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, isAppError } from '@hpc/server-kit';
@@ -9,6 +8,7 @@ import type { Resolved } from '../../fs/path-resolver';
 import { isUnder } from '../../fs/path-resolver';
 import { copyTree, measure, type Progress } from '../../fs/copy-tree';
 import { renameNoReplace } from '../../fs/file-ops';
+import { removeTree } from '../../fs/safe-remove';
 import { TEMP_SUFFIX, tempName } from '../../fs/names';
 import type { ShareRepository } from '../share/share.repository';
 import type { OperationsRepository } from './operations.repository';
@@ -87,7 +87,7 @@ export function operationsService(
       for (const { src, dst } of items) {
         ac.signal.throwIfAborted();
         const isDir = !!src.stat?.isDirectory();
-        if (cover && dst.stat) await fs.rm(dst.host, { recursive: true, force: true });
+        if (cover && dst.stat) await removeTree(dst.host, dst.parentHost, { force: true });
         if (kind === 'move') {
           try {
             await renameNoReplace(src.host, dst.host, isDir);
@@ -107,11 +107,11 @@ export function operationsService(
           await copyTree(src.host, tmp, progress, ac.signal);
           await renameNoReplace(tmp, dst.host, isDir);
         } catch (e) {
-          await fs.rm(tmp, { recursive: true, force: true });
+          await removeTree(tmp, dst.parentHost, { force: true });
           throw e;
         }
         if (kind === 'move') {
-          await fs.rm(src.host, { recursive: true, force: true });
+          await removeTree(src.host, src.parentHost, { force: true });
           await shares.movePrefix(src.clusterPath, dst.clusterPath);
         }
       }
