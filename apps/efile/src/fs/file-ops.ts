@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AppError } from '@hpc/server-kit';
 import type { Resolved } from './path-resolver';
 import { tempName } from './names';
+import { atHost } from './anchored';
 import { removeTree } from './safe-remove';
 
 const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException).code;
@@ -36,17 +37,20 @@ export function fsError(e: unknown): never {
 
 export const conflictError = (isDir: boolean) => new AppError(isDir ? '1023' : '1021');
 
+// Every operation below reaches its folder through `atHost`/`atFolder` (anchored.ts): a parent swapped for a link
+// after the resolver's check cannot redirect it into another user's folder.
+
 export async function makeDir(target: Resolved): Promise<void> {
   if (target.stat) throw conflictError(target.stat.isDirectory());
-  await fs.mkdir(target.host).catch(fsError);
+  await atHost(target.host, (p) => fs.mkdir(p)).catch(fsError);
 }
 
 /** Creates an empty file; O_EXCL also refuses a dangling symlink at the name. */
 export async function touchFile(target: Resolved): Promise<void> {
   if (target.stat) throw conflictError(target.stat.isDirectory());
-  const fh = await fs
-    .open(target.host, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644)
-    .catch(fsError);
+  const fh = await atHost(target.host, (p) =>
+    fs.open(p, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644),
+  ).catch(fsError);
   await fh.close();
 }
 
@@ -62,19 +66,23 @@ export async function removeEntry(target: Resolved, recursive: boolean): Promise
  * raced only by the user themselves). Falls back to the checked rename where hard links are refused.
  */
 export async function renameNoReplace(fromHost: string, toHost: string, isDir: boolean): Promise<void> {
+  await atHost(fromHost, (from) => atHost(toHost, (to) => renameAnchored(from, to, isDir)));
+}
+
+async function renameAnchored(from: string, to: string, isDir: boolean): Promise<void> {
   if (!isDir) {
     try {
-      await fs.link(fromHost, toHost);
-      await fs.unlink(fromHost);
+      await fs.link(from, to);
+      await fs.unlink(from);
       return;
     } catch (e) {
       if (errno(e) === 'EEXIST') throw conflictError(false);
       if (!['EPERM', 'EXDEV', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP'].includes(errno(e) ?? '')) fsError(e);
     }
   }
-  const existing = await fs.lstat(toHost).catch(() => null);
+  const existing = await fs.lstat(to).catch(() => null);
   if (existing) throw conflictError(existing.isDirectory());
-  await fs.rename(fromHost, toHost).catch(fsError);
+  await fs.rename(from, to).catch(fsError);
 }
 
 /**
@@ -84,25 +92,27 @@ export async function renameNoReplace(fromHost: string, toHost: string, isDir: b
 export async function atomicWriteFile(target: Resolved, data: string | Buffer): Promise<void> {
   const st = target.stat;
   const mode = st ? st.mode & 0o7777 : 0o644;
-  const tmp = path.join(target.parentHost, tempName(target.name));
-  const fh = await fs
-    .open(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, mode)
-    .catch(fsError);
-  try {
-    await fh.writeFile(data);
-    await fh.chmod(mode);
-    if (st && process.getuid?.() === 0) await fh.chown(st.uid, st.gid);
-    await fh.sync();
-    await fh.close();
-    await fs.rename(tmp, target.host);
-  } catch (e) {
-    await fh.close().catch(() => undefined);
-    await fs.unlink(tmp).catch(() => undefined);
-    fsError(e);
-  }
+  await atHost(target.host, async (final) => {
+    const tmp = path.join(path.dirname(final), tempName(target.name));
+    const fh = await fs
+      .open(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, mode)
+      .catch(fsError);
+    try {
+      await fh.writeFile(data);
+      await fh.chmod(mode);
+      if (st && process.getuid?.() === 0) await fh.chown(st.uid, st.gid);
+      await fh.sync();
+      await fh.close();
+      await fs.rename(tmp, final);
+    } catch (e) {
+      await fh.close().catch(() => undefined);
+      await fs.unlink(tmp).catch(() => undefined);
+      fsError(e);
+    }
+  }).catch(fsError);
 }
 
-/** Opens an existing file for reading without following a link swapped in at the final component. */
+/** Opens an existing file for reading without following a link swapped in, at the final component or above it. */
 export async function openForRead(host: string): Promise<fs.FileHandle> {
-  return fs.open(host, constants.O_RDONLY | constants.O_NOFOLLOW).catch(fsError);
+  return atHost(host, (p) => fs.open(p, constants.O_RDONLY | constants.O_NOFOLLOW)).catch(fsError);
 }

@@ -1,14 +1,9 @@
 import fs from 'node:fs/promises';
-import { constants } from 'node:fs';
 import path from 'node:path';
-import { AppError } from '@hpc/server-kit';
+import { anchor, atFolder, DIR_FLAGS } from './anchored';
 import { mapLimit } from './concurrency';
 
 const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException).code;
-const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
-
-/** The path through which the kernel reaches an open directory itself, whatever its path has become since. */
-const anchor = (fd: number) => `/proc/self/fd/${fd}`;
 
 /**
  * Removes `host` — a file, a link, or a folder with everything in it — without ever following a link, even one
@@ -17,7 +12,7 @@ const anchor = (fd: number) => `/proc/self/fd/${fd}`;
  * runs with the rights of every user). Node has no `unlinkat`, so each folder is opened (O_DIRECTORY|O_NOFOLLOW:
  * a link fails with ELOOP) and its entries are reached through /proc/self/fd/<fd>/<name>, which the kernel resolves
  * from the open folder, not by walking the path again; unlink and rmdir never follow the final component. The
- * parent is opened the same way and must still be `parentHost` (the resolver's real path), else "1030".
+ * parent is reached the same way (`atFolder`) and must still be `parentHost`, else "1030".
  * With `force`, a `host` that is already gone is not an error; with `recursive: false` a folder must be empty.
  */
 export async function removeTree(
@@ -25,20 +20,10 @@ export async function removeTree(
   parentHost: string,
   { force = false, recursive = true }: { force?: boolean; recursive?: boolean } = {},
 ): Promise<void> {
-  const fd = await fs.open(parentHost, DIR_FLAGS).catch((e: unknown) => {
-    // The resolver's real path is never a link: if it is one now, it was swapped in since.
-    if (errno(e) === 'ELOOP' || errno(e) === 'ENOTDIR')
-      throw new AppError('1030', 'The folder moved while it was being changed');
-    throw e;
-  });
   try {
-    if ((await fs.readlink(anchor(fd.fd))) !== parentHost)
-      throw new AppError('1030', 'The folder moved while it was being changed');
-    await removeAt(anchor(fd.fd), path.basename(host), recursive);
+    await atFolder(parentHost, (dir) => removeAt(dir, path.basename(host), recursive));
   } catch (e) {
     if (!(force && errno(e) === 'ENOENT')) throw e;
-  } finally {
-    await fd.close();
   }
 }
 
