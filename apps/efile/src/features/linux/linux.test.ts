@@ -95,6 +95,33 @@ describe('Linux commands with the real curl', () => {
     expect(sha(out + '/实验/sub/b.bin')).toBe(sha(local + '/实验/sub/b.bin'));
   });
 
+  it('hands out a user token for a folder that uploads into it and downloads from it, today only; not outside', async () => {
+    const ask = async (p: string) =>
+      (await (
+        await fetch(base + '/getUserToken.action', {
+          method: 'POST',
+          headers: { token, ...FORM },
+          body: form({ path: p }),
+        })
+      ).json()) as { code: string; data: { token: string; clusterUserName: string; expiresAt: number } };
+    const r = await ask('/public/home/demo');
+    expect(r.code).toBe('0');
+    expect(r.data.clusterUserName).toBe('demo');
+    const end = new Date(now);
+    end.setHours(23, 59, 59, 999);
+    expect(r.data.expiresAt).toBe(end.getTime());
+    const put = await fetch(`${base}/linux/put/${r.data.token}/token-put.txt`, {
+      method: 'PUT',
+      body: 'via token',
+    });
+    expect(put.status).toBe(200);
+    expect(fs.readFileSync(h.home + '/token-put.txt', 'utf8')).toBe('via token');
+    const get = await fetch(`${base}/linux/get/${r.data.token}`);
+    expect([get.status, get.headers.get('content-type')]).toEqual([200, 'application/zip']);
+    await get.arrayBuffer();
+    expect((await ask('/public/home/other')).code).toBe('1030');
+  });
+
   it('refuses a hostile tar (absolute, .. and links) and a command from yesterday', async () => {
     const up = await commands('/linuxUpload.action?path=/public/home/demo');
     const evil = path.join(h.dir, 'evil');
