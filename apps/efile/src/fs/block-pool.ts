@@ -1,3 +1,5 @@
+import type { Writable } from 'node:stream';
+
 /** 1 MiB: the unit in which downloads and zips read files and write to the socket. */
 export const BLOCK = 1024 * 1024;
 
@@ -12,6 +14,54 @@ const POOL_MAX = 16;
 
 export const takeBlock = (): Buffer => pool.pop() ?? Buffer.allocUnsafeSlow(BLOCK);
 
-export const giveBack = (b: Buffer): void => {
+const giveBack = (b: Buffer): void => {
   if (pool.length < POOL_MAX) pool.push(b);
 };
+
+/**
+ * Writes pooled blocks to a response (single-file downloads and zips): at most `inFlight` writes not yet taken by
+ * the kernel, each block back to the pool when its write callback fires. When the client goes away, writing stops
+ * quietly: `gone` turns true and `closed` resolves, which callers race their own waits against.
+ */
+export class BlockWriter {
+  private readonly writes: Promise<void>[] = [];
+  private closedSeen = false;
+  readonly closed: Promise<void>;
+
+  constructor(
+    private readonly out: Writable,
+    private readonly inFlight = 2,
+  ) {
+    this.closed = new Promise<void>((resolve) =>
+      out.once('close', () => {
+        this.closedSeen = true;
+        resolve();
+      }),
+    );
+  }
+
+  /** 'close' comes a tick after destroy(); writing in between would emit an error nobody listens to. */
+  get gone(): boolean {
+    return this.closedSeen || this.out.destroyed;
+  }
+
+  /** Sends `block[0, used)` (taken from the pool), then waits while too many writes are in flight. */
+  async send(block: Buffer, used: number): Promise<void> {
+    if (this.gone) return giveBack(block);
+    this.writes.push(
+      new Promise<void>((resolve) =>
+        this.out.write(block.subarray(0, used), (err) => {
+          if (!err) giveBack(block);
+          resolve();
+        }),
+      ),
+    );
+    if (this.writes.length >= this.inFlight) await Promise.race([this.writes.shift(), this.closed]);
+  }
+
+  /** Waits for the writes in flight, then ends the response (unless the client left). */
+  async end(): Promise<void> {
+    await Promise.race([Promise.all(this.writes), this.closed]);
+    if (!this.gone) this.out.end();
+  }
+}

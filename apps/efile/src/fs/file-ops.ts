@@ -4,10 +4,9 @@ import path from 'node:path';
 import { AppError } from '@hpc/server-kit';
 import type { Resolved } from './path-resolver';
 import { tempName } from './names';
-import { atHost } from './anchored';
+import { atFolder, atHost, atHosts, checkOpened } from './anchored';
+import { errno } from './errno';
 import { removeTree } from './safe-remove';
-
-const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException).code;
 
 /** Maps file-system errors to the spec's codes; anything unexpected is rethrown (→ 500, logged). */
 export function fsError(e: unknown): never {
@@ -57,7 +56,7 @@ export async function touchFile(target: Resolved): Promise<void> {
 /** Removes a file, link or (when recursive) folder, never following a link, even one swapped in meanwhile. */
 export async function removeEntry(target: Resolved, recursive: boolean): Promise<void> {
   if (!target.stat) throw new AppError('1020');
-  await removeTree(target.host, target.parentHost, { recursive }).catch(fsError);
+  await removeTree(target.host, { recursive }).catch(fsError);
 }
 
 /**
@@ -66,7 +65,12 @@ export async function removeEntry(target: Resolved, recursive: boolean): Promise
  * raced only by the user themselves). Falls back to the checked rename where hard links are refused.
  */
 export async function renameNoReplace(fromHost: string, toHost: string, isDir: boolean): Promise<void> {
-  await atHost(fromHost, (from) => atHost(toHost, (to) => renameAnchored(from, to, isDir)));
+  await atHosts(fromHost, toHost, (from, to) => renameAnchored(from, to, isDir));
+}
+
+/** Puts a file over the one at `toHost` (an overwrite the user confirmed), reaching both folders like every rename. */
+export async function replaceFile(fromHost: string, toHost: string): Promise<void> {
+  await atHosts(fromHost, toHost, (from, to) => fs.rename(from, to)).catch(fsError);
 }
 
 async function renameAnchored(from: string, to: string, isDir: boolean): Promise<void> {
@@ -92,27 +96,36 @@ async function renameAnchored(from: string, to: string, isDir: boolean): Promise
 export async function atomicWriteFile(target: Resolved, data: string | Buffer): Promise<void> {
   const st = target.stat;
   const mode = st ? st.mode & 0o7777 : 0o644;
-  await atHost(target.host, async (final) => {
-    const tmp = path.join(path.dirname(final), tempName(target.name));
-    const fh = await fs
-      .open(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, mode)
-      .catch(fsError);
+  await atFolder(target.parentHost, async (dir) => {
+    const tmp = `${dir}/${tempName(target.name)}`;
+    const fh = await fs.open(
+      tmp,
+      constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW,
+      mode,
+    );
     try {
       await fh.writeFile(data);
       await fh.chmod(mode);
       if (st && process.getuid?.() === 0) await fh.chown(st.uid, st.gid);
       await fh.sync();
       await fh.close();
-      await fs.rename(tmp, final);
+      await fs.rename(tmp, `${dir}/${path.basename(target.host)}`);
     } catch (e) {
       await fh.close().catch(() => undefined);
       await fs.unlink(tmp).catch(() => undefined);
-      fsError(e);
+      throw e;
     }
   }).catch(fsError);
 }
 
 /** Opens an existing file for reading without following a link swapped in, at the final component or above it. */
 export async function openForRead(host: string): Promise<fs.FileHandle> {
-  return atHost(host, (p) => fs.open(p, constants.O_RDONLY | constants.O_NOFOLLOW)).catch(fsError);
+  const fh = await fs.open(host, constants.O_RDONLY | constants.O_NOFOLLOW).catch(fsError);
+  try {
+    await checkOpened(fh.fd, host);
+  } catch (e) {
+    await fh.close();
+    throw e;
+  }
+  return fh;
 }

@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@hpc/server-kit';
-import { BLOCK, giveBack, takeBlock } from './block-pool';
+import { BLOCK, BlockWriter, takeBlock } from './block-pool';
 import { openForRead } from './file-ops';
 
 /** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name, so Chinese names survive every browser. */
@@ -112,41 +112,23 @@ export function takeOverResponse(reply: FastifyReply): ServerResponse {
 }
 
 /**
- * Writes bytes start..end of the file to the response, two 1 MiB blocks in flight, each read into a buffer that is
- * reused once the socket has taken it (the write callback says so). A read stream piped to the response allocates
- * a fresh block per read instead; on this VM a download then ran in one of two modes, ~1 or ~3 GiB/s, while nginx
- * (sendfile) kept ~3. Stops when the client goes away; a file that shrinks under the download ends the connection
- * early (the client sees fewer bytes than Content-Length announced).
+ * Writes bytes start..end of the file to the response from pooled blocks (`BlockWriter`: two in flight, each
+ * reused once the socket has taken it). A read stream piped to the response allocates a fresh block per read
+ * instead; on this VM a download then ran in one of two modes, ~1 or ~3 GiB/s, while nginx (sendfile) kept ~3.
+ * Stops when the client goes away; a file that shrinks under the download ends the connection early (the client
+ * sees fewer bytes than Content-Length announced).
  */
 async function pumpRange(fh: FileHandle, res: ServerResponse, start: number, end: number): Promise<void> {
-  let gone = res.destroyed;
-  const closed = new Promise<void>((resolve) =>
-    res.once('close', () => {
-      gone = true;
-      resolve();
-    }),
-  );
-  const inFlight: Promise<void>[] = [];
+  const out = new BlockWriter(res);
   try {
-    for (let pos = start; pos <= end && !gone;) {
+    for (let pos = start; pos <= end && !out.gone;) {
       const block = takeBlock();
       const { bytesRead } = await fh.read(block, 0, Math.min(BLOCK, end - pos + 1), pos);
       if (bytesRead === 0) throw new Error('the file shrank during the download');
       pos += bytesRead;
-      inFlight.push(
-        new Promise<void>((resolve) =>
-          res.write(block.subarray(0, bytesRead), (err) => {
-            if (!err) giveBack(block);
-            resolve();
-          }),
-        ),
-      );
-      if (inFlight.length >= 2) await Promise.race([inFlight.shift(), closed]);
+      await out.send(block, bytesRead);
     }
-    if (!gone) {
-      await Promise.race([Promise.all(inFlight), closed]);
-      res.end();
-    }
+    await out.end();
   } catch {
     res.destroy();
   }

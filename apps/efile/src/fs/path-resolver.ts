@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Stats } from 'node:fs';
 import { AppError } from '@hpc/server-kit';
+import { errno } from './errno';
 
 /** The cluster paths a user may touch: their home first, then the shared paths the portal granted. */
 export interface UserScope {
@@ -58,8 +59,6 @@ export function normalizeClusterPath(input: unknown): string {
 /** True when `p` is `root` or below it (both normalised, same kind: cluster or host). */
 export const isUnder = (p: string, root: string): boolean =>
   root === '/' ? p.startsWith('/') : p === root || p.startsWith(root + '/');
-
-const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException).code;
 
 /**
  * The one path resolver (DESIGN.md §7). Every call maps a cluster path to a host path under `fsRoot`, resolves the

@@ -7,13 +7,13 @@ const FLUSH_BYTES = 1024 * 1024;
  * Writes a stream's pieces into an open file at `offset`, gathering the socket's ~64 KB pieces into writes of ~1 MiB. A write
  * stream would issue a thread-pool request per piece or small batch; on 2 busy cores every such hop costs a context
  * switch, and a chunk upload is dominated by those hops, not by copying bytes. Memory stays bounded: the stream is
- * not read while a write is in flight. Returns the number of bytes written.
+ * not read while a write is in flight.
  */
 export async function writeStreamAt(
   fh: FileHandle,
   data: AsyncIterable<Buffer>,
   offset: number,
-): Promise<number> {
+): Promise<void> {
   let pos = offset;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -37,7 +37,6 @@ export async function writeStreamAt(
     if (pendingBytes >= FLUSH_BYTES) await flush();
   }
   await flush();
-  return pos - offset;
 }
 
 function skipBytes(buffers: Buffer[], n: number): Buffer[] {

@@ -61,7 +61,7 @@ function writeUT(buf: Buffer, at: number, mtime: Date): void {
  * One archive's layout: offsets and lengths of every record, and the bytes of each record on request.
  * Memory is one name buffer and one offset per entry (the entries are already in memory, from the walk).
  */
-export class ZipLayout {
+export class ZipLayout<T extends ZipItem = ZipItem> {
   private readonly names: Buffer[];
   /** Offset of each entry's local header. */
   private readonly offsets: number[];
@@ -69,7 +69,7 @@ export class ZipLayout {
   private readonly cdSize: number;
   readonly totalSize: number;
 
-  constructor(readonly items: readonly ZipItem[]) {
+  constructor(readonly items: readonly T[]) {
     this.names = items.map((e) => Buffer.from(e.name, 'utf8'));
     this.offsets = new Array<number>(items.length);
     let at = 0;

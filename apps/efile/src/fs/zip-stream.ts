@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import { AppError } from '@hpc/server-kit';
-import { BLOCK, giveBack, takeBlock } from './block-pool';
+import { checkOpened } from './anchored';
+import { BLOCK, BlockWriter, takeBlock } from './block-pool';
 import { mapLimit } from './concurrency';
 import { isInternalName } from './names';
 import { ZipLayout, type ZipItem } from './zip-format';
@@ -156,9 +157,18 @@ class Sources {
   }
 }
 
+/** Opens a file to archive, refusing one reached through a link swapped in above it (see `checkOpened`). */
 const openNoFollow = (host: string) =>
   new Promise<number>((resolve, reject) =>
     open(host, constants.O_RDONLY | constants.O_NOFOLLOW, (err, fd) => (err ? reject(err) : resolve(fd))),
+  ).then((fd) =>
+    checkOpened(fd, host).then(
+      () => fd,
+      (e: unknown) => {
+        close(fd, () => undefined);
+        throw e;
+      },
+    ),
   );
 
 const readAt = (fd: number, buf: Buffer, at: number, length: number, pos: number) =>
@@ -190,10 +200,11 @@ interface Filled {
  */
 export function zipArchive(entries: ZipEntry[]): { size: number; writeTo: (out: Writable) => Promise<void> } {
   const layout = new ZipLayout(entries);
-  return { size: layout.totalSize, writeTo: (out) => writeArchive(layout, entries, out) };
+  return { size: layout.totalSize, writeTo: (out) => writeArchive(layout, out) };
 }
 
-async function writeArchive(layout: ZipLayout, entries: ZipEntry[], out: Writable): Promise<void> {
+async function writeArchive(layout: ZipLayout<ZipEntry>, out: Writable): Promise<void> {
+  const entries = layout.items;
   const crcs = new Uint32Array(entries.length);
   const parts = archiveParts(layout, crcs);
   let part = parts.next();
@@ -236,41 +247,21 @@ async function writeArchive(layout: ZipLayout, entries: ZipEntry[], out: Writabl
     }
   };
 
-  let closedSeen = false;
-  const closed = new Promise<void>((resolve) =>
-    out.once('close', () => {
-      closedSeen = true;
-      resolve();
-    }),
-  );
-  // 'close' comes a tick after destroy(); writing in between would emit an error nobody listens to.
-  const gone = () => closedSeen || out.destroyed;
+  const writer = new BlockWriter(out, WRITES_IN_FLIGHT);
   const ahead: Filled[] = [];
-  const writes: Promise<void>[] = [];
   let current: Filled | undefined;
   try {
     for (;;) {
-      while (!gone() && ahead.length < AHEAD && !part.done) ahead.push(fill());
+      while (!writer.gone && ahead.length < AHEAD && !part.done) ahead.push(fill());
       current = ahead.shift();
-      if (!current || gone()) break;
-      await Promise.race([current.reads, closed]);
-      if (gone()) break;
+      if (!current || writer.gone) break;
+      await Promise.race([current.reads, writer.closed]);
+      // Gone while reads may still be filling the block: it must not go back to the pool (the GC takes it).
+      if (writer.gone) break;
       complete(current);
-      const { block, used } = current;
-      writes.push(
-        new Promise<void>((resolve) =>
-          out.write(block.subarray(0, used), (err) => {
-            if (!err) giveBack(block);
-            resolve();
-          }),
-        ),
-      );
-      if (writes.length >= WRITES_IN_FLIGHT) await Promise.race([writes.shift(), closed]);
+      await writer.send(current.block, current.used);
     }
-    if (!gone()) {
-      await Promise.race([Promise.all(writes), closed]);
-      if (!gone()) out.end();
-    }
+    await writer.end();
   } catch (err) {
     // Cut the output short (the client sees fewer bytes than announced); the caller reports the error. Passing it
     // to destroy() would also emit it on the stream, where nobody listens.

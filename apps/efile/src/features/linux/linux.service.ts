@@ -8,7 +8,8 @@ import { AppError, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import type { UserScope } from '../../fs/path-resolver';
-import { conflictError, fsError, renameNoReplace } from '../../fs/file-ops';
+import { errno } from '../../fs/errno';
+import { conflictError, fsError, renameNoReplace, replaceFile } from '../../fs/file-ops';
 import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '../../fs/names';
 import { readTar } from '../../fs/tar-extract';
 import type { LinuxRepository } from './linux.repository';
@@ -84,7 +85,7 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
       const again = await fs.open(tmp, constants.O_RDONLY | constants.O_NOFOLLOW);
       await again.sync();
       await again.close();
-      if (overwrite && t.stat) await fs.rename(tmp, t.host);
+      if (overwrite && t.stat) await replaceFile(tmp, t.host);
       else await renameNoReplace(tmp, t.host, false);
       return ws.bytesWritten;
     } catch (e) {
@@ -99,9 +100,7 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
       const d = await resolver.resolve(scope, `${base}/${segs.slice(0, i).join('/')}`, { mustExist: false });
       if (d.stat && !d.stat.isDirectory()) throw new AppError('1022');
       if (!d.stat)
-        await fs
-          .mkdir(d.host)
-          .catch((e: unknown) => ((e as NodeJS.ErrnoException).code === 'EEXIST' ? undefined : fsError(e)));
+        await fs.mkdir(d.host).catch((e: unknown) => (errno(e) === 'EEXIST' ? undefined : fsError(e)));
     }
   }
 

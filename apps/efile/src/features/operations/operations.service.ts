@@ -7,6 +7,7 @@ import type { EfileUser } from '../../http/auth';
 import type { Resolved } from '../../fs/path-resolver';
 import { isUnder } from '../../fs/path-resolver';
 import { copyTree, measure, type Progress } from '../../fs/copy-tree';
+import { errno } from '../../fs/errno';
 import { renameNoReplace } from '../../fs/file-ops';
 import { removeTree } from '../../fs/safe-remove';
 import { TEMP_SUFFIX, tempName } from '../../fs/names';
@@ -87,7 +88,7 @@ export function operationsService(
       for (const { src, dst } of items) {
         ac.signal.throwIfAborted();
         const isDir = !!src.stat?.isDirectory();
-        if (cover && dst.stat) await removeTree(dst.host, dst.parentHost, { force: true });
+        if (cover && dst.stat) await removeTree(dst.host, { force: true });
         if (kind === 'move') {
           try {
             await renameNoReplace(src.host, dst.host, isDir);
@@ -98,7 +99,7 @@ export function operationsService(
             continue;
           } catch (e) {
             // Across file systems rename(2) fails with EXDEV: fall through to copy, then remove the source.
-            if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+            if (errno(e) !== 'EXDEV') throw e;
           }
         }
         // Copy (or a move across file systems): temp name, then one rename into place.
@@ -107,11 +108,11 @@ export function operationsService(
           await copyTree(src.host, tmp, progress, ac.signal);
           await renameNoReplace(tmp, dst.host, isDir);
         } catch (e) {
-          await removeTree(tmp, dst.parentHost, { force: true });
+          await removeTree(tmp, { force: true });
           throw e;
         }
         if (kind === 'move') {
-          await removeTree(src.host, src.parentHost, { force: true });
+          await removeTree(src.host, { force: true });
           await shares.movePrefix(src.clusterPath, dst.clusterPath);
         }
       }
@@ -126,13 +127,7 @@ export function operationsService(
         id,
         {
           status: cancelled ? 'cancelled' : 'failed',
-          error_code: cancelled
-            ? null
-            : isAppError(e)
-              ? e.code
-              : (e as NodeJS.ErrnoException).code === 'ENOSPC'
-                ? '1501'
-                : '1001',
+          error_code: cancelled ? null : isAppError(e) ? e.code : errno(e) === 'ENOSPC' ? '1501' : '1001',
           bytes_done: progress.bytesDone,
           files_done: progress.filesDone,
         },

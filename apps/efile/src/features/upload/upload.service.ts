@@ -7,14 +7,14 @@ import { AppError, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import type { Resolved } from '../../fs/path-resolver';
-import { conflictError, fsError, renameNoReplace } from '../../fs/file-ops';
+import { errno } from '../../fs/errno';
+import { conflictError, fsError, renameNoReplace, replaceFile } from '../../fs/file-ops';
 import { PARTIAL_SUFFIX, tempName, validateRelativePath } from '../../fs/names';
 import { writeStreamAt } from '../../fs/write-at';
 import type { UploadRepository, UploadRow } from './upload.repository';
 import { openUploads, type OpenUpload } from './open-uploads';
 
 const join = (dir: string, segs: string[]) => (dir === '/' ? '' : dir) + '/' + segs.join('/');
-const errno = (e: unknown) => (e as NodeJS.ErrnoException).code;
 
 /** Where a chunk goes: the session row, the target and the partial file beside it. */
 interface Prepared {
@@ -129,7 +129,7 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
         await fh.close();
       }
       try {
-        if (overwrite && target.stat && !target.stat.isDirectory()) await fs.rename(partial, target.host);
+        if (overwrite && target.stat && !target.stat.isDirectory()) await replaceFile(partial, target.host);
         else if (target.stat) throw conflictError(target.stat.isDirectory());
         else await renameNoReplace(partial, target.host, false);
       } catch (e) {
@@ -222,12 +222,11 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
         entry = (await begin(user, p))(key);
       }
       const { id, prep } = entry;
-      let written: number;
       try {
         // Not serialized per file: the chunks in flight write at once and the kernel orders them on the inode's
         // lock. Queueing them here instead (tried) put a thread-pool round trip through the busy main thread between
         // writes, and uploads ran ~1.6x slower on 2 shared cores.
-        written = await writeStreamAt(entry.fh, data, offset);
+        await writeStreamAt(entry.fh, data, offset);
       } catch (e) {
         if (errno(e) === 'ENOSPC' || errno(e) === 'EDQUOT') {
           await removePartial(id, prep.partialHost);
@@ -238,8 +237,6 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       } finally {
         open.release(entry);
       }
-      if (written !== p.currentChunkSize)
-        throw new AppError('1010', `Chunk ${p.chunkNumber} arrived incomplete`);
       // updated_at only tells the sweep (hours) that the upload is alive: refreshing it once a minute is enough,
       // and saves an UPDATE per chunk.
       const now = deps.now();
