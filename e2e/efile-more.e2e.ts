@@ -56,15 +56,6 @@ describe('E-File in the browser, continued', () => {
     await expect
       .poll(() => rowOf(page, 'k1.txt').evaluate((tr) => tr.classList.contains('efile-row-selected')))
       .toBe(true);
-    // The menu opens with a CSS animation: the screenshot waits for it (it used to catch an empty screen).
-    await menu.evaluate((el) =>
-      Promise.all(
-        el
-          .closest('.ant-dropdown')!
-          .getAnimations({ subtree: true })
-          .map((a) => a.finished),
-      ),
-    );
     await shot('efile-context-menu-zh');
     await menu.locator('.ant-dropdown-menu-item').filter({ hasText: '重命名' }).click();
     await page.getByTestId('efile-name-input').fill('k1-renamed.txt');

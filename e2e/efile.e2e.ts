@@ -211,12 +211,6 @@ describe('E-File in the browser', () => {
     await v.getByTestId('share-submit').click();
     await v.getByTestId('share-browser').getByText('demo', { exact: true }).click();
     await v.getByText('notes.txt').waitFor();
-    // The rows are in before the table's loading veil has faded: the screenshot waits for it to go.
-    const browserBox = v.getByTestId('share-browser');
-    await browserBox.locator('.ant-spin-spinning').waitFor({ state: 'detached' });
-    await browserBox.evaluate((el) =>
-      Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)),
-    );
     await screenshotter(v)('efile-share-recipient-zh');
     const [file] = await Promise.all([
       v.waitForEvent('download'),

@@ -48,11 +48,14 @@ export function screenshotDir(): string {
   return shotsDir;
 }
 
-/** `screenshot(name)` for one page: writes <dir>/<name>.png and returns its path. */
+/**
+ * `screenshot(name)` for one page: writes <dir>/<name>.png and returns its path. Animations and transitions are
+ * finished first, so a menu that is opening or a loading veil that is fading shows as it ends.
+ */
 export function screenshotter(page: Page): (name: string) => Promise<string> {
   return async (name) => {
     const file = path.join(screenshotDir(), `${name.replace(/[^\w.-]+/g, '_')}.png`);
-    await page.screenshot({ path: file });
+    await page.screenshot({ path: file, animations: 'disabled' });
     return file;
   };
 }

@@ -115,18 +115,15 @@ export function FileManager() {
     else actions.share();
   });
 
-  const onDelete = useStableCallback(() => actions.remove());
-  const onRename = useStableCallback(() => actions.rename());
-  const onOpenSelected = useStableCallback(() => {
-    const only = selectedEntries[0];
-    if (selectedEntries.length === 1 && only) void actions.open(only);
+  useKeyboard(dialog === null && menuAt === null, {
+    onDelete: () => onAction('delete'),
+    onRename: () => onAction('rename'),
+    onOpen: () => {
+      if (selectedEntries.length === 1) onAction('open');
+    },
+    onUp: up,
+    onSelectAll: () => setSelected(rows.map((r) => r.path)),
   });
-  const onSelectAll = useStableCallback(() => setSelected(rows.map((r) => r.path)));
-  const keys = useMemo(
-    () => ({ onDelete, onRename, onOpen: onOpenSelected, onUp: up, onSelectAll }),
-    [onDelete, onRename, onOpenSelected, up, onSelectAll],
-  );
-  useKeyboard(dialog === null && menuAt === null, keys);
 
   const onOperationEnd = useCallback(
     (op: { status: string; errorCode: string | null } | null) => {

@@ -6,7 +6,6 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import { notifyError } from '../../../shared/api/notify';
 import type { EfileApi } from '../api/efile.api';
 import type { EfileLocation } from './use-efile-location';
 
@@ -74,15 +73,10 @@ export function usePrefetchNextPage(
   useEffect(() => {
     if (!api || !path || next === null) return;
     const at: EfileLocation = { cluster, path, pageNum: next, pageSize, sort, order, keyword };
-    const opts = directoryQueryOptions(api, at, path);
-    const run = () => {
-      // Silent: nobody asked for this page yet. Should the user open it while this request fails, the page's query
-      // has joined it and would stay silent too, so the failure is reported here.
-      qc.fetchQuery({ ...opts, meta: { silent: true } }).catch((e: unknown) => {
-        if (qc.getQueryCache().find({ queryKey: opts.queryKey, exact: true })?.getObserversCount())
-          notifyError(e);
-      });
-    };
+    // Silent: nobody asked for this page yet. A page query that joins it files its own (reporting) options on
+    // the query, so a failure the user waits for is still reported, once.
+    const run = () =>
+      void qc.prefetchQuery({ ...directoryQueryOptions(api, at, path), meta: { silent: true } });
     if (typeof requestIdleCallback !== 'function') {
       const timer = setTimeout(run, 50);
       return () => clearTimeout(timer);

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 
 export interface KeyHandlers {
   onDelete: () => void;
@@ -22,11 +22,15 @@ function ignored(e: KeyboardEvent): boolean {
 }
 
 /** Desktop keys of the file list: Delete, F2 rename, Enter open, Backspace up, Ctrl/Cmd+A select all. */
-export function useKeyboard(enabled: boolean, h: KeyHandlers) {
+export function useKeyboard(enabled: boolean, handlers: KeyHandlers) {
+  // The latest handlers, read at key time: the listener is not re-added on every render of the file manager.
+  const ref = useRef(handlers);
+  ref.current = handlers;
   useEffect(() => {
     if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
       if (ignored(e)) return;
+      const h = ref.current;
       if (e.key === 'Delete') h.onDelete();
       else if (e.key === 'F2') h.onRename();
       else if (e.key === 'Enter') h.onOpen();
@@ -37,5 +41,5 @@ export function useKeyboard(enabled: boolean, h: KeyHandlers) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [enabled, h]);
+  }, [enabled]);
 }
