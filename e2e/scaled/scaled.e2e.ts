@@ -44,6 +44,13 @@ describe.skipIf(skip)('scaled out: 2 portals behind nginx, 2 efile instances per
         [SWEPT]: { EFILE_SWEEP_INTERVAL_MINUTES: '0.05', EFILE_PARTIAL_TTL_HOURS: '0.0003' },
       },
     });
+    // A second user with a home on the cluster (the demo users' own accounts are disabled or throttled in the tests).
+    for (const args of [
+      ['user', 'add', 'scaled-other', '--password', 'demo-portal-2026'],
+      ['member', 'add', 'acct-demo-hf', 'scaled-other', '--type', 'member'],
+      ['computeuser', 'add', 'scaled-other', C, '--account', 'acct-demo-hf'],
+    ])
+      run.layout.admin(args);
     demo = await PortalUser.login(run.layout.url, 'demo');
     const token = await demo.token(run.layout.url, C);
     a = new EfileClient(efileUrl(C, 0), token);
@@ -172,10 +179,15 @@ describe.skipIf(skip)('scaled out: 2 portals behind nginx, 2 efile instances per
     const big = `${home}/copy-src.bin`;
     const data = crypto.randomBytes(64 * 1024 * 1024);
     fs.writeFileSync(hostPath(run.layout, C, big), data);
+    // The copy to cancel: 4 GiB (sparse here, written in full by the copy), so it runs well past the 500 ms in
+    // which the running instance looks for a cancel request; the cancelled copy removes what it wrote.
+    const huge = `${home}/copy-huge.bin`;
+    fs.writeFileSync(hostPath(run.layout, C, huge), '');
+    fs.truncateSync(hostPath(run.layout, C, huge), 4 * 1024 ** 3);
     await a.post('/mkdir.action', { path: `${home}/dst1` });
     await a.post('/mkdir.action', { path: `${home}/dst2` });
     const started = await a.post<{ operationId: string }>('/copy.action', {
-      paths: [big],
+      paths: [huge],
       targetPath: `${home}/dst1`,
     });
     expect(started.code).toBe('0');
@@ -201,6 +213,7 @@ describe.skipIf(skip)('scaled out: 2 portals behind nginx, 2 efile instances per
     });
     expect(cancelled).toBe('cancelled');
     expect(fs.readdirSync(hostPath(run.layout, C, `${home}/dst1`))).toEqual([]);
+    fs.rmSync(hostPath(run.layout, C, huge));
     // The lock went with the cancelled copy: a copy started on B runs, and A reports its progress.
     const next = await until(async () => {
       const r = await b.post<{ operationId: string }>('/copy.action', {
@@ -248,8 +261,11 @@ describe.skipIf(skip)('scaled out: 2 portals behind nginx, 2 efile instances per
     // A share token bought on one instance opens the share on the other.
     const ok = await verify(a, share.data.password);
     expect(ok.code).toBe('0');
-    const listed = await b.get('/share/public/list.action', { shareToken: ok.data.shareToken });
-    expect(listed.code).toBe('0');
+    const got = await fetch(
+      `${b.base}/share/public/download.action?shareToken=${ok.data.shareToken}&path=${encodeURIComponent('')}`,
+    );
+    expect(got.status).toBe(200);
+    expect(await got.text()).toBe('shared across instances\n');
     for (let i = 0; i < 10; i++) expect((await verify(i % 2 ? a : b, 'wrong-code')).code).toBe('1026');
     expect((await verify(a, share.data.password)).code).toBe('429');
     expect((await verify(b, share.data.password)).code).toBe('429');
@@ -269,8 +285,10 @@ describe.skipIf(skip)('scaled out: 2 portals behind nginx, 2 efile instances per
         .subarray(0, 2)
         .toString(),
     ).toBe('PK');
-    const wangwuToken = await (await PortalUser.login(run.layout.url, 'admin')).token(run.layout.url, C);
-    const other = await new EfileClient(b.base, wangwuToken).get('/multiDownload.action', {
+    const otherToken = await (
+      await PortalUser.login(run.layout.url, 'scaled-other')
+    ).token(run.layout.url, C);
+    const other = await new EfileClient(b.base, otherToken).get('/multiDownload.action', {
       downKey: check.data.downKey,
     });
     expect(other.code).toBe('1010');
@@ -334,6 +352,7 @@ describe.skipIf(skip)('scaled out: 2 portals behind nginx, 2 efile instances per
       [0, null],
     ];
     for (const [i, cutAt] of legs) {
+      const from = received;
       const url = `${run.layout.url}${insts[i]!.path}/download.action?path=${encodeURIComponent(`${home}/${name}`)}`;
       const status = await downloadLeg(
         url,
@@ -344,7 +363,7 @@ describe.skipIf(skip)('scaled out: 2 portals behind nginx, 2 efile instances per
         (n) => (received += n),
         () => insts[i]!.restart(3_000),
       );
-      expect(status).toBe(received === 0 ? 200 : 206);
+      expect(status).toBe(from === 0 ? 200 : 206);
     }
     expect(received).toBe(size);
     expect(got.digest('hex')).toBe(want.digest('hex'));
@@ -359,19 +378,22 @@ describe.skipIf(skip)('scaled out: 2 portals behind nginx, 2 efile instances per
       while (browsing) {
         for (const p of [
           '/api/user/info',
-          '/image-center/image/list?pageNum=1&pageSize=10',
+          '/image-center/image/acceleratorType/list',
           '/model-zoo/proxy/efile/info?clusterId=11250',
         ]) {
           const r = await u.get(run.layout.url, p);
-          seen.push(`${r.status} ${r.code}`);
+          seen.push(`${r.status} ${r.code} GET ${p}`);
         }
+        // The catalogue list is a POST, which nginx never sends to a second instance.
+        const list = await u.post(run.layout.url, '/image-center/image/list', { pageNum: 1, pageSize: 10 });
+        seen.push(`${list.status} ${list.code} POST list`);
       }
     })();
     for (const p of run.layout.portals) await p.restart(10_000);
     browsing = false;
     await browse;
     expect(seen.length).toBeGreaterThan(0);
-    expect(seen.filter((s) => s !== '200 0')).toEqual([]);
+    expect(seen.filter((s) => !s.startsWith('200 0 '))).toEqual([]);
     expect((await u.get(run.layout.url, '/api/user/info')).code).toBe('0');
   });
 
@@ -380,7 +402,9 @@ describe.skipIf(skip)('scaled out: 2 portals behind nginx, 2 efile instances per
     const listBefore = await a.get<{ total: number }>('/list.action', { path: home });
     const share = await a.get<{ shareId: string; password: string }>('/share/open.action', {
       path: `${home}/across.bin`,
+      validDays: '7',
     });
+    expect(share.code, share.msg).toBe('0');
     const up = new ChunkedUpload(crypto.randomBytes(3 * 1024 * 1024), home, 'during-outage.bin');
     expect((await up.send(a, 1)).code).toBe('0');
 

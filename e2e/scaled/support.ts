@@ -21,6 +21,13 @@ import {
 
 export { freePort, type Layout };
 
+/**
+ * The layout's public origin: with PUBLIC_URL set, the portal accepts logins only from pages of it (login CSRF), so
+ * calls made straight to one portal instance still carry it.
+ */
+let publicOrigin: string | null = null;
+const originFor = (base: string) => publicOrigin ?? new URL(base).origin;
+
 /** Why the scaled-out tests cannot run here, or null when they can. */
 export function scaledSkipReason(): string | null {
   const missing = ['TEST_DATABASE_URL', 'TEST_REDIS_URL'].filter((v) => !process.env[v]);
@@ -121,6 +128,7 @@ export async function startScaledForTest(opts: Partial<StartScaledOptions> = {})
     admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     throw e;
   }
+  publicOrigin = new URL(layout.url).origin;
   return {
     layout,
     redis,
@@ -189,7 +197,7 @@ export class PortalUser {
         cookie: this.cookie,
         [CSRF_HEADER]: this.csrf,
         'content-type': 'application/json',
-        origin: new URL(base).origin,
+        origin: originFor(base),
         ...(await requestTimeHeaders()),
       },
       body: JSON.stringify(body),
@@ -215,7 +223,7 @@ export async function portalLogin(base: string, username: string, password: stri
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      origin: new URL(base).origin,
+      origin: originFor(base),
       ...(await requestTimeHeaders()),
     },
     body: JSON.stringify({ username, password }),
