@@ -16,6 +16,14 @@ export function renderNginxSite(o: {
   efiles: { clusterId: string; n: number; port: number }[];
 }): string;
 
+export function startNginx(o: {
+  runDir: string;
+  name: string;
+  listen: string;
+  portals: { port: number }[];
+  efiles: { clusterId: string; n: number; port: number }[];
+}): Proc & { url: string };
+
 export interface Proc {
   readonly name: string;
   readonly pid: number | undefined;

@@ -129,6 +129,28 @@ http {
 `;
 }
 
+/**
+ * Starts Debian's nginx in the foreground (our child) with the site rendered for these portals and efile instances;
+ * its configuration goes to `<runDir>/<name>.conf` (the benchmarks run a second one with a single portal).
+ */
+export function startNginx({ runDir, name, listen, portals, efiles }) {
+  const sitePath = path.join(runDir, `${name}-site.conf`);
+  fs.writeFileSync(sitePath, renderNginxSite({ listen, portals, efiles }));
+  const confPath = path.join(runDir, `${name}.conf`);
+  fs.writeFileSync(confPath, nginxConf(runDir, sitePath).replace('nginx.pid', `${name}.pid`));
+  const url = `http://${listen.replace(/^0\.0\.0\.0:/, '127.0.0.1:')}`;
+  const proc = new Proc(
+    name,
+    NGINX,
+    ['-e', 'stderr', '-p', runDir, '-c', confPath],
+    {},
+    `${url}/api/site/config`,
+    path.join(runDir, 'logs', `${name}.log`),
+  );
+  proc.url = url;
+  return proc.start();
+}
+
 /** One child process of the layout, restartable with the same command and environment. */
 class Proc {
   constructor(name, command, args, env, health, logFile) {
@@ -351,25 +373,17 @@ export async function startScaled(o) {
     }
 
     // 4. nginx in front, in the foreground as our child.
-    const sitePath = path.join(runDir, 'hpc-portal.conf');
-    fs.writeFileSync(
-      sitePath,
-      renderNginxSite({ listen: `${host}:${o.port}`, portals: layout.portals, efiles: efileList }),
-    );
-    const confPath = path.join(runDir, 'nginx.conf');
-    fs.writeFileSync(confPath, nginxConf(runDir, sitePath));
-    const nginx = new Proc(
-      'nginx',
-      NGINX,
-      ['-e', 'stderr', '-p', runDir, '-c', confPath],
-      {},
-      `${layout.url}/api/site/config`,
-      path.join(logDir, 'nginx.log'),
-    );
+    say(`starting nginx on ${host}:${o.port}`);
+    const nginx = startNginx({
+      runDir,
+      name: 'nginx',
+      listen: `${host}:${o.port}`,
+      portals: layout.portals,
+      efiles: efileList,
+    });
     procs.push(nginx);
     layout.nginx = nginx;
-    say(`starting nginx on ${host}:${o.port}`);
-    await nginx.start().ready();
+    await nginx.ready();
   } catch (e) {
     await Promise.all(procs.map((p) => p.kill9()));
     throw e;

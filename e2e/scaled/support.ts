@@ -242,7 +242,9 @@ export class EfileClient {
   ) {}
 
   async get<T>(p: string, query: Record<string, string | number | boolean> = {}): Promise<Envelope<T>> {
-    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+    const qs = new URLSearchParams(
+      Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+    ).toString();
     return envelope<T>(
       await fetch(`${this.base}${p}${qs ? `?${qs}` : ''}`, { headers: { token: this.token } }),
     );
@@ -302,7 +304,7 @@ export class ChunkedUpload {
     const start = (n - 1) * this.chunkSize;
     form.append(
       'file',
-      new Blob([this.data.subarray(start, start + Number(p.currentChunkSize)) as unknown as BlobPart]),
+      new Blob([new Uint8Array(this.data.subarray(start, start + Number(p.currentChunkSize)))]),
       this.name,
     );
     const res = await fetch(`${efile.base}/chunkUpload.action`, {
