@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Envelope } from './envelope';
 import { Page } from './common';
+import { Limits } from './limits';
 
 /**
  * Catalogue contracts: image centre, model zoo, application centre (spec §2, §3, §7). Every catalogue item carries
@@ -53,7 +54,9 @@ const listFields = {
   labels: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })),
   sort: Type.Optional(CatalogSort),
   pageNum: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  pageSize: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: Limits.maxCatalogPageSize, default: Limits.defaultPageSize }),
+  ),
 };
 
 export const ImageListBody = Type.Object({
