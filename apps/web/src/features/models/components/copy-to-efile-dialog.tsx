@@ -107,7 +107,13 @@ export function CopyToEfileDialog({ open, onClose, modelId, defaultName }: Props
           type="primary"
           loading={start.isPending}
           disabled={!info.data}
-          onClick={() => void form.validateFields().then((v) => start.mutate(v))}
+          onClick={() =>
+            void form.validateFields().then(
+              (v) => start.mutate(v),
+              // The form shows what is wrong beside each field.
+              () => undefined,
+            )
+          }
         >
           {t('models.copy.start')}
         </Button>,

@@ -14,8 +14,9 @@ interface Synced {
 
 /**
  * Keeps language and theme on the server per user (docs/DECISIONS.md), so they follow the user to another browser:
- * at login the server's choice wins where it has one (the browser's own choice is sent where it has none); after
- * that every change, from the header or the user centre, is saved. Renders nothing; failures stay silent (the
+ * at login the server's choice wins where it has one; after that every change the user makes while logged in, from
+ * the header or the user centre, is saved. Only changes are saved (never the browser's defaults at login), so a
+ * user who never chose anything keeps each browser's own setting. Renders nothing; failures stay silent (the
  * browser's localStorage still holds the choice).
  */
 export function PreferencesSync() {
@@ -39,11 +40,6 @@ export function PreferencesSync() {
         synced.current = { userId, language: lang, theme: th };
         if (lang !== local.language) setLanguage(lang);
         if (th !== local.theme) setTheme(th);
-        const missing: UserPreferencesBody = {
-          ...(p.language ? {} : { language: local.language }),
-          ...(p.theme ? {} : { theme: local.theme }),
-        };
-        if (Object.keys(missing).length) void userCenterApi.savePreferences(missing).catch(() => undefined);
       })
       .catch(() => undefined);
     return () => controller.abort();
