@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Form, Input, Modal, Progress, Select, Space, Typography } from 'antd';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { useNavigate } from 'react-router';
 import { DIRECT_MESSAGE_CODES, Limits, type ModelCopyJob } from '@hpc/contracts';
 import { errorMessage } from '../../../shared/api/error-message';
 import { pick } from '../../../shared/i18n/languages';
@@ -34,6 +34,7 @@ const safeName = (name: string) => name.replace(/[/\\]/g, '-').slice(0, Limits.n
 export function CopyToEfileDialog({ open, onClose, modelId, defaultName }: Props) {
   const { t, i18n } = useTranslation();
   const { clusters } = useClusters();
+  const navigate = useNavigate();
   const [form] = Form.useForm<FormValues>();
   const clusterId = Form.useWatch('clusterId', form);
   const [jobId, setJobId] = useState<string | null>(null);
@@ -87,12 +88,17 @@ export function CopyToEfileDialog({ open, onClose, modelId, defaultName }: Props
           </Button>
         ),
         job.state === 'success' && (
-          <Link
+          <Button
             key="open"
-            to={`/efile?${new URLSearchParams({ cluster: job.clusterId, path: job.targetPath }).toString()}`}
+            type="primary"
+            onClick={() =>
+              void navigate(
+                `/efile?${new URLSearchParams({ cluster: job.clusterId, path: job.targetPath }).toString()}`,
+              )
+            }
           >
-            <Button type="primary">{t('models.copy.open')}</Button>
-          </Link>
+            {t('models.copy.open')}
+          </Button>
         ),
         <Button key="close" onClick={close}>
           {t('models.copy.close')}
