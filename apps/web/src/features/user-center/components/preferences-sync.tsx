@@ -1,16 +1,8 @@
 import { useEffect, useRef } from 'react';
-import type { UserPreferencesBody } from '@hpc/contracts';
 import { usePreferences } from '../../../app/preferences';
-import { isThemeName } from '../../../app/theme/themes';
-import { isLanguage } from '../../../shared/i18n/languages';
 import { useSession } from '../../account/use-session';
 import { userCenterApi } from '../api/user-center.api';
-
-interface Synced {
-  userId: number;
-  language: string;
-  theme: string;
-}
+import { atLogin, changesToSave, type PreferenceValues } from './preference-rules';
 
 /**
  * Keeps language and theme on the server per user (docs/DECISIONS.md), so they follow the user to another browser:
@@ -23,8 +15,8 @@ export function PreferencesSync() {
   const { user } = useSession();
   const { language, setLanguage, theme, setTheme } = usePreferences();
   const userId = user?.id;
-  const synced = useRef<Synced | null>(null);
-  const current = useRef({ language, theme });
+  const synced = useRef<(PreferenceValues & { userId: number }) | null>(null);
+  const current = useRef<PreferenceValues>({ language, theme });
   current.current = { language, theme };
 
   useEffect(() => {
@@ -33,13 +25,12 @@ export function PreferencesSync() {
     const controller = new AbortController();
     userCenterApi
       .preferences(controller.signal)
-      .then((p) => {
+      .then((server) => {
         const local = current.current;
-        const lang = isLanguage(p.language) ? p.language : local.language;
-        const th = isThemeName(p.theme) ? p.theme : local.theme;
-        synced.current = { userId, language: lang, theme: th };
-        if (lang !== local.language) setLanguage(lang);
-        if (th !== local.theme) setTheme(th);
+        const next = atLogin(server, local);
+        synced.current = { userId, ...next };
+        if (next.language !== local.language) setLanguage(next.language);
+        if (next.theme !== local.theme) setTheme(next.theme);
       })
       .catch(() => undefined);
     return () => controller.abort();
@@ -48,10 +39,7 @@ export function PreferencesSync() {
   useEffect(() => {
     const s = synced.current;
     if (!s || s.userId !== userId) return;
-    const patch: UserPreferencesBody = {
-      ...(language !== s.language ? { language } : {}),
-      ...(theme !== s.theme ? { theme } : {}),
-    };
+    const patch = changesToSave(s, { language, theme });
     if (Object.keys(patch).length === 0) return;
     synced.current = { ...s, language, theme };
     void userCenterApi.savePreferences(patch).catch(() => undefined);
