@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { AppError, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
-import type { UserScope } from '../../fs/path-resolver';
+import type { Resolved, UserScope } from '../../fs/path-resolver';
 import { errno } from '../../fs/errno';
 import { conflictError, fsError, renameNoReplace, replaceFile } from '../../fs/file-ops';
 import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '../../fs/names';
@@ -48,16 +48,22 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
     return { token, expiresAt };
   }
 
-  /** Checks a scoped token for a direction; returns the scope it grants. */
+  /**
+   * Checks a scoped token for a direction and returns what it grants: its folders (or files), each resolved now
+   * inside the owner's roots, and a scope whose roots are their REAL paths. Everything the command reads or writes is
+   * confined to that scope by real path: a link inside the token's folder that points elsewhere in the owner's home
+   * (`projects/p -> ~/private`) is neither zipped by a download nor written through by a tar entry.
+   */
   async function verify(token: string, direction: 'up' | 'down') {
     const row = await repo.get(hash(token));
     if (!row || row.expires_at <= deps.now())
       throw new AppError('1406', 'The command has expired: generate a new one');
     if (row.direction !== direction && row.direction !== 'both') throw new AppError('1009');
-    return {
-      paths: JSON.parse(row.paths) as string[],
-      scope: { roots: JSON.parse(row.roots) as string[] },
-    };
+    const owner: UserScope = { roots: JSON.parse(row.roots) as string[] };
+    const items: Resolved[] = [];
+    for (const p of JSON.parse(row.paths) as string[]) items.push(await resolver.resolve(owner, p));
+    const real = items.map((i) => resolver.toCluster(i.host));
+    return { items, real, scope: { roots: real } satisfies UserScope };
   }
 
   /** A file written under a temporary sibling name, waiting to be renamed into place. */
@@ -176,8 +182,8 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
     },
 
     async putFile(token: string, name: string, body: Readable, overwrite: boolean) {
-      const { paths, scope } = await verify(token, 'up');
-      const staged = await writeTemp(scope, `${paths[0]}/${validateName(name)}`, body, overwrite);
+      const { real, scope } = await verify(token, 'up');
+      const staged = await writeTemp(scope, `${real[0]}/${validateName(name)}`, body, overwrite);
       await commit(staged);
       return { files: 1, dirs: 0, skipped: [], bytes: staged.bytes };
     },
@@ -189,8 +195,8 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
      * are removed again.
      */
     async putTar(token: string, body: Readable, overwrite: boolean) {
-      const { paths, scope } = await verify(token, 'up');
-      const base = paths[0]!;
+      const { real, scope } = await verify(token, 'up');
+      const base = real[0]!;
       const r = { files: 0, dirs: 0, skipped: [] as string[], bytes: 0 };
       const staged = new Map<string, Staged & { entry: string }>();
       const made: string[] = [];
@@ -246,9 +252,7 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
     },
 
     async getPaths(token: string) {
-      const { paths, scope } = await verify(token, 'down');
-      const items = [];
-      for (const p of paths) items.push(await resolver.resolve(scope, p));
+      const { items, scope } = await verify(token, 'down');
       return { items, scope };
     },
   };
