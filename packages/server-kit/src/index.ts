@@ -5,6 +5,7 @@ export * from './db';
 export * from './kv';
 export * from './throttle';
 export * from './fastify';
+export * from './redact';
 export * from './auth/cluster-token';
 export * from './auth/request-time';
 export * from './auth/csrf';
