@@ -30,6 +30,8 @@ export const EfileEnv = Type.Object({
   EFILE_PORTAL_PUBLIC_URL: Type.String({ default: '' }),
   /** This instance's public base URL for the generated curl commands; empty = taken from the request. */
   EFILE_PUBLIC_URL: Type.String({ default: '' }),
+  /** Longest wait between extraction code checks on one share once it has had 10 wrong codes (Nextcloud-like). */
+  EFILE_SHARE_CODE_MAX_DELAY_S: Type.Integer({ default: 30, minimum: 1, maximum: 600 }),
   EFILE_SHARE_MAX_VALID_DAYS: Type.Integer({ default: Limits.defaultShareMaxValidDays, minimum: 1 }),
   EFILE_MAX_CHUNK_SIZE: Type.Integer({ default: 64 * 1024 * 1024, minimum: 1024 }),
   /** Unfinished uploads idle for longer are swept with their partial files. */

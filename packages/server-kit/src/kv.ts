@@ -13,6 +13,19 @@ export interface KvStore {
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Increments a counter, starting its time-to-live on first use; returns the new value. */
   incr(key: string, ttlMs: number): Promise<number>;
+  /**
+   * In one atomic step: increments `key` as `incr` does, and sets `gate` (a lock) if it is absent. Returns the new
+   * count and whether this call set the gate. The failed-attempt throttle (`throttle.ts`) needs both at once, so
+   * that the first attempt of a burst arms the gate before any later attempt of the burst can see the count.
+   */
+  incrAndGate(
+    key: string,
+    ttlMs: number,
+    gate: string,
+    gateTtlMs: number,
+  ): Promise<{ n: number; gate: boolean }>;
+  /** Decrements an existing counter (a refunded attempt); a missing or expired key stays missing. */
+  decr(key: string): Promise<void>;
   del(key: string): Promise<void>;
   /** Deletes only while the key still holds `value` (a lock released by its owner alone); true when deleted. */
   delIfEquals(key: string, value: string): Promise<boolean>;
@@ -61,11 +74,25 @@ export class MemoryKv implements KvStore {
     this.map.set(key, { value, expires: Date.now() + ttlMs });
     return true;
   }
-  async incr(key: string, ttlMs: number) {
+  private incrNow(key: string, ttlMs: number): number {
     const e = this.live(key);
     const next = e ? Number(e.value) + 1 : 1;
     this.map.set(key, { value: String(next), expires: e?.expires ?? Date.now() + ttlMs });
     return next;
+  }
+  async incr(key: string, ttlMs: number) {
+    return this.incrNow(key, ttlMs);
+  }
+  async incrAndGate(key: string, ttlMs: number, gate: string, gateTtlMs: number) {
+    // Synchronous from here to the return (no await): nothing else runs in between, so the two steps are one.
+    const n = this.incrNow(key, ttlMs);
+    const set = !this.live(gate);
+    if (set) this.map.set(gate, { value: '1', expires: Date.now() + gateTtlMs });
+    return { n, gate: set };
+  }
+  async decr(key: string) {
+    const e = this.live(key);
+    if (e) e.value = String(Number(e.value) - 1);
   }
   async del(key: string) {
     this.map.delete(key);
@@ -130,6 +157,29 @@ export class RedisKv implements KvStore {
       [null, number],
     ];
     return n;
+  }
+  async incrAndGate(key: string, ttlMs: number, gate: string, gateTtlMs: number) {
+    const k = this.prefix + key;
+    // MULTI/EXEC runs the three commands with nothing in between (the count and the gate move together).
+    const r = (await this.call((redis) =>
+      redis
+        .multi()
+        .incr(k)
+        .pexpire(k, ttlMs, 'NX')
+        .set(this.prefix + gate, '1', 'PX', gateTtlMs, 'NX')
+        .exec(),
+    )) as [[null, number], [null, number], [null, string | null]];
+    return { n: r[0][1], gate: r[2][1] === 'OK' };
+  }
+  async decr(key: string) {
+    // DECR on a missing key would create it at -1 without an expiry: only decrement what exists.
+    await this.call((r) =>
+      r.eval(
+        "if redis.call('exists', KEYS[1]) == 1 then return redis.call('decr', KEYS[1]) end return 0",
+        1,
+        this.prefix + key,
+      ),
+    );
   }
   async del(key: string) {
     await this.call((r) => r.del(this.prefix + key));
