@@ -102,6 +102,13 @@ describe('model files and the user centre in the browser', () => {
     const { page, errors, shot } = await visitor('zh-CN');
     await logIn(page, 'demo');
     const id = await modelId('Qwen2.5-7B-Instruct');
+    const downloads = async () =>
+      (
+        (await (await fetch(`${portal.url}/model-zoo/model/${id}`)).json()) as {
+          data: { downloadCount: number };
+        }
+      ).data.downloadCount;
+    const before = await downloads();
     await page.goto(`/model-zoo/${id}?tab=files`);
     await page.getByRole('button', { name: '复制到我的 E-File' }).click();
     const dialog = page.getByRole('dialog');
@@ -113,6 +120,8 @@ describe('model files and the user centre in the browser', () => {
     await dialog.getByText('复制完成').waitFor();
     expect(await dialog.getByTestId('model-copy-progress').textContent()).toMatch(/文件 (\d+) \/ \1/);
     await shot('models-copy-done-zh');
+    // A copy counts as a download of the model.
+    await expect.poll(downloads).toBe(before + 1);
 
     await dialog.getByRole('button', { name: '在 E-File 中查看' }).click();
     await page.waitForURL((u) => u.pathname === '/efile');
