@@ -20,12 +20,18 @@ export const EfileEnv = Type.Object({
   /** `postgres://…`; empty means SQLite at DATA_DIR/efile-<clusterId>.db. */
   DATABASE_URL: Type.String({ default: '' }),
   REDIS_URL: Type.String({ default: '' }),
+  /** PostgreSQL schema of this cluster's state when several clusters share one database (start:scaled). */
+  EFILE_DB_SCHEMA: Type.String({ default: '' }),
+  /** Time-to-live of an upload's finalize lock, renewed while held: how long a killed instance blocks a retry. */
+  EFILE_FINALIZE_LOCK_SECONDS: Type.Number({ default: 30, minimum: 0.1 }),
   LOG_LEVEL: Type.String({ default: 'info' }),
   TRUST_PROXY: Type.Boolean({ default: false }),
   /** Portal's public URL: share links are <it>/share/<clusterId>/<shareId>; empty gives relative links. */
   EFILE_PORTAL_PUBLIC_URL: Type.String({ default: '' }),
   /** This instance's public base URL for the generated curl commands; empty = taken from the request. */
   EFILE_PUBLIC_URL: Type.String({ default: '' }),
+  /** Longest wait between extraction code checks on one share once it has had 10 wrong codes (Nextcloud-like). */
+  EFILE_SHARE_CODE_MAX_DELAY_S: Type.Integer({ default: 30, minimum: 1, maximum: 600 }),
   EFILE_SHARE_MAX_VALID_DAYS: Type.Integer({ default: Limits.defaultShareMaxValidDays, minimum: 1 }),
   EFILE_MAX_CHUNK_SIZE: Type.Integer({ default: 64 * 1024 * 1024, minimum: 1024 }),
   /** Unfinished uploads idle for longer are swept with their partial files. */
@@ -56,5 +62,6 @@ export function readEfileConfig(env: Record<string, string | undefined> = proces
     dataDir,
     fsRoot: path.resolve(e.EFILE_FS_ROOT),
     databaseUrl: e.DATABASE_URL || path.join(dataDir, `efile-${e.EFILE_CLUSTER_ID}.db`),
+    ...(e.EFILE_DB_SCHEMA ? { databaseSchema: e.EFILE_DB_SCHEMA } : {}),
   };
 }

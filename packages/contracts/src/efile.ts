@@ -5,7 +5,8 @@ import { Envelope } from './envelope';
  * E-File contracts: the file service of one cluster (spec §7 "File service"). Paths are cluster paths such as
  * `/public/home/demo/a.txt`. POST bodies may be JSON or form-urlencoded (array params repeated, `paths=a&paths=b`);
  * on POST calls the query string is merged into the body, so `?path=` works as the spec's calls send it.
- * Every JSON answer is the envelope; the token travels in the `token` header (or `?token=` for browser downloads).
+ * Every JSON answer is the envelope; the token travels in the `token` header. Only the GETs a browser opens itself
+ * (download, zip, image preview) take `?ticket=` (a one-minute ticket from `browserTicket.action`) or `?token=`.
  */
 
 const ClusterPath = Type.String({ minLength: 1, maxLength: 4096 });
@@ -124,12 +125,23 @@ export const EditTextBody = Obj({
   content: Type.String(),
   expectedMtime: Type.Optional(Type.Number()),
 });
-/** `GET /preview/raw.action?path=&token=`: images inline under a sandbox CSP, anything else as attachment. */
-export const RawPreviewQuery = Obj({ path: ClusterPath, token: Type.Optional(Type.String()) });
+/**
+ * `GET /preview/raw.action?path=&ticket=`: images inline under a sandbox CSP, anything else as attachment. The browser
+ * loads it itself (an `<img>`), so it authenticates with a browser ticket (or, for other clients, `?token=`).
+ */
+export const RawPreviewQuery = Obj({
+  path: ClusterPath,
+  token: Type.Optional(Type.String()),
+  ticket: Type.Optional(Type.String()),
+});
 
 // ---- downloads ---------------------------------------------------------------------------------------------------
-/** `GET /download.action?path=&token=`: one file (Range supported) or one folder as zip. */
-export const DownloadQuery = Obj({ path: ClusterPath, token: Type.Optional(Type.String()) });
+/** `GET /download.action?path=&ticket=` (or `&token=`): one file (Range supported) or one folder as zip. */
+export const DownloadQuery = Obj({
+  path: ClusterPath,
+  token: Type.Optional(Type.String()),
+  ticket: Type.Optional(Type.String()),
+});
 export const DownloadCheckBody = Obj({ paths: Paths, urlLimit: Type.Optional(Type.Integer()) });
 /** `downKey` is set when the encoded paths exceed the URL limit (2000): use `multiDownload.action?downKey=`. */
 export const DownloadCheckResponse = Envelope(
@@ -143,8 +155,31 @@ export const MultiDownloadQuery = Obj({
   paths: Type.Optional(Type.Array(ClusterPath, { maxItems: 10_000 })),
   downKey: Type.Optional(Type.String({ maxLength: 100 })),
   token: Type.Optional(Type.String()),
+  ticket: Type.Optional(Type.String()),
   name: Type.Optional(Type.String({ maxLength: 200 })),
 });
+
+/** The browser GETs a ticket may open (a browser cannot add the `token` header to a navigation or an `<img>`). */
+export const BrowserAction = Type.Union([
+  Type.Literal('download'),
+  Type.Literal('multiDownload'),
+  Type.Literal('previewRaw'),
+]);
+export type BrowserAction = Static<typeof BrowserAction>;
+/**
+ * `POST /browserTicket.action` (token header): a ticket for ONE browser GET, bound to the user, the action and these
+ * exact parameters, valid for a minute; the GET then carries `?ticket=` instead of the 12-hour cluster token, so the
+ * token is never on an address (history, logs, Referer).
+ */
+export const BrowserTicketBody = Obj({
+  action: BrowserAction,
+  path: Type.Optional(ClusterPath),
+  paths: Type.Optional(Type.Array(ClusterPath, { maxItems: 10_000 })),
+  downKey: Type.Optional(Type.String({ maxLength: 100 })),
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+});
+export type BrowserTicketBody = Static<typeof BrowserTicketBody>;
+export const BrowserTicketResponse = Envelope(Obj({ ticket: Type.String(), expiresAt: Type.Number() }));
 
 // ---- uploads -----------------------------------------------------------------------------------------------------
 /** What simple-uploader.js 0.6 sends on every chunk request, plus our `path` (target folder) and flags. */
@@ -324,6 +359,7 @@ export const LinuxPutResponse = Envelope(
  * - GET  /download.action            DownloadQuery                 → bytes (Range) or zip
  * - POST /downloadCheck.action       DownloadCheckBody             → DownloadCheckResponse ("1508")
  * - GET  /multiDownload.action       MultiDownloadQuery            → zip
+ * - POST /browserTicket.action       BrowserTicketBody             → BrowserTicketResponse (`?ticket=` for the 3 GETs above)
  * - GET  /chunkUpload.action         ChunkParams (query)           → 200 stored / 204 not stored
  * - POST /chunkUpload.action         ChunkParams (multipart + file)→ ChunkResponse; errors 404/415/500
  * - GET  /upload/chunkStatus.action  UploadTargetQuery             → ChunkStatusResponse

@@ -1,6 +1,7 @@
-import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installEnvelopeHandlers, type EnvelopeOptions } from './envelope-plugin';
+import { SECRET_HEADER_PATHS, redactUrl } from './redact';
 
 export interface ServerOptions extends EnvelopeOptions {
   /** pino level; 'silent' in tests. */
@@ -8,6 +9,8 @@ export interface ServerOptions extends EnvelopeOptions {
   /** Maximum JSON/form body, bytes. */
   bodyLimit?: number;
   trustProxy?: boolean;
+  /** Where log lines go (tests capture them to check that no credential is logged); stdout by default. */
+  logStream?: { write(line: string): void };
 }
 
 /**
@@ -16,7 +19,15 @@ export interface ServerOptions extends EnvelopeOptions {
  */
 export function createServer(opts: ServerOptions = {}) {
   const serverOpts: FastifyServerOptions = {
-    logger: { level: opts.logLevel ?? 'info' },
+    logger: {
+      level: opts.logLevel ?? 'info',
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
+      // No credential in any line: URLs are redacted wherever a request is logged, credential headers are censored.
+      redact: { paths: SECRET_HEADER_PATHS, censor: '[redacted]' },
+      serializers: {
+        req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
+      },
+    },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     trustProxy: opts.trustProxy ?? false,
@@ -27,7 +38,12 @@ export function createServer(opts: ServerOptions = {}) {
   installEnvelopeHandlers(app, opts);
   app.addHook('onResponse', (req, reply, done) => {
     req.log.info(
-      { method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      {
+        method: req.method,
+        url: redactUrl(req.url),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
       'request',
     );
     done();

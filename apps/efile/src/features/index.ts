@@ -1,3 +1,4 @@
+import { claimInterval } from '@hpc/server-kit';
 import type { EfileApp, EfileContext } from '../http/context';
 import { shareRepository } from './share/share.repository';
 import { filesService } from './files/files.service';
@@ -17,13 +18,19 @@ import { shareRoutes } from './share/share.routes';
 import { linuxRepository } from './linux/linux.repository';
 import { linuxService } from './linux/linux.service';
 import { linuxRoutes } from './linux/linux.routes';
+import { ticketRoutes } from './ticket/ticket.routes';
 
 /** Sweeps abandoned partial uploads every EFILE_SWEEP_INTERVAL_MINUTES (0 = never; tests call sweep directly). */
 function startSweeper(app: EfileApp, ctx: EfileContext, sweep: () => Promise<number>) {
   const minutes = ctx.deps.config.EFILE_SWEEP_INTERVAL_MINUTES;
   if (minutes <= 0) return;
   const timer = setInterval(() => {
-    sweep().catch((err: unknown) => app.log.error({ err }, 'partial upload sweep failed'));
+    // Every instance ticks; the interval's lease lets one of the cluster sweep (packages/server-kit/src/kv-lease.ts).
+    void claimInterval(ctx.deps.kv, 'upload-sweep', minutes * 60_000)
+      .then(async (slot) =>
+        app.log.info({ slot, removed: slot === null ? null : await sweep() }, 'upload sweep'),
+      )
+      .catch((err: unknown) => app.log.error({ err }, 'partial upload sweep failed'));
   }, minutes * 60_000);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
@@ -42,5 +49,6 @@ export async function registerFeatures(app: EfileApp, ctx: EfileContext): Promis
   previewRoutes(app, ctx, previewService(ctx.deps));
   shareRoutes(app, ctx, shareService(ctx.deps, shares), downloads);
   linuxRoutes(app, ctx, linuxService(ctx.deps, linuxRepository(ctx.deps.db)), downloads);
+  ticketRoutes(app, ctx);
   operationsRoutes(app, ctx, operationsService(ctx.deps, operationsRepository(ctx.deps.db), shares, app.log));
 }

@@ -1,4 +1,6 @@
 import type { Readable } from 'node:stream';
+import tar from 'tar-stream';
+import { AppError } from '@hpc/server-kit';
 
 /** One entry of a tar stream: header fields we use, and a reader for exactly its data. */
 export interface TarEntry {
@@ -8,109 +10,81 @@ export interface TarEntry {
   mode: number;
 }
 
-/** Reads exact byte counts from a stream (tar is 512-byte blocks). */
-class BlockReader {
-  private buf: Buffer = Buffer.alloc(0);
-  private readonly it: AsyncIterator<Buffer>;
-  private done = false;
-  constructor(stream: Readable) {
-    this.it = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  }
-  private async fill(n: number): Promise<boolean> {
-    while (this.buf.length < n && !this.done) {
-      const r = await this.it.next();
-      if (r.done) this.done = true;
-      else this.buf = this.buf.length === 0 ? r.value : Buffer.concat([this.buf, r.value]);
-    }
-    return this.buf.length >= n;
-  }
-  async read(n: number): Promise<Buffer | null> {
-    if (!(await this.fill(n))) return null;
-    const out = this.buf.subarray(0, n);
-    this.buf = this.buf.subarray(n);
-    return out;
-  }
-  /** Hands out up to `max` bytes as they arrive (for streaming file data without buffering it whole). */
-  async some(max: number): Promise<Buffer | null> {
-    if (!(await this.fill(1))) return null;
-    const out = this.buf.subarray(0, Math.min(max, this.buf.length));
-    this.buf = this.buf.subarray(out.length);
-    return out;
-  }
-}
-
-const str = (b: Buffer, start: number, len: number) => {
-  const s = b.subarray(start, start + len);
-  const z = s.indexOf(0);
-  return (z >= 0 ? s.subarray(0, z) : s).toString('utf8');
-};
-function num(b: Buffer, start: number, len: number): number {
-  // GNU base-256 for sizes over 8 GiB.
-  if ((b[start]! & 0x80) !== 0) {
-    let v = 0;
-    for (let i = start + 1; i < start + len; i++) v = v * 256 + b[i]!;
-    return v;
-  }
-  return parseInt(str(b, start, len).trim() || '0', 8);
-}
-function pax(data: Buffer): Record<string, string> {
-  const out: Record<string, string> = {};
-  let i = 0;
-  while (i < data.length) {
-    const sp = data.indexOf(0x20, i);
-    if (sp < 0) break;
-    const len = Number(data.subarray(i, sp).toString());
-    if (!len) break;
-    const rec = data.subarray(sp + 1, i + len - 1).toString('utf8');
-    const eq = rec.indexOf('=');
-    if (eq > 0) out[rec.slice(0, eq)] = rec.slice(eq + 1);
-    i += len;
-  }
-  return out;
-}
+const malformed = () => new AppError('1010', 'The tar stream is truncated or malformed');
 
 /**
- * A streaming reader of ustar/pax/GNU tar (what `tar -cf -` writes). For each entry it calls `onEntry` with a
+ * A streaming reader of ustar/pax/GNU tar (what `tar -cf -` writes), on `tar-stream`: a maintained parser of
+ * untrusted input that honours pax `size` and `path` records, GNU long names and base-256 sizes (the hand-written
+ * reader it replaces ignored pax sizes, so entries over 8 GiB were misread). For each entry it calls `onEntry` with a
  * function yielding the entry's data in pieces; data not consumed is skipped. Paths are returned raw: the caller
  * validates them (no absolute paths, no `..`, no links).
+ *
+ * A body that ends inside an entry, or is not tar at all, rejects with "1010" (before or after some entries were
+ * handed out: the caller decides what to undo). An error thrown by `onEntry` stops reading and is rethrown as is.
+ * The source is never destroyed: what is left of it is drained, so the answer can still go out on the connection.
  */
 export async function readTar(
   stream: Readable,
   onEntry: (e: TarEntry, data: () => AsyncGenerator<Buffer>) => Promise<void>,
 ): Promise<void> {
-  const r = new BlockReader(stream);
-  let longName: string | null = null;
-  let paxPath: string | null = null;
-  for (;;) {
-    const h = await r.read(512);
-    if (!h || h.every((x) => x === 0)) return;
-    const flag = String.fromCharCode(h[156]!);
-    const size = num(h, 124, 12);
-    const padded = Math.ceil(size / 512) * 512;
-    if (flag === 'L' || flag === 'x' || flag === 'g') {
-      const data = (await r.read(padded))?.subarray(0, size);
-      if (!data) throw new Error('truncated tar');
-      if (flag === 'L') longName = str(data, 0, data.length);
-      if (flag === 'x') paxPath = pax(data).path ?? null;
-      continue;
-    }
-    const prefix = h.subarray(257, 262).toString() === 'ustar' ? str(h, 345, 155) : '';
-    const name = paxPath ?? longName ?? (prefix ? `${prefix}/${str(h, 0, 100)}` : str(h, 0, 100));
-    longName = paxPath = null;
-    const type = flag === '0' || flag === '\0' || flag === '7' ? 'file' : flag === '5' ? 'dir' : 'other';
-    let left = size;
-    async function* data() {
-      while (left > 0) {
-        const piece = await r.some(Math.min(left, 1024 * 1024));
-        if (!piece) throw new Error('truncated tar');
-        left -= piece.length;
-        yield piece;
+  const extract = tar.extract();
+  /** What stopped the reading from inside an entry: the caller's error, or "1010" for an entry cut short. */
+  let entryError: unknown = null;
+  /** The entry being handled: the answer waits for it, so nothing it writes outlives the call. */
+  let current: Promise<void> = Promise.resolve();
+  extract.on('entry', (header, entry, next) => {
+    // One iterator for the whole entry, never `return()`ed: ending an entry stream early destroys the extractor.
+    const it = (entry as unknown as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+    const pull = async () => {
+      try {
+        return await it.next();
+      } catch {
+        throw malformed(); // the body ended (or broke) inside this entry
       }
+    };
+    async function* data(): AsyncGenerator<Buffer> {
+      for (let r = await pull(); !r.done; r = await pull()) yield r.value;
     }
-    await onEntry({ path: name, type, size, mode: num(h, 100, 8) }, data);
-    // Skip unread data and the block padding.
-    for await (const _ of data()) void _;
-    const pad = padded - size;
-    if (pad > 0 && !(await r.read(pad))) throw new Error('truncated tar');
-  }
+    const type =
+      header.type === 'file' || header.type === 'contiguous-file'
+        ? 'file'
+        : header.type === 'directory'
+          ? 'dir'
+          : 'other';
+    current = (async () => {
+      await onEntry({ path: header.name, type, size: header.size ?? 0, mode: header.mode ?? 0 }, data);
+      while (!(await pull()).done); // skip what the caller did not read
+      next();
+    })().catch((e: unknown) => {
+      entryError ??= e;
+      extract.destroy(e instanceof Error ? e : malformed());
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    let settled = false;
+    let ended = false;
+    const fail = () => {
+      if (settled) return;
+      settled = true;
+      stream.unpipe(extract);
+      stream.resume(); // drain the rest of the body; the connection stays usable for the answer
+      // Anything the parser itself reports (bad header, checksum, end inside an entry) is the body's fault.
+      // Decided once the entry in hand has settled: its own error (e.g. "1501") takes precedence.
+      const why = (): Error => (entryError instanceof Error ? entryError : malformed());
+      void current.finally(() => reject(why()));
+    };
+    extract.on('error', fail);
+    extract.on('finish', () => {
+      if (settled) return;
+      settled = true;
+      void current.finally(resolve);
+    });
+    stream.on('end', () => (ended = true));
+    stream.on('error', fail);
+    stream.on('close', () => {
+      if (!ended) fail();
+    });
+    stream.pipe(extract);
+  });
 }

@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify';
+import type { BrowserAction, BrowserTicketBody } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../deps';
 import type { UserScope } from '../fs/path-resolver';
 import { ensureDemoHome } from '../fs/demo-home';
+import { createTickets } from './tickets';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -10,6 +12,12 @@ declare module 'fastify' {
     efileAuth?: 'user' | 'none';
     /** Calls a disabled account may still make (initInfo shows the user who they are). */
     allowDisabled?: boolean;
+    /**
+     * A GET the browser opens itself (download, zip, image preview): a browser cannot add the `token` header to a
+     * navigation or an `<img>`, so these alone also accept `?ticket=` (see tickets.ts) and `?token=`. Every other
+     * call takes the token from the header only, so it is never on an address (POSTs above all).
+     */
+    browserGet?: BrowserAction;
   }
 }
 
@@ -50,34 +58,61 @@ export function createAuth(deps: EfileDeps) {
     verified.set(token, { claims, until: Math.min(now + VERIFIED_TTL_MS, claims.exp * 1000) });
     return claims;
   };
+  const tickets = createTickets(deps.kv);
+  const exps = new WeakMap<FastifyRequest, number>();
+
+  const userOf = (claims: Claims): EfileUser => {
+    const home = claims.home || deps.config.EFILE_HOME_PATTERN.replace('{user}', claims.cun);
+    return {
+      sub: claims.sub,
+      cun: claims.cun,
+      home,
+      roots: [home, ...claims.paths],
+      expAcct: claims.exp_acct,
+    };
+  };
+
+  const userOfRequest = (req: FastifyRequest): EfileUser => {
+    const u = users.get(req);
+    if (!u) throw new AppError('1406');
+    return u;
+  };
+
   return {
     async hook(req: FastifyRequest) {
       const cfg = req.routeOptions.config;
       if (cfg.efileAuth === 'none') return;
       const header = req.headers.token;
-      const fromQuery = (req.query as Record<string, unknown> | undefined)?.token;
-      const token =
-        typeof header === 'string' && header ? header : typeof fromQuery === 'string' ? fromQuery : undefined;
-      const claims = await verify(token);
-      if (claims.st === 'Disable' && !cfg.allowDisabled) throw new AppError('1007');
-      const home = claims.home || deps.config.EFILE_HOME_PATTERN.replace('{user}', claims.cun);
-      const user: EfileUser = {
-        sub: claims.sub,
-        cun: claims.cun,
-        home,
-        roots: [home, ...claims.paths],
-        expAcct: claims.exp_acct,
-      };
+      const query = (req.query ?? {}) as Record<string, unknown>;
+      let user: EfileUser;
+      if (typeof header === 'string' && header) {
+        const claims = await verify(header);
+        if (claims.st === 'Disable' && !cfg.allowDisabled) throw new AppError('1007');
+        user = userOf(claims);
+        exps.set(req, claims.exp);
+      } else if (cfg.browserGet && typeof query.ticket === 'string') {
+        user = await tickets.redeem(query.ticket, cfg.browserGet, query);
+      } else {
+        // `?token=` only where a browser cannot send the header; anywhere else a missing header is refused.
+        const claims = await verify(
+          cfg.browserGet && typeof query.token === 'string' ? query.token : undefined,
+        );
+        if (claims.st === 'Disable' && !cfg.allowDisabled) throw new AppError('1007');
+        user = userOf(claims);
+        exps.set(req, claims.exp);
+      }
       if (deps.config.EFILE_DEMO && !seeded.has(`${user.sub}|${user.roots.join('|')}`)) {
         await ensureDemoHome(deps.resolver, user);
         seeded.add(`${user.sub}|${user.roots.join('|')}`);
       }
       users.set(req, user);
     },
-    user(req: FastifyRequest): EfileUser {
-      const u = users.get(req);
-      if (!u) throw new AppError('1406');
-      return u;
+    user: userOfRequest,
+    /** A browser ticket for the caller of this request (authenticated by the token header). */
+    async issueTicket(req: FastifyRequest, body: BrowserTicketBody) {
+      const exp = exps.get(req);
+      if (exp === undefined) throw new AppError('1406', 'A ticket is issued for the token header only');
+      return tickets.issue(userOfRequest(req), exp, body);
     },
   };
 }

@@ -93,6 +93,17 @@ export function createClusterTokenVerifier(opts: VerifierOptions): ClusterTokenV
       if (!Value.Check(ClusterTokenClaims, claims) || typeof payload.exp !== 'number') {
         throw new AppError('1406', 'Invalid token claims');
       }
+      // The lifetime is capped here too, not only where tokens are signed: a validly signed token that claims a
+      // longer life (a mis-set TTL, a leaked signing key used for a "forever" token) is refused. It must say when it
+      // was issued, and neither its issue-to-expiry span nor its remaining life may exceed the cap.
+      const nowS = Math.floor(Date.now() / 1000);
+      if (
+        typeof payload.iat !== 'number' ||
+        payload.exp - payload.iat > CLUSTER_TOKEN_MAX_TTL_S ||
+        payload.exp - nowS > CLUSTER_TOKEN_MAX_TTL_S + 30
+      ) {
+        throw new AppError('1406', 'Invalid token: lifetime over the 12 h cap');
+      }
       return { ...claims, exp: payload.exp };
     },
   };

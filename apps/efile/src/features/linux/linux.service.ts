@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { AppError, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
-import type { UserScope } from '../../fs/path-resolver';
+import type { Resolved, UserScope } from '../../fs/path-resolver';
 import { errno } from '../../fs/errno';
 import { conflictError, fsError, renameNoReplace, replaceFile } from '../../fs/file-ops';
 import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '../../fs/names';
@@ -48,25 +48,42 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
     return { token, expiresAt };
   }
 
-  /** Checks a scoped token for a direction; returns the scope it grants. */
+  /**
+   * Checks a scoped token for a direction and returns what it grants: its folders (or files), each resolved now
+   * inside the owner's roots, and a scope whose roots are their REAL paths. Everything the command reads or writes is
+   * confined to that scope by real path: a link inside the token's folder that points elsewhere in the owner's home
+   * (`projects/p -> ~/private`) is neither zipped by a download nor written through by a tar entry.
+   */
   async function verify(token: string, direction: 'up' | 'down') {
     const row = await repo.get(hash(token));
     if (!row || row.expires_at <= deps.now())
       throw new AppError('1406', 'The command has expired: generate a new one');
     if (row.direction !== direction && row.direction !== 'both') throw new AppError('1009');
-    return {
-      paths: JSON.parse(row.paths) as string[],
-      scope: { roots: JSON.parse(row.roots) as string[] },
-    };
+    const owner: UserScope = { roots: JSON.parse(row.roots) as string[] };
+    const items: Resolved[] = [];
+    for (const p of JSON.parse(row.paths) as string[]) items.push(await resolver.resolve(owner, p));
+    const real = items.map((i) => resolver.toCluster(i.host));
+    return { items, real, scope: { roots: real } satisfies UserScope };
   }
 
-  /** Streams a body to a temp sibling, fsyncs, renames into place; nothing half-written under the final name. */
-  async function writeAtomically(
+  /** A file written under a temporary sibling name, waiting to be renamed into place. */
+  interface Staged {
+    tmp: string;
+    host: string;
+    replace: boolean;
+    bytes: number;
+  }
+
+  /**
+   * Streams a body to a temp sibling of `targetPath` and fsyncs it; the caller renames it into place (`commit`), so
+   * nothing half-written is ever under the final name. A conflict is refused before any byte is written.
+   */
+  async function writeTemp(
     scope: UserScope,
     targetPath: string,
     body: Readable,
     overwrite: boolean,
-  ): Promise<number> {
+  ): Promise<Staged> {
     const t = await resolver.resolve(scope, targetPath, { follow: false, mustExist: false });
     validateName(t.name);
     if (t.stat && (!overwrite || t.stat.isDirectory())) throw conflictError(t.stat.isDirectory());
@@ -85,9 +102,7 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
       const again = await fs.open(tmp, constants.O_RDONLY | constants.O_NOFOLLOW);
       await again.sync();
       await again.close();
-      if (overwrite && t.stat) await replaceFile(tmp, t.host);
-      else await renameNoReplace(tmp, t.host, false);
-      return ws.bytesWritten;
+      return { tmp, host: t.host, replace: overwrite && !!t.stat, bytes: ws.bytesWritten };
     } catch (e) {
       await fs.unlink(tmp).catch(() => undefined);
       if (isAppError(e)) throw e;
@@ -95,12 +110,28 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
     }
   }
 
-  async function ensureDirs(scope: UserScope, base: string, segs: string[]) {
+  async function commit(s: Staged): Promise<void> {
+    try {
+      if (s.replace) await replaceFile(s.tmp, s.host);
+      else await renameNoReplace(s.tmp, s.host, false);
+    } catch (e) {
+      await fs.unlink(s.tmp).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** Creates the missing folders of `base/segs…`, recording each one made (so a failed upload can take it back). */
+  async function ensureDirs(scope: UserScope, base: string, segs: string[], made: string[]) {
     for (let i = 1; i <= segs.length; i++) {
       const d = await resolver.resolve(scope, `${base}/${segs.slice(0, i).join('/')}`, { mustExist: false });
       if (d.stat && !d.stat.isDirectory()) throw new AppError('1022');
-      if (!d.stat)
-        await fs.mkdir(d.host).catch((e: unknown) => (errno(e) === 'EEXIST' ? undefined : fsError(e)));
+      if (!d.stat) {
+        const created = await fs.mkdir(d.host).then(
+          () => true,
+          (e: unknown) => (errno(e) === 'EEXIST' ? false : fsError(e)),
+        );
+        if (created) made.push(d.host);
+      }
     }
   }
 
@@ -151,57 +182,77 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
     },
 
     async putFile(token: string, name: string, body: Readable, overwrite: boolean) {
-      const { paths, scope } = await verify(token, 'up');
-      const bytes = await writeAtomically(scope, `${paths[0]}/${validateName(name)}`, body, overwrite);
-      return { files: 1, dirs: 0, skipped: [], bytes };
+      const { real, scope } = await verify(token, 'up');
+      const staged = await writeTemp(scope, `${real[0]}/${validateName(name)}`, body, overwrite);
+      await commit(staged);
+      return { files: 1, dirs: 0, skipped: [], bytes: staged.bytes };
     },
 
-    /** Extracts a tar stream safely: no absolute paths, no `..`, no links or devices; each file written atomically. */
+    /**
+     * Extracts a tar stream safely: no absolute paths, no `..`, no links or devices. Every file is first written
+     * under a temporary name and all are renamed into place only once the whole archive has been read, so a body
+     * that is cut off or is not tar ("1010") leaves nothing behind: temporary files and the folders this upload made
+     * are removed again.
+     */
     async putTar(token: string, body: Readable, overwrite: boolean) {
-      const { paths, scope } = await verify(token, 'up');
-      const base = paths[0]!;
+      const { real, scope } = await verify(token, 'up');
+      const base = real[0]!;
       const r = { files: 0, dirs: 0, skipped: [] as string[], bytes: 0 };
-      await readTar(body, async (e, data) => {
-        const raw = e.path.replace(/^(\.\/)+/, '');
-        if (raw === '' || raw === '.') return;
-        let segs: string[];
-        try {
-          if (raw.startsWith('/')) throw new AppError('1029');
-          segs = validateRelativePath(raw);
-        } catch {
-          r.skipped.push(e.path);
-          return;
-        }
-        if (e.type === 'other') {
-          r.skipped.push(e.path);
-          return;
-        }
-        try {
-          if (e.type === 'dir') {
-            await ensureDirs(scope, base, segs);
-            r.dirs++;
+      const staged = new Map<string, Staged & { entry: string }>();
+      const made: string[] = [];
+      try {
+        await readTar(body, async (e, data) => {
+          const raw = e.path.replace(/^(\.\/)+/, '');
+          if (raw === '' || raw === '.') return;
+          let segs: string[];
+          try {
+            if (raw.startsWith('/')) throw new AppError('1029');
+            segs = validateRelativePath(raw);
+          } catch {
+            r.skipped.push(e.path);
             return;
           }
-          await ensureDirs(scope, base, segs.slice(0, -1));
-          r.bytes += await writeAtomically(
-            scope,
-            `${base}/${segs.join('/')}`,
-            Readable.from(data()),
-            overwrite,
-          );
+          if (e.type === 'other') {
+            r.skipped.push(e.path);
+            return;
+          }
+          try {
+            if (e.type === 'dir') {
+              await ensureDirs(scope, base, segs, made);
+              r.dirs++;
+              return;
+            }
+            await ensureDirs(scope, base, segs.slice(0, -1), made);
+            const s = await writeTemp(scope, `${base}/${segs.join('/')}`, Readable.from(data()), overwrite);
+            // The same name twice in one archive: the later entry wins, as with tar itself.
+            const earlier = staged.get(s.host);
+            if (earlier) await fs.unlink(earlier.tmp).catch(() => undefined);
+            staged.set(s.host, { ...s, entry: e.path });
+          } catch (err) {
+            if (!isAppError(err) || err.code === '1501' || err.code === '1010') throw err;
+            r.skipped.push(e.path);
+          }
+        });
+      } catch (e) {
+        await Promise.all([...staged.values()].map((s) => fs.unlink(s.tmp).catch(() => undefined)));
+        for (const d of made.reverse()) await fs.rmdir(d).catch(() => undefined);
+        throw e;
+      }
+      for (const s of staged.values()) {
+        try {
+          await commit(s);
           r.files++;
+          r.bytes += s.bytes;
         } catch (err) {
           if (!isAppError(err) || err.code === '1501') throw err;
-          r.skipped.push(e.path);
+          r.skipped.push(s.entry);
         }
-      });
+      }
       return r;
     },
 
     async getPaths(token: string) {
-      const { paths, scope } = await verify(token, 'down');
-      const items = [];
-      for (const p of paths) items.push(await resolver.resolve(scope, p));
+      const { items, scope } = await verify(token, 'down');
       return { items, scope };
     },
   };

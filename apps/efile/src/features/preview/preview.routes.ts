@@ -33,7 +33,9 @@ export function previewRoutes(app: EfileApp, { auth, deps }: EfileContext, previ
         path: await preview.edit(auth.user(req), req.body.path, req.body.content, req.body.expectedMtime),
       }),
   );
-  app.get('/preview/raw.action', { schema: { querystring: RawPreviewQuery } }, async (req, reply) =>
-    preview.raw(req, reply, auth.user(req), req.query.path),
+  app.get(
+    '/preview/raw.action',
+    { config: { browserGet: 'previewRaw' }, schema: { querystring: RawPreviewQuery } },
+    async (req, reply) => preview.raw(req, reply, auth.user(req), req.query.path),
   );
 }

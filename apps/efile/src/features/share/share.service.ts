@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import { AppError } from '@hpc/server-kit';
+import { AppError, createAttemptThrottle, type AttemptRule } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import { isUnder, type Resolved, type UserScope } from '../../fs/path-resolver';
@@ -10,6 +10,7 @@ const DAY = 86_400_000;
 const SHARE_TOKEN_TTL_MS = 2 * 3600_000;
 const FAIL_WINDOW_MS = 15 * 60_000;
 const MAX_FAILS = 10;
+
 const CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 
 const devIno = (s: { dev: number; ino: number }) => `${s.dev}:${s.ino}`;
@@ -17,6 +18,22 @@ const devIno = (s: { dev: number; ino: number }) => `${s.dev}:${s.ino}`;
 /** Shares (issue 4 §6): links with extraction codes, validity, closing, and the anonymous recipient's access. */
 export function shareService(deps: EfileDeps, repo: ShareRepository) {
   const { resolver, kv, config } = deps;
+  const throttle = createAttemptThrottle(kv);
+  /**
+   * An address is locked out after MAX_FAILS wrong codes; a share is not (a stranger could then lock the recipient
+   * out from everywhere): past MAX_FAILS it only answers one check per growing delay, whoever asks.
+   */
+  const codeRules = (id: string, ip: string): AttemptRule[] => [
+    { key: `share-fail:ip:${ip}`, max: MAX_FAILS, windowMs: FAIL_WINDOW_MS },
+    {
+      key: `share-fail:s:${id}`,
+      max: MAX_FAILS,
+      windowMs: FAIL_WINDOW_MS,
+      onSuccess: 'keep',
+      // One code check per delay, doubling from 1 s up to EFILE_SHARE_CODE_MAX_DELAY_S (default 30 s).
+      delay: { baseMs: 1000, maxMs: config.EFILE_SHARE_CODE_MAX_DELAY_S * 1000 },
+    },
+  ];
 
   const statusOf = (r: ShareRow, now: number) =>
     r.closed_at !== null ? 'closed' : r.expires_at <= now ? 'expired' : 'valid';
@@ -129,20 +146,22 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
       };
     },
 
-    /** Extraction code check: throttled per share and per address, constant-time compare, short-lived token. */
+    /**
+     * Extraction code check: counted in the throttle before the code is looked at (so a parallel burst gets no more
+     * checks than the limit), constant-time compare, short-lived token.
+     */
     async verify(id: string, password: string, ip: string) {
-      const shareKey = `share-fail:s:${id}`;
-      const ipKey = `share-fail:ip:${ip}`;
-      const fails = Math.max(Number((await kv.get(shareKey)) ?? 0), Number((await kv.get(ipKey)) ?? 0));
-      if (fails >= MAX_FAILS) throw new AppError('429');
+      const attempt = await throttle.attempt(codeRules(id, ip));
+      if (!attempt.allowed) {
+        throw new AppError('429', undefined, {
+          data: { retryAfterSeconds: Math.ceil(attempt.retryAfterMs / 1000) },
+        });
+      }
       const { row } = await liveShare(id);
       const a = crypto.createHash('sha256').update(password).digest();
       const b = crypto.createHash('sha256').update(row.code).digest();
-      if (!crypto.timingSafeEqual(a, b)) {
-        await kv.incr(shareKey, FAIL_WINDOW_MS);
-        await kv.incr(ipKey, FAIL_WINDOW_MS);
-        throw new AppError('1026');
-      }
+      if (!crypto.timingSafeEqual(a, b)) throw new AppError('1026');
+      await attempt.succeeded();
       const shareToken = crypto.randomBytes(24).toString('base64url');
       await kv.set(`share-token:${shareToken}`, id, SHARE_TOKEN_TTL_MS);
       return {

@@ -17,21 +17,19 @@ export function createAuthService(deps: {
 
   const service = {
     /**
-     * Checks the throttle, then the password (argon2id); a failure counts against the user name and the address
-     * and answers LOGIN_FAILED whatever the reason, so the answer does not tell which user names exist.
+     * Counts the attempt in the throttle first, then checks the password (argon2id); a failure stays counted against
+     * the user name and the address and answers LOGIN_FAILED whatever the reason, so the answer does not tell which
+     * user names exist.
      */
     async login(
       username: string,
       password: string,
       meta: { ip: string; userAgent: string },
     ): Promise<{ user: UserRow; session: NewSession }> {
-      await throttle.check(username, meta.ip);
+      const attempt = await throttle.attempt(username, meta.ip);
       const user = await users.authenticate(username, password);
-      if (!user) {
-        await throttle.fail(username, meta.ip);
-        throw new AppError('LOGIN_FAILED');
-      }
-      await throttle.succeed(username);
+      if (!user) throw new AppError('LOGIN_FAILED');
+      await attempt.succeeded();
       return { user, session: await sessions.create(user.id, 'password', meta) };
     },
 

@@ -47,6 +47,25 @@ describe.each(cases)(
       expect((await new Browser(portal.app, '10.2.0.2').login('demo')).statusCode).toBe(200);
     });
 
+    it('counts before checking: 30 parallel wrong logins get at most the limit (3 here) of password checks', async () => {
+      const burst = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          new Browser(portal.app, '10.4.0.1').login('admin', 'wrong-password'),
+        ),
+      );
+      const codes = burst.map((r) => r.json<{ code: string }>().code);
+      // Every LOGIN_FAILED is one password check; the rest were refused before any check.
+      expect(codes.filter((c) => c === 'LOGIN_FAILED').length).toBeLessThanOrEqual(3);
+      expect(codes.filter((c) => c === 'LOGIN_THROTTLED').length).toBeGreaterThanOrEqual(27);
+      expect(new Set(codes)).toEqual(new Set(['LOGIN_FAILED', 'LOGIN_THROTTLED']));
+      // The right password sent during the lockout, alone or inside a second burst, does not get in.
+      const again = await Promise.all([
+        new Browser(portal.app, '10.4.0.2').login('admin'),
+        ...Array.from({ length: 10 }, () => new Browser(portal.app, '10.4.0.3').login('admin', 'x-wrong-x')),
+      ]);
+      expect(again.map((r) => r.statusCode)).toEqual(Array(11).fill(429));
+    });
+
     it('clears the user count on success', async () => {
       const b = new Browser(portal.app, '10.3.0.1');
       await b.login('lisi', 'wrong-password');

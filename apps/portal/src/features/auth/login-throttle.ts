@@ -1,5 +1,4 @@
-import type { KvStore } from '@hpc/server-kit';
-import { AppError } from '@hpc/server-kit';
+import { AppError, createAttemptThrottle, type Attempt, type KvStore } from '@hpc/server-kit';
 
 export interface ThrottlePolicy {
   maxPerUser: number;
@@ -8,28 +7,32 @@ export interface ThrottlePolicy {
 }
 
 /**
- * Counts failed logins per user name and per client address in the shared KvStore (so every instance sees the same
- * counts; Redis when scaled out). Once either count reaches its limit, further attempts are refused with 429 until
- * the window (started by the first failure) runs out, without checking the password, so guessing costs the
- * attacker time and costs the server no argon2 work. A success clears the user's count, not the address's.
+ * The login's rules for the shared failed-attempt throttle (`@hpc/server-kit` throttle.ts): per user name and per
+ * client address, counted before the password is checked. Once either count is over its limit the attempt is refused
+ * with 429 without checking the password, so guessing costs the attacker time and costs the server no argon2 work,
+ * and a burst of parallel guesses gets no more checks than the limit. A success clears the user's count and takes
+ * the attempt back from the address's.
  */
 export function createLoginThrottle(kv: KvStore, policy: ThrottlePolicy) {
-  const userKey = (username: string) => `login-fail:user:${username.toLowerCase()}`;
-  const ipKey = (ip: string) => `login-fail:ip:${ip}`;
+  const throttle = createAttemptThrottle(kv);
   return {
-    async check(username: string, ip: string): Promise<void> {
-      const [u, a] = await Promise.all([kv.get(userKey(username)), kv.get(ipKey(ip))]);
-      if (Number(u ?? 0) >= policy.maxPerUser || Number(a ?? 0) >= policy.maxPerIp) {
+    /** Counts a login attempt; throws LOGIN_THROTTLED when it may not be checked. */
+    async attempt(username: string, ip: string): Promise<Attempt> {
+      const a = await throttle.attempt([
+        {
+          key: `login-fail:user:${username.toLowerCase()}`,
+          max: policy.maxPerUser,
+          windowMs: policy.windowMs,
+          onSuccess: 'clear',
+        },
+        { key: `login-fail:ip:${ip}`, max: policy.maxPerIp, windowMs: policy.windowMs },
+      ]);
+      if (!a.allowed) {
         throw new AppError('LOGIN_THROTTLED', undefined, {
-          data: { retryAfterSeconds: Math.ceil(policy.windowMs / 1000) },
+          data: { retryAfterSeconds: Math.ceil(a.retryAfterMs / 1000) },
         });
       }
-    },
-    async fail(username: string, ip: string): Promise<void> {
-      await Promise.all([kv.incr(userKey(username), policy.windowMs), kv.incr(ipKey(ip), policy.windowMs)]);
-    },
-    async succeed(username: string): Promise<void> {
-      await kv.del(userKey(username));
+      return a;
     },
   };
 }

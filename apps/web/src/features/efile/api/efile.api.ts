@@ -62,13 +62,26 @@ export type SortKey = 'name' | 'size' | 'mtime' | 'type' | 'owner' | 'permission
 
 /**
  * The calls of one cluster's efile (contracts/efile.ts), with that cluster's token in the `token` header. Browser
- * downloads and image previews are URLs carrying the token as `?token=`, since the browser fetches them itself.
+ * downloads and image previews are URLs the browser opens itself, so they cannot carry the header: they carry a
+ * one-minute ticket for that one URL (`POST /browserTicket.action`), never the 12-hour cluster token.
  */
 export function createEfileApi(clusterId: string, baseUrl: string) {
   const token = async () => (await getClusterToken(clusterId)) ?? '';
   const client = new ApiClient({ baseUrl, headers: async () => ({ token: await token() }) });
   const post = <T>(path: string, form: Record<string, unknown>, timeoutMs?: number) =>
     client.post<T>(path, { form: form as never, timeoutMs });
+  /** Asks for a ticket bound to exactly these parameters, right before the browser opens the URL. */
+  const ticketUrl = async (
+    action: 'download' | 'multiDownload' | 'previewRaw',
+    route: string,
+    q: { path?: string; paths?: string[]; downKey?: string; name?: string },
+  ): Promise<string> => {
+    const { ticket } = await post<{ ticket: string; expiresAt: number }>('/browserTicket.action', {
+      action,
+      ...q,
+    });
+    return client.url(route, { ...q, ticket });
+  };
 
   return {
     clusterId,
@@ -151,17 +164,13 @@ export function createEfileApi(clusterId: string, baseUrl: string) {
     linuxDownload: (paths: string[]) => post<LinuxCommands>('/fastrans/linuxDownload.action', { paths }),
 
     /** URL of one file or folder (zip) for the browser to download. */
-    async downloadUrl(path: string): Promise<string> {
-      return client.url('/download.action', { path, token: await token() });
-    },
+    downloadUrl: (path: string): Promise<string> => ticketUrl('download', '/download.action', { path }),
     /** URL of a zip of several items: paths on the address, or a download key when they are too long. */
-    async multiDownloadUrl(q: { paths?: string[]; downKey?: string; name?: string }): Promise<string> {
-      return client.url('/multiDownload.action', { ...q, token: await token() });
-    },
+    multiDownloadUrl: (q: { paths?: string[]; downKey?: string; name?: string }): Promise<string> =>
+      ticketUrl('multiDownload', '/multiDownload.action', q),
     /** Image preview URL: served with a sandbox CSP, so an SVG cannot run script in the portal's origin. */
-    async rawPreviewUrl(path: string): Promise<string> {
-      return client.url('/preview/raw.action', { path, token: await token() });
-    },
+    rawPreviewUrl: (path: string): Promise<string> =>
+      ticketUrl('previewRaw', '/preview/raw.action', { path }),
   };
 }
 export type EfileApi = ReturnType<typeof createEfileApi>;

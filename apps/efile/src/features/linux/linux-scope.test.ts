@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORM, form, makeHarness, type Harness } from '../../testing/efile-testing';
+
+/** A ustar header block for one regular file (enough for a one-entry tar). */
+function tarOf(name: string, data: Buffer): Buffer {
+  const h = Buffer.alloc(512);
+  h.write(name, 0, 100);
+  h.write('0000644\0', 100);
+  h.write('0000000\0', 108);
+  h.write('0000000\0', 116);
+  h.write(data.length.toString(8).padStart(11, '0') + '\0', 124);
+  h.write('00000000000\0', 136);
+  h.write('        ', 148);
+  h.write('0', 156);
+  h.write('ustar\0' + '00', 257);
+  let sum = 0;
+  for (const x of h) sum += x;
+  h.write(sum.toString(8).padStart(6, '0') + '\0 ', 148);
+  const pad = Buffer.alloc((512 - (data.length % 512)) % 512);
+  return Buffer.concat([h, data, pad, Buffer.alloc(1024)]);
+}
+
+describe('Linux-command tokens are confined to their folder by real path (issue 10 §2.5)', () => {
+  let h: Harness;
+  let token: string;
+  const SECRET = 'PRIVATE-KEY-MATERIAL-0123456789';
+
+  beforeAll(async () => {
+    h = await makeHarness();
+    token = await h.token();
+    fs.mkdirSync(h.home + '/projects/src', { recursive: true });
+    fs.mkdirSync(h.home + '/private');
+    fs.writeFileSync(h.home + '/projects/src/main.c', 'int main(){}');
+    fs.writeFileSync(h.home + '/private/id_rsa', SECRET);
+    // Inside the token's folder, a link to another folder of the same home (absolute and relative).
+    fs.symlinkSync(h.home + '/private', h.home + '/projects/p');
+    fs.symlinkSync('../private', h.home + '/projects/rel');
+    fs.symlinkSync(h.home + '/private/id_rsa', h.home + '/projects/key');
+  });
+  afterAll(() => h.close());
+
+  const userToken = async (p: string) =>
+    (
+      await h.app.inject({
+        method: 'POST',
+        url: '/getUserToken.action',
+        headers: { token, ...FORM },
+        payload: form({ path: p }),
+      })
+    ).json<{ data: { token: string } }>().data.token;
+
+  it('a zip download of the folder does not read through a link to ~/private', async () => {
+    const t = await userToken('/public/home/demo/projects');
+    const res = await h.app.inject({ method: 'GET', url: `/linux/get/${t}` });
+    expect(res.rawPayload.includes(Buffer.from('int main(){}'))).toBe(true);
+    expect(res.rawPayload.includes(Buffer.from(SECRET))).toBe(false);
+  });
+
+  it('a tar entry does not write through a link to ~/private', async () => {
+    const t = await userToken('/public/home/demo/projects');
+    for (const name of ['p/planted.txt', 'rel/planted.txt']) {
+      const res = await h.app.inject({
+        method: 'PUT',
+        url: `/linux/tar/${t}`,
+        headers: { 'content-type': 'application/octet-stream' },
+        payload: tarOf(name, Buffer.from('planted')),
+      });
+      expect(res.json<{ data: { files: number; skipped: string[] } }>().data).toMatchObject({
+        files: 0,
+        skipped: [name],
+      });
+    }
+    expect(fs.readdirSync(h.home + '/private')).toEqual(['id_rsa']);
+  });
+
+  it('a folder swapped for a link after the token was issued is not followed out of the owner roots', async () => {
+    fs.mkdirSync(h.home + '/swap');
+    const t = await userToken('/public/home/demo/swap');
+    fs.rmdirSync(h.home + '/swap');
+    fs.symlinkSync(h.host('/public/home/other'), h.home + '/swap');
+    fs.writeFileSync(h.host('/public/home/other/theirs.txt'), 'not yours');
+    const res = await h.app.inject({ method: 'GET', url: `/linux/get/${t}` });
+    expect(res.json<{ code: string }>().code).toBe('1030');
+  });
+});
