@@ -98,10 +98,37 @@ describe('model files and the user centre in the browser', () => {
     expect(errors).toEqual([]);
   });
 
+  it('offers 500 models per page, as E-File does, and shows them all at once (spec §9)', async () => {
+    const { page, errors, shot } = await visitor('zh-CN');
+    await page.goto('/model-zoo/list');
+    await page.locator('.hpc-card').first().waitFor();
+    expect(await page.locator('.hpc-card').count()).toBe(20);
+    await page.locator('.hpc-pagination .ant-select').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: '500' }).click();
+    await page.waitForURL((u) => u.searchParams.get('size') === '500');
+    const res = await fetch(`${portal.url}/model-zoo/model/list`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pageSize: 500 }),
+    });
+    const total = ((await res.json()) as { data: { total: number } }).data.total;
+    expect(total).toBeGreaterThan(20);
+    await expect.poll(() => page.locator('.hpc-card').count()).toBe(total);
+    await shot('models-list-500-zh');
+    expect(errors).toEqual([]);
+  });
+
   it('copies a model into E-File with progress, opens it there, and refuses the same name again (Chinese)', async () => {
     const { page, errors, shot } = await visitor('zh-CN');
     await logIn(page, 'demo');
     const id = await modelId('Qwen2.5-7B-Instruct');
+    const downloads = async () =>
+      (
+        (await (await fetch(`${portal.url}/model-zoo/model/${id}`)).json()) as {
+          data: { downloadCount: number };
+        }
+      ).data.downloadCount;
+    const before = await downloads();
     await page.goto(`/model-zoo/${id}?tab=files`);
     await page.getByRole('button', { name: '复制到我的 E-File' }).click();
     const dialog = page.getByRole('dialog');
@@ -113,6 +140,8 @@ describe('model files and the user centre in the browser', () => {
     await dialog.getByText('复制完成').waitFor();
     expect(await dialog.getByTestId('model-copy-progress').textContent()).toMatch(/文件 (\d+) \/ \1/);
     await shot('models-copy-done-zh');
+    // A copy counts as a download of the model.
+    await expect.poll(downloads).toBe(before + 1);
 
     await dialog.getByRole('button', { name: '在 E-File 中查看' }).click();
     await page.waitForURL((u) => u.pathname === '/efile');

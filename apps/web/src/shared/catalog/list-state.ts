@@ -12,7 +12,7 @@ export interface ListState {
 }
 
 export const SORTS: readonly CatalogSort[] = ['newest', 'downloads', 'name'];
-/** Page sizes of spec §9 that the catalogue API accepts (its page size is at most 100). */
+/** Page sizes of spec §9 that the catalogue API accepts: all of them, up to 500 as in E-File. */
 export const PAGE_SIZES = Limits.pageSizes.filter((s) => s <= Limits.maxCatalogPageSize);
 
 const positive = (v: string | null, fallback: number) => {

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Form, Input, Modal, Progress, Select, Space, Typography } from 'antd';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { DIRECT_MESSAGE_CODES, Limits, type ModelCopyJob } from '@hpc/contracts';
+import { api } from '../../../shared/api/client';
 import { errorMessage } from '../../../shared/api/error-message';
 import { pick } from '../../../shared/i18n/languages';
 import { useClusters } from '../../clusters/use-clusters';
@@ -35,6 +36,7 @@ export function CopyToEfileDialog({ open, onClose, modelId, defaultName }: Props
   const { t, i18n } = useTranslation();
   const { clusters } = useClusters();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [form] = Form.useForm<FormValues>();
   const clusterId = Form.useWatch('clusterId', form);
   const [jobId, setJobId] = useState<string | null>(null);
@@ -58,7 +60,14 @@ export function CopyToEfileDialog({ open, onClose, modelId, defaultName }: Props
   const start = useMutation({
     mutationFn: (v: FormValues) => modelFilesApi.startCopy(modelId, v),
     meta: { silent: true },
-    onSuccess: (job) => setJobId(job.jobId),
+    onSuccess: (job) => {
+      setJobId(job.jobId);
+      // A copy is a download of the model (spec §7: the count call tolerates any answer, so it stays silent).
+      void api.models
+        .count(modelId)
+        .catch(() => undefined)
+        .then(() => queryClient.invalidateQueries({ queryKey: ['models', 'detail', modelId] }));
+    },
   });
   const progress = useQuery({
     queryKey: ['models', 'copy', jobId],

@@ -1,4 +1,4 @@
-import { Card, Descriptions, Tabs } from 'antd';
+import { Card, Descriptions, Skeleton, Tabs } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
@@ -9,9 +9,13 @@ import { CopyCommand } from '../../../shared/ui/copy-command';
 import { MarkdownViewer } from '../../../shared/ui/markdown/markdown-viewer';
 import { TipBanner } from '../../../shared/ui/tip-banner';
 import { modelQueries } from '../api/models.queries';
+import { modelFileUrl, modelFilesApi } from '../api/model-files.api';
 import { modelUsage } from '../components/model-usage';
 import { ModelFiles } from '../components/model-files';
 import '../models.css';
+
+/** READMEs above this are not rendered in the page (the description is shown instead); the file stays downloadable. */
+const README_MAX_BYTES = 2 * 1024 * 1024;
 
 /** /model-zoo/:id (spec §2). */
 export default function ModelDetailPage() {
@@ -23,6 +27,19 @@ export default function ModelDetailPage() {
   const item = detail.data;
   const filePath = item?.filePath ?? null;
   const category = categories?.find((c) => c.value === item?.category);
+  // The model card is the README of the model's files when it has one (as on Hugging Face), else its description.
+  const files = useQuery({
+    queryKey: ['models', 'files', id],
+    queryFn: ({ signal }) => modelFilesApi.files(id, signal),
+    enabled: Number.isInteger(id) && id > 0,
+  });
+  const readme = files.data?.files.find((f) => /^readme\.md$/i.test(f.path) && f.size <= README_MAX_BYTES);
+  const loadReadme = readme
+    ? (signal: AbortSignal) =>
+        fetch(modelFileUrl(id, readme.path), { signal }).then((r) =>
+          r.ok ? r.text() : Promise.reject(new Error(`README: HTTP ${r.status}`)),
+        )
+    : null;
   // The open tab is in the address (?tab=files), so a link can point at a model's files.
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'files' ? 'files' : 'readme';
@@ -75,7 +92,11 @@ export default function ModelDetailPage() {
           {
             key: 'readme',
             label: t('models.tabs.readme'),
-            children: (
+            children: files.isLoading ? (
+              <Skeleton active paragraph={{ rows: 8 }} />
+            ) : loadReadme ? (
+              <MarkdownViewer queryKey={['models', 'readme', id, readme?.sha256]} load={loadReadme} />
+            ) : (
               <MarkdownViewer
                 queryKey={['models', 'description', filePath]}
                 load={filePath ? (signal) => api.models.fileView(filePath, { signal }) : null}
