@@ -39,7 +39,7 @@ export async function openEfileDeps(config: EfileConfig, opts: EfileDepsOptions 
   // The resolver compares real paths: the root itself must be real (e.g. /tmp may be a link elsewhere).
   const fsRoot = fs.realpathSync(config.fsRoot);
   const db = await openDb<EfileDatabase>({ url: config.databaseUrl, schema: config.databaseSchema });
-  await migrate(db.kysely as Kysely<unknown>, migrations, db.schema);
+  await migrate(db, migrations);
   const ownKv = !opts.kv;
   const kv = opts.kv ?? createKv(config.REDIS_URL || undefined, `efile:${config.EFILE_CLUSTER_ID}:`);
   const verifier = createClusterTokenVerifier(

@@ -25,7 +25,7 @@ export interface PortalDeps {
 /** Opens the database (migrating it), seeds demo data on an empty one when asked, and connects the store. */
 export async function openPortalDeps(config: PortalConfig): Promise<PortalDeps> {
   const db = await openDb<PortalDatabase>({ url: config.databaseUrl, schema: config.databaseSchema });
-  await migrate(db.kysely as Kysely<unknown>, migrations, db.schema);
+  await migrate(db, migrations);
   const kv = createKv(config.REDIS_URL || undefined, config.REDIS_KEY_PREFIX);
   const signingKeys = openSigningKeys(signingKeysDir(config));
   const deps: PortalDeps = {

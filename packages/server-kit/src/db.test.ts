@@ -25,8 +25,8 @@ describe.each(testDbTargets())('openDb + migrate ($name)', (target) => {
 
   it('migrates once, idempotently, and reads back what it wrote', async () => {
     const db = await openDb<T>({ url, schema });
-    await migrate(db.kysely as Kysely<unknown>, migrations);
-    await migrate(db.kysely as Kysely<unknown>, migrations);
+    await migrate(db, migrations);
+    await migrate(db, migrations);
     await db.kysely.insertInto('item').values({ id: 1, name: '中文 name' }).execute();
     const rows = await db.kysely.selectFrom('item').selectAll().execute();
     expect(rows).toEqual([{ id: 1, name: '中文 name' }]);

@@ -56,19 +56,19 @@ export async function openDb<T>(opts: DbOptions): Promise<Db<T>> {
 }
 
 /**
- * Runs the given migrations (written once with Kysely's schema builder for both databases) up to the latest.
- * Pass the PostgreSQL `schema` when there is one: Kysely otherwise finds another schema's migration tables and
- * skips creating its own, which breaks suites that migrate side by side.
+ * Runs the given migrations (written once with Kysely's schema builder for both databases) up to the latest, in the
+ * database's own PostgreSQL schema when it has one. It takes the opened `Db`, not a bare Kysely, because the schema
+ * must not be forgettable: without it Kysely finds another schema's migration tables (a suite beside it, or one a
+ * killed test left behind) and skips creating its own, and the migration then fails on a missing lock table.
  */
-export async function migrate(
-  db: Kysely<unknown>,
+export async function migrate<T>(
+  db: Pick<Db<T>, 'kysely' | 'schema'>,
   migrations: Record<string, Migration>,
-  schema?: string,
 ): Promise<void> {
   const migrator = new Migrator({
-    db,
+    db: db.kysely,
     provider: { getMigrations: async () => migrations },
-    ...(schema ? { migrationTableSchema: schema } : {}),
+    ...(db.schema ? { migrationTableSchema: db.schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

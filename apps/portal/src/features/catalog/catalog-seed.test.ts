@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDb, type Db } from '@hpc/server-kit';
 import { makeTempDir, testDbTargets } from '@hpc/server-kit/testing';
@@ -22,7 +21,7 @@ describe.each(testDbTargets())('demo catalogue seed ($name)', (target) => {
     const created = target.create();
     cleanupDb = created.cleanup;
     db = await openDb<PortalDatabase>({ url: created.url, schema: created.schema });
-    await migrate(db.kysely as Kysely<unknown>, migrations);
+    await migrate(db, migrations);
     await seedCatalog(deps());
   });
   afterAll(async () => {
