@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +35,19 @@ describe('admin CLI', () => {
     const code = await runAdmin(args, env, { out: (l) => out.push(l), err: (l) => err.push(l) });
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
+
+  it('db migrate brings a new database up to date and seeds nothing (start:scaled and the migrate unit run it)', async () => {
+    const fresh = makeTempDir('hpc-admin-migrate-');
+    const out: string[] = [];
+    const e = { ...env, DATA_DIR: fresh.dir };
+    expect(await runAdmin(['db', 'migrate'], e, { out: (l) => out.push(l), err: () => undefined })).toBe(0);
+    expect(out).toEqual(['database migrated']);
+    expect(fs.existsSync(path.join(fresh.dir, 'portal.db'))).toBe(true);
+    const users: string[] = [];
+    await runAdmin(['user', 'list'], e, { out: (l) => users.push(l), err: () => undefined });
+    expect(users.join('\n')).not.toContain('demo');
+    fresh.cleanup();
+  });
 
   it('as a process: reads the password from stdin, exits 1 on a refused change and 2 on a usage error', async () => {
     const added = await processRun(
