@@ -203,6 +203,8 @@ export class ModelCopyService {
     };
 
     const files = deps.files;
+    /** Set by the archive when a whole file came out with the wrong sha256 (see below). */
+    const found: { mismatch: AppError | null } = { mismatch: null };
     async function* tar(): AsyncGenerator<Buffer> {
       const mtime = deps.now();
       yield entryHeader(t.stage, 0, 'dir', mtime);
@@ -222,13 +224,17 @@ export class ModelCopyService {
             yield part;
             await flush();
           }
-          if (sent !== row.size || hash.digest('hex') !== row.sha256) {
-            throw new AppError('1010', `${row.path} does not match its sha256`);
-          }
+          if (sent !== row.size) throw new AppError('1010', `${row.path} does not match its sha256`);
+          // A whole file with the wrong bytes: end the archive cleanly instead of cutting the request, so that the
+          // PUT's answer comes after efile has written everything, and the staging folder is removed after that.
+          // Cutting it left efile still writing into the folder while the portal removed it.
+          if (hash.digest('hex') !== row.sha256)
+            found.mismatch = new AppError('1010', `${row.path} does not match its sha256`);
         } finally {
           file.stream.destroy();
         }
         yield dataPadding(row.size);
+        if (found.mismatch) break;
         job.filesDone++;
       }
       yield END_OF_ARCHIVE;
@@ -244,6 +250,7 @@ export class ModelCopyService {
         }),
       );
       if (abort.signal.aborted) throw new AppError('1012', 'The copy was cancelled');
+      if (found.mismatch) throw found.mismatch;
       if (result.skipped.length > 0 || result.files !== rows.length) {
         throw new AppError('1028', `Not copied: ${result.skipped.join(', ')}`);
       }
