@@ -7,6 +7,7 @@ import {
   FolderOpenOutlined,
   HomeOutlined,
 } from '@ant-design/icons';
+import { loadPart } from './part-loading';
 
 /** The part of the site a route belongs to: selects the menu item and the header search's target. */
 export type Section = 'home' | 'images' | 'models' | 'apps' | 'efile' | 'other';
@@ -25,8 +26,10 @@ export interface AppRoute {
 export type LazyPage = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
 
 function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
-  // The module system loads a chunk once: the preload and React's later call share the same request.
-  return Object.assign(lazy(load), { preload: load });
+  // The module system loads a chunk once: the preload and React's later call share the same request. Each waits at
+  // most the part load timeout and turns a failure into a PartLoadError (a part gone after a redeploy reloads once).
+  const part = () => loadPart(load);
+  return Object.assign(lazy(part), { preload: part });
 }
 
 const MainPage = lazyPage(() => import('../features/home/pages/main.page'));
