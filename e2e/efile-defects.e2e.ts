@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -5,7 +6,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser';
-import { message } from './support/efile-page';
+import { message, nameLink, select } from './support/efile-page';
 import { logInAs } from './support/login';
 import { portalUnderTest, type RunningPortal } from './support/portal';
 import { slowLink, type SlowLink } from './support/slow-link';
@@ -131,6 +132,35 @@ describe('E-File defects of issue 13', () => {
     await page.waitForURL((u) => u.searchParams.get('path') === '/public/home/demo');
     await page.getByTestId('efile-name').first().waitFor();
     expect(await page.getByTestId('efile-error').count()).toBe(0);
+    await ctx.close();
+  });
+
+  it('lets the Linux upload command print the portal’s message when it is refused (same name)', async () => {
+    const { page, ctx } = await logInAs(browser, portal.url, 'demo', { at: '/efile' });
+    await page.getByTestId('efile-name').first().waitFor();
+    fs.mkdirSync(host(HOME, 'linux-dup'));
+    fs.writeFileSync(host(HOME, 'linux-dup', 'same.txt'), 'already here');
+    await page.getByTestId('efile-refresh').click();
+    await nameLink(page, 'linux-dup').waitFor();
+    await select(page, 'linux-dup');
+    await page.getByTestId('efile-action-share').click();
+    await page.getByRole('tab', { name: 'Linux 命令' }).click();
+    const linux = page.getByTestId('efile-linux');
+    await linux.locator('input').fill(`/${HOME}/linux-dup`);
+    await linux.getByRole('button', { name: '生成上传命令' }).click();
+    const command = (await linux.locator('.hpc-command code').first().textContent())!;
+
+    const local = path.join(work, 'same.txt');
+    fs.writeFileSync(local, 'a different file of the same name');
+    const run = spawnSync('/bin/bash', ['-c', command.replace('FILE', `'${local}'`)], {
+      cwd: work,
+      env: { ...process.env, PATH: '/usr/bin:/bin' },
+      encoding: 'utf8',
+    });
+    // The command still fails (a script can tell), and the user reads why, not only "curl: (22) … 409".
+    expect(run.status).not.toBe(0);
+    expect(`${run.stdout}${run.stderr}`).toContain('A file with the same name exists');
+    expect(fs.readFileSync(host(HOME, 'linux-dup', 'same.txt'), 'utf8')).toBe('already here');
     await ctx.close();
   });
 });
