@@ -42,6 +42,7 @@ const AppDetailPage = lazyPage(() => import('../features/apps/pages/app-detail.p
 const FileManagerPage = lazyPage(() => import('../features/efile/pages/file-manager.page'));
 const SharePage = lazyPage(() => import('../features/share/pages/share.page'));
 const NotFoundPage = lazyPage(() => import('../features/not-found/pages/not-found.page'));
+const StaticNotFoundPage = lazyPage(() => import('../features/not-found/pages/static-not-found.page'));
 const LoginPage = lazyPage(() => import('../features/account/login.page'));
 
 /** The one route table: the router and the main menu are both built from it (spec §2 routes table). */
@@ -86,8 +87,10 @@ export const appRoutes: AppRoute[] = [
   },
   // The anonymous recipient page of a share link (efile answers links of this form).
   { path: '/share/:clusterId/:shareId', section: 'other', page: SharePage },
+  // The in-app 404 page: the development server's answer to unknown addresses, and /404 itself.
   { path: '/404', section: 'other', page: NotFoundPage },
-  { path: '*', section: 'other', page: NotFoundPage },
+  // In production the browser goes to the portal's static 404 page instead (spec §2).
+  { path: '*', section: 'other', page: import.meta.env.PROD ? StaticNotFoundPage : NotFoundPage },
 ];
 
 /** Where each section's list lives: the header search sends its query there. */

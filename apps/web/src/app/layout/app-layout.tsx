@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { AppFooter } from './app-footer';
 import { AppHeader } from './app-header';
+import { useAnalytics } from '../../shared/analytics/use-analytics';
 import { AlertBarOutlet, AlertBarProvider } from './alert-bar-slot';
 import { QuietBoundary } from './quiet-boundary';
 import { useSection } from './use-section';
@@ -21,6 +22,7 @@ export function AppLayout() {
   const { t } = useTranslation();
   // E-File shows the alert of the centre it is on itself, with its actions disabled.
   const section = useSection();
+  useAnalytics();
   useEffect(() => {
     document.title = t('common.siteName');
   }, [t]);
