@@ -67,7 +67,8 @@ export function HeaderSearch() {
     const chrome = outer.getBoundingClientRect().width - text;
     const placeholders = (['apps', 'images', 'models'] as const).map((k) => t(`${k}.list.placeholder`));
     const longest = Math.max(...textWidths(placeholders, el));
-    setWidth(Math.min(MAX_WIDTH_PX, Math.ceil(longest + chrome) + 2));
+    // A few pixels more than the text: the input keeps room for its caret after the last character.
+    setWidth(Math.min(MAX_WIDTH_PX, Math.ceil(longest + chrome) + 6));
   }, [t]);
 
   // The address is the truth on a list page (back/forward, removing the keyword tag); elsewhere the session.

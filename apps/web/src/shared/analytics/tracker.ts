@@ -10,6 +10,8 @@ export interface AnalyticsEvent {
   type: 'pageview' | 'heartbeat';
   /** A random id of this browser (no user data). */
   visitor: string;
+  /** The host the page was served from (one of the configured production hosts). */
+  host: string;
   /** Path and query of the page. */
   page: string;
   title: string;
@@ -44,6 +46,7 @@ let heartbeat: ReturnType<typeof setInterval> | null = null;
 export function trackPageView(trackerUrl: string, page: string): void {
   const base = () => ({
     visitor: visitorId(),
+    host: window.location.host,
     page,
     title: document.title,
     referrer: document.referrer,
