@@ -103,7 +103,9 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Run
 export async function portalUnderTest(): Promise<RunningPortal> {
   const external = process.env.E2E_BASE_URL;
   if (external) {
-    return { url: external.replace(/\/$/, ''), dataDir: '', output: () => '', stop: async () => undefined };
+    // E2E_DATA_DIR: that portal's DATA_DIR, for tests that put files in place or look at them.
+    const dataDir = process.env.E2E_DATA_DIR ?? '';
+    return { url: external.replace(/\/$/, ''), dataDir, output: () => '', stop: async () => undefined };
   }
   return startPortal();
 }

@@ -18,6 +18,10 @@ export const PortalEnv = Type.Object({
   WEB_DIST: Type.String({ default: '' }),
   /** Footer's site-registration number (spec §1). */
   SITE_ICP: Type.String({ default: '京ICP备00000000号-1' }),
+  /** Where the web sends analytics (spec §7); empty means no analytics at all. */
+  ANALYTICS_TRACKER_URL: Type.String({ default: '' }),
+  /** The production host names (comma-separated) on which analytics is sent; empty means none. */
+  ANALYTICS_HOSTS: Type.String({ default: '' }),
   /** Password of the demo users seeded on an empty database. */
   PORTAL_DEMO_PASSWORD: Type.String({ default: 'demo-portal-2026' }),
   /** Seed demo data on an empty database. */

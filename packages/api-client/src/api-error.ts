@@ -13,6 +13,8 @@ export interface ApiErrorInit {
   status: number;
   kind: ApiErrorKind;
   data?: unknown;
+  /** The answer's `Content-Language`: the language the server wrote `msg` in, when it said. */
+  lang?: string | null;
   cause?: unknown;
 }
 
@@ -24,6 +26,8 @@ export class ApiError extends Error {
   readonly kind: ApiErrorKind;
   /** The envelope's `data` of a failure (e.g. validation details), when any. */
   readonly data: unknown;
+  /** The language of `msg` as the server declared it (`Content-Language`), null when it did not. */
+  readonly lang: string | null;
 
   constructor(init: ApiErrorInit) {
     super(init.msg, init.cause === undefined ? undefined : { cause: init.cause });
@@ -33,6 +37,7 @@ export class ApiError extends Error {
     this.status = init.status;
     this.kind = init.kind;
     this.data = init.data ?? null;
+    this.lang = init.lang ?? null;
   }
 }
 

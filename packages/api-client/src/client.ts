@@ -174,7 +174,7 @@ export class ApiClient {
         kind: 'http',
       });
     }
-    if (payload.code !== OK) throw this.notify(fromEnvelope(payload, res.status));
+    if (payload.code !== OK) throw this.notify(fromEnvelope(payload, res));
     return payload.data as T;
   }
 
@@ -187,7 +187,7 @@ export class ApiClient {
       // An HTML error page of a proxy, or an empty body: the status is all we know.
     }
     const error = isEnvelope(payload)
-      ? fromEnvelope(payload, res.status)
+      ? fromEnvelope(payload, res)
       : new ApiError({
           code: String(res.status),
           msg: res.statusText || `HTTP ${res.status}`,
@@ -203,12 +203,13 @@ export class ApiClient {
   }
 }
 
-function fromEnvelope(payload: { code: string; msg?: unknown; data?: unknown }, status: number): ApiError {
+function fromEnvelope(payload: { code: string; msg?: unknown; data?: unknown }, res: Response): ApiError {
   return new ApiError({
     code: payload.code,
     msg: typeof payload.msg === 'string' ? payload.msg : '',
-    status,
+    status: res.status,
     kind: 'api',
     data: payload.data,
+    lang: res.headers?.get('content-language') ?? null,
   });
 }

@@ -1,5 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { ErrorCodes } from '@hpc/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCodes, localisedErrorMessage } from '@hpc/contracts';
 import { AppError } from './app-error';
 
 export interface EnvelopeOptions {
@@ -11,6 +11,22 @@ export interface EnvelopeOptions {
 export const ok = <T>(data: T) => ({ code: '0' as const, msg: 'success', data });
 
 /**
+ * Sends an error envelope, its message in the request's language when the registry has it (issue 13 §1.3: the
+ * web shows some server messages as they are); `Content-Language` says which language the message is in.
+ */
+function sendError(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  code: string,
+  msg: string,
+  data: unknown,
+) {
+  const local = localisedErrorMessage(code, msg, req.headers['accept-language']);
+  return reply.status(status).header('content-language', local.lang).send({ code, msg: local.msg, data });
+}
+
+/**
  * Installs the error and not-found handlers that turn everything into the envelope of DESIGN.md §6:
  * AppError → its code; schema validation → "1003" (missing field) or "1004" (bad value); body too large → "1011";
  * anything else → "500" with the cause logged, never leaked.
@@ -20,32 +36,30 @@ export function installEnvelopeHandlers(app: FastifyInstance, opts: EnvelopeOpti
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     if (err instanceof AppError) {
       if (err.status >= 500) req.log.error({ err }, 'request failed');
-      return reply.status(err.status).send({ code: err.code, msg: err.message, data: err.data });
+      return sendError(req, reply, err.status, err.code, err.message, err.data);
     }
     if (err.validation) {
       const missing = err.validation.some((v) => v.keyword === 'required');
       const code = missing ? '1003' : '1004';
       const where = err.validationContext ?? 'request';
-      return reply.status(400).send({
-        code,
-        msg: `${ErrorCodes[code].en}: ${where} ${err.message}`,
-        data: { errors: err.validation },
+      return sendError(req, reply, 400, code, `${ErrorCodes[code].en}: ${where} ${err.message}`, {
+        errors: err.validation,
       });
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
-      return reply.status(413).send({ code: '1011', msg: ErrorCodes['1011'].en, data: null });
+      return sendError(req, reply, 413, '1011', ErrorCodes['1011'].en, null);
     }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-      return reply.status(415).send({ code: '1004', msg: err.message, data: null });
+      return sendError(req, reply, 415, '1004', err.message, null);
     }
     if (err.statusCode === 429) {
-      return reply.status(429).send({ code: '429', msg: ErrorCodes['429'].en, data: null });
+      return sendError(req, reply, 429, '429', ErrorCodes['429'].en, null);
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return reply.status(err.statusCode).send({ code: '1004', msg: err.message, data: null });
+      return sendError(req, reply, err.statusCode, '1004', err.message, null);
     }
     req.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ code: '500', msg: ErrorCodes['500'].en, data: null });
+    return sendError(req, reply, 500, '500', ErrorCodes['500'].en, null);
   });
   app.setNotFoundHandler((req, reply) => {
     // A browser navigating to a client-side route (or reloading one) gets the single-page app, which shows its
@@ -58,6 +72,6 @@ export function installEnvelopeHandlers(app: FastifyInstance, opts: EnvelopeOpti
         .type('text/html; charset=utf-8')
         .send(html);
     }
-    return reply.status(404).send({ code: '404', msg: ErrorCodes['404'].en, data: null });
+    return sendError(req, reply, 404, '404', ErrorCodes['404'].en, null);
   });
 }

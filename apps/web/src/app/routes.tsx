@@ -7,6 +7,7 @@ import {
   FolderOpenOutlined,
   HomeOutlined,
 } from '@ant-design/icons';
+import { loadPart } from './part-loading';
 
 /** The part of the site a route belongs to: selects the menu item and the header search's target. */
 export type Section = 'home' | 'images' | 'models' | 'apps' | 'efile' | 'other';
@@ -25,8 +26,10 @@ export interface AppRoute {
 export type LazyPage = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
 
 function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
-  // The module system loads a chunk once: the preload and React's later call share the same request.
-  return Object.assign(lazy(load), { preload: load });
+  // The module system loads a chunk once: the preload and React's later call share the same request. Each waits at
+  // most the part load timeout and turns a failure into a PartLoadError (a part gone after a redeploy reloads once).
+  const part = () => loadPart(load);
+  return Object.assign(lazy(part), { preload: part });
 }
 
 const MainPage = lazyPage(() => import('../features/home/pages/main.page'));
@@ -39,6 +42,7 @@ const AppDetailPage = lazyPage(() => import('../features/apps/pages/app-detail.p
 const FileManagerPage = lazyPage(() => import('../features/efile/pages/file-manager.page'));
 const SharePage = lazyPage(() => import('../features/share/pages/share.page'));
 const NotFoundPage = lazyPage(() => import('../features/not-found/pages/not-found.page'));
+const StaticNotFoundPage = lazyPage(() => import('../features/not-found/pages/static-not-found.page'));
 const LoginPage = lazyPage(() => import('../features/account/login.page'));
 const UserCenterPage = lazyPage(() => import('../features/user-center/pages/user-center.page'));
 
@@ -85,8 +89,10 @@ export const appRoutes: AppRoute[] = [
   },
   // The anonymous recipient page of a share link (efile answers links of this form).
   { path: '/share/:clusterId/:shareId', section: 'other', page: SharePage },
+  // The in-app 404 page: the development server's answer to unknown addresses, and /404 itself.
   { path: '/404', section: 'other', page: NotFoundPage },
-  { path: '*', section: 'other', page: NotFoundPage },
+  // In production the browser goes to the portal's static 404 page instead (spec §2).
+  { path: '*', section: 'other', page: import.meta.env.PROD ? StaticNotFoundPage : NotFoundPage },
 ];
 
 /** Where each section's list lives: the header search sends its query there. */

@@ -147,11 +147,13 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
         token,
         expiresAt,
         url,
+        // --fail-with-body (curl 7.76+): a refusal still fails the command, and prints the answer's message
+        // ("A file with the same name exists") instead of a bare "curl: (22) … 409" (issue 13 §1.8).
         commands: [
-          { kind: 'file', command: `curl -fS -T FILE ${q(url)}` },
+          { kind: 'file', command: `curl --fail-with-body -S -T FILE ${q(url)}` },
           {
             kind: 'folder',
-            command: `cd "$(dirname DIR)" && tar -cf - "$(basename DIR)" | curl -fS -T - ${q(`${base}/linux/tar/${token}`)}`,
+            command: `cd "$(dirname DIR)" && tar -cf - "$(basename DIR)" | curl --fail-with-body -S -T - ${q(`${base}/linux/tar/${token}`)}`,
           },
         ],
       };

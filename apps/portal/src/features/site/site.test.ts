@@ -20,8 +20,51 @@ describe('GET /api/site/config', () => {
     expect(r.json()).toEqual({
       code: '0',
       msg: 'success',
-      data: { icp: '皖ICP备12345678号', icpUrl: 'https://beian.miit.gov.cn/' },
+      data: { icp: '皖ICP备12345678号', icpUrl: 'https://beian.miit.gov.cn/', analytics: null },
     });
+    await app.close();
+  });
+
+  it('answers the analytics tracker and production hosts only when both are configured', async () => {
+    const answer = async (env: Record<string, string>) => {
+      const { app } = await buildPortal(
+        readPortalConfig({ DATA_DIR: tmp.dir, LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...env }),
+      );
+      const r = await app.inject({ method: 'GET', url: '/api/site/config' });
+      await app.close();
+      return r.json<{ data: { analytics: unknown } }>().data.analytics;
+    };
+    expect(
+      await answer({
+        ANALYTICS_TRACKER_URL: 'https://track.example.cn/collect',
+        ANALYTICS_HOSTS: 'portal.example.cn, Www.Portal.example.cn',
+      }),
+    ).toEqual({
+      trackerUrl: 'https://track.example.cn/collect',
+      hosts: ['portal.example.cn', 'www.portal.example.cn'],
+    });
+    expect(await answer({ ANALYTICS_TRACKER_URL: 'https://track.example.cn/collect' })).toBeNull();
+    expect(await answer({ ANALYTICS_HOSTS: 'portal.example.cn' })).toBeNull();
+  });
+
+  it('serves the static 404 page without the app, in both languages', async () => {
+    const config = readPortalConfig({ DATA_DIR: tmp.dir, LOG_LEVEL: 'silent', SEED_DEMO: 'false' });
+    const { app } = await buildPortal(config);
+    const page = await app.inject({ method: 'GET', url: '/404.html', headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(404);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.body).toContain('您访问的页面不存在');
+    expect(page.body).toContain('The page you visited does not exist');
+    expect(page.body).toContain('href="/login"');
+    // No app: neither its root element nor any of its bundles; only the page's own small script.
+    expect(page.body).not.toContain('id="root"');
+    expect(page.body).not.toContain('/assets/');
+    const scripts = [...page.body.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
+    expect(scripts).toEqual(['/404.js']);
+    const script = await app.inject({ method: 'GET', url: '/404.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toContain('javascript');
     await app.close();
   });
 });

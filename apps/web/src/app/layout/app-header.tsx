@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { HeaderSearch } from './header-search';
 import { MainMenu } from './main-menu';
+import { QuietBoundary } from './quiet-boundary';
 import { LanguageSwitch, ThemeSwitch } from './preference-switches';
 
 // Not needed for the first paint: kept out of the initial bundle (budget: 350 KB gzip).
@@ -36,9 +37,11 @@ export function AppHeader() {
         <HeaderSearch />
         <LanguageSwitch />
         <ThemeSwitch />
-        <Suspense fallback={null}>
-          <UserMenu />
-        </Suspense>
+        <QuietBoundary>
+          <Suspense fallback={null}>
+            <UserMenu />
+          </Suspense>
+        </QuietBoundary>
       </div>
     </Layout.Header>
   );

@@ -4,7 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { AppFooter } from './app-footer';
 import { AppHeader } from './app-header';
+import { useAnalytics } from '../../shared/analytics/use-analytics';
 import { AlertBarOutlet, AlertBarProvider } from './alert-bar-slot';
+import { QuietBoundary } from './quiet-boundary';
+import { useSection } from './use-section';
 
 // The alert bars load after the first paint: kept out of the initial bundle (budget: 350 KB gzip).
 const AccountAlertBar = lazy(() =>
@@ -17,6 +20,9 @@ const ClusterServiceAlert = lazy(() =>
 /** Header, alert-bar slot, the page (each page is its own lazily loaded chunk), footer. */
 export function AppLayout() {
   const { t } = useTranslation();
+  // E-File shows the alert of the centre it is on itself, with its actions disabled.
+  const section = useSection();
+  useAnalytics();
   useEffect(() => {
     document.title = t('common.siteName');
   }, [t]);
@@ -25,10 +31,12 @@ export function AppLayout() {
       <Layout className="hpc-layout">
         <AppHeader />
         <AlertBarOutlet />
-        <Suspense fallback={null}>
-          <AccountAlertBar />
-          <ClusterServiceAlert />
-        </Suspense>
+        <QuietBoundary>
+          <Suspense fallback={null}>
+            <AccountAlertBar />
+            {section !== 'efile' && <ClusterServiceAlert />}
+          </Suspense>
+        </QuietBoundary>
         <Layout.Content className="hpc-content">
           <Suspense
             fallback={

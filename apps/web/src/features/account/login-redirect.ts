@@ -25,3 +25,16 @@ export function loginPathFor(current: { pathname: string; search?: string; hash?
     ? LOGIN_PATH
     : `${LOGIN_PATH}?redirect=${encodeURIComponent(target)}`;
 }
+
+/** The portal's login redirect (spec §7): to single sign-on when it is configured, else to the login page. */
+export const SSO_REDIRECT_PATH = '/api/auth/loginSsoRedirect.action';
+
+/**
+ * Where a timed-out session goes outside area mode (spec §2 "Login timeout"): through the SSO redirect call, with
+ * the way back. Without single sign-on the portal answers it with `/login?redirect=…`.
+ */
+export function ssoLoginPathFor(current: { pathname: string; search?: string; hash?: string }): string {
+  const login = new URL(loginPathFor(current), 'http://x');
+  const back = login.searchParams.get('redirect');
+  return back ? `${SSO_REDIRECT_PATH}?redirect=${encodeURIComponent(back)}` : SSO_REDIRECT_PATH;
+}

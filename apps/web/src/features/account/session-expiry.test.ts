@@ -15,7 +15,16 @@ describe('sessionExpiryAction', () => {
       }),
     ).toEqual({
       type: 'navigate',
-      to: '/login?redirect=%2Fmodel-zoo%2F3%3Fa%3D1',
+      to: '/api/auth/loginSsoRedirect.action?redirect=%2Fmodel-zoo%2F3%3Fa%3D1',
+    });
+  });
+
+  it('keeps the way back through the SSO redirect, hash included', () => {
+    expect(
+      sessionExpiryAction({ areaMode: false, hadSession: true, location: at('/efile', '?path=%2Fa', '#x') }),
+    ).toEqual({
+      type: 'navigate',
+      to: '/api/auth/loginSsoRedirect.action?redirect=%2Fefile%3Fpath%3D%252Fa%23x',
     });
   });
 

@@ -1,7 +1,7 @@
 import type { ApiError } from '@hpc/api-client';
 import { session } from '../../shared/utils/storage';
 import { isAreaMode } from './area-mode';
-import { LOGIN_PATH, loginPathFor } from './login-redirect';
+import { LOGIN_PATH, loginPathFor, ssoLoginPathFor } from './login-redirect';
 
 export type ExpiryAction = { type: 'ignore' } | { type: 'close' } | { type: 'navigate'; to: string };
 
@@ -12,7 +12,8 @@ export const PUBLIC_PATH_PREFIXES = [LOGIN_PATH, '/404', '/share', '/s/'];
 const NOT_EXPIRY_CODES = new Set(['LOGIN_FAILED', 'LOGIN_THROTTLED', 'CSRF']);
 
 /**
- * What to do with a 401 (spec §2 "Login timeout"): close the window in area mode, else go to the login page. Only
+ * What to do with a 401 (spec §2 "Login timeout"): close the window in area mode, else go to the login page through
+ * the SSO redirect call (single sign-on when configured). Only
  * a session that this tab had can time out: a visitor who never logged in may browse the public catalogues, and
  * pages that need a user send them to login themselves (`<RequireSession>`).
  */
@@ -31,7 +32,7 @@ export function sessionExpiryAction(input: {
     return { type: 'ignore' };
   }
   if (input.areaMode) return { type: 'close' };
-  return { type: 'navigate', to: loginPathFor(input.location) };
+  return { type: 'navigate', to: ssoLoginPathFor(input.location) };
 }
 
 type Navigate = (to: string) => void;

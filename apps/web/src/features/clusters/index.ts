@@ -1,7 +1,7 @@
 // The clusters feature's public face: service discovery, per-cluster tokens, the cluster list.
 export { useClusters } from './use-clusters';
 export { useClusterService, type ClusterService } from './use-cluster-service';
-export { ClusterServiceAlert } from './cluster-service-alert';
+export { ClusterServiceAlert, ClusterUnavailable } from './cluster-service-alert';
 export { getClusterToken, clusterTokens } from './cluster-tokens';
 export { serviceDiscovery } from './cluster-services';
 export { createServiceDiscovery, type ServiceDiscovery } from './service-discovery';

@@ -1,5 +1,6 @@
 import { ApiClient, isApiError } from '@hpc/api-client';
 import type { FileEntry } from '@hpc/contracts';
+import { languageHeaders } from '../../shared/api/request-options';
 
 export interface PublicList {
   path: string;
@@ -12,7 +13,7 @@ export interface PublicList {
  * discovery (`usePublicEfile`); the default is the all-in-one mount point `/efile/<clusterId>`.
  */
 export function shareApi(clusterId: string, baseUrl = `/efile/${encodeURIComponent(clusterId)}`) {
-  const client = new ApiClient({ baseUrl });
+  const client = new ApiClient({ baseUrl, headers: languageHeaders });
   return {
     info: (shareId: string) =>
       client.get<{ shareId: string; sharer: string; isDir: boolean; endUseTime: number }>(

@@ -2,10 +2,11 @@ import { useCallback } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiClient, isApiError } from '@hpc/api-client';
 import type { PublicEfileUrls } from '@hpc/contracts';
+import { languageHeaders } from '../../shared/api/request-options';
 import { createServiceDiscovery, isServiceDiscoveryError, type ServiceDiscoveryError } from '../clusters';
 
 /** The portal's anonymous call: no session, so none of the logged-in client's 401 handling. */
-const portal = new ApiClient({ baseUrl: import.meta.env.VITE_API_BASE_URL ?? '' });
+const portal = new ApiClient({ baseUrl: import.meta.env.VITE_API_BASE_URL ?? '', headers: languageHeaders });
 
 /** Session storage looked up on each use (reading it can throw in privacy modes; the discovery copes). */
 const tabStorage = {

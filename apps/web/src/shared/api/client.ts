@@ -1,4 +1,5 @@
 import { ApiClient, catalogApi, type ApiError } from '@hpc/api-client';
+import { languageHeaders, RequestTimeouts } from './request-options';
 
 type UnauthorizedHandler = (error: ApiError) => void;
 let unauthorizedHandler: UnauthorizedHandler | null = null;
@@ -19,10 +20,11 @@ export function setExtraHeaders(hook: HeadersHook | null): void {
   headersHook = hook;
 }
 
-/** The one client of the portal's API: same origin, the session cookie rides along. */
+/** The one client of the portal's API (spec §9's main client): same origin, the session cookie rides along. */
 export const apiClient = new ApiClient({
   baseUrl: import.meta.env.VITE_API_BASE_URL ?? '',
-  headers: () => headersHook?.() ?? {},
+  timeoutMs: RequestTimeouts.main,
+  headers: async () => ({ ...languageHeaders(), ...(await headersHook?.()) }),
   onUnauthorized: (error) => unauthorizedHandler?.(error),
 });
 

@@ -1,10 +1,12 @@
-import type { ReactNode } from 'react';
-import { Pagination } from 'antd';
+import { useCallback, type ReactNode } from 'react';
+import { Alert, App, Button, Pagination } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { CatalogCard as CardData, LabelGroup } from '@hpc/contracts';
 import type { PageOf } from '@hpc/api-client';
 import { pick } from '../i18n/languages';
 import { session, StorageKeys } from '../utils/storage';
+import { useOnline } from '../utils/use-online';
 import { CardList } from '../ui/card-list';
 import { CatalogCard } from '../ui/catalog-card';
 import { EmptyState } from '../ui/empty-state';
@@ -36,10 +38,27 @@ const optionName = (options: FacetOption[] | undefined, value: string, lang: str
 
 /** A catalogue list page: title, filter panel, selected conditions, toolbar, cards and pagination. */
 export function CatalogListView<T extends CardData>(props: CatalogListViewProps<T>) {
-  const { kind, state, update, page, loading, accelerators, categories, labelGroups } = props;
+  const { kind, state, page, loading, accelerators, categories, labelGroups } = props;
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const [layout, setLayout] = useCardLayout();
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const online = useOnline();
+  const changeOnline = props.update;
+  // Offline, a new filter would be marked as chosen over the results of the old one (the query waits for the
+  // network): the change is refused and the user told why (issue 13 §1.6).
+  const update = useCallback(
+    (patch: Partial<ListState>) => {
+      if (!navigator.onLine) {
+        void message.warning({ content: t('catalog.offline.refused'), key: 'catalog-offline' });
+        return;
+      }
+      changeOnline(patch);
+    },
+    [changeOnline, message, t],
+  );
+  const retry = () => void qc.refetchQueries({ queryKey: [kind, 'list'], type: 'active' });
 
   const facets: SingleFacet[] = [];
   if (accelerators) {
@@ -144,6 +163,16 @@ export function CatalogListView<T extends CardData>(props: CatalogListViewProps<
           />
         </aside>
         <section className="hpc-catalog-main" aria-label={t(`${kind}.list.title`)}>
+          {!online && (
+            <Alert
+              className="hpc-catalog-offline"
+              data-testid="catalog-offline"
+              type="warning"
+              showIcon
+              title={t('catalog.offline.title')}
+              description={t('catalog.offline.text')}
+            />
+          )}
           <SelectedFilters groups={selected} onClearAll={clearAll} />
           <ListToolbar
             total={page?.total}
@@ -165,7 +194,16 @@ export function CatalogListView<T extends CardData>(props: CatalogListViewProps<
                 badges={props.badges?.(item)}
               />
             )}
-            empty={<EmptyState description={t('catalog.list.empty')} />}
+            empty={
+              // No page and nothing loading: the list call failed (its message was shown), not "nothing matched".
+              page === undefined && !loading ? (
+                <EmptyState description={t('catalog.listError.text')}>
+                  <Button onClick={retry}>{t('catalog.listError.retry')}</Button>
+                </EmptyState>
+              ) : (
+                <EmptyState description={t('catalog.list.empty')} />
+              )
+            }
           />
           {page && page.total > 0 && (
             <Pagination

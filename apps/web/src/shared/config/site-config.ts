@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { AnalyticsConfig } from '@hpc/contracts';
 import { apiClient } from '../api/client';
 
 /** Site-wide settings the operators configure; the portal's values win over these build-time defaults. */
@@ -7,11 +8,14 @@ export interface SiteConfig {
   icp: string;
   /** Where the ICP number links to (the MIIT registry). */
   icpUrl: string;
+  /** Analytics tracker and production hosts (spec §7); null when not configured. */
+  analytics: AnalyticsConfig | null;
 }
 
 export const siteDefaults: SiteConfig = {
   icp: import.meta.env.VITE_SITE_ICP ?? '京ICP备00000000号-1',
   icpUrl: 'https://beian.miit.gov.cn/',
+  analytics: null,
 };
 
 /**
@@ -30,5 +34,6 @@ export function useSiteConfig(): SiteConfig {
     ...siteDefaults,
     ...(data?.icp ? { icp: data.icp } : {}),
     ...(data?.icpUrl ? { icpUrl: data.icpUrl } : {}),
+    ...(data?.analytics ? { analytics: data.analytics } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { ApiClient, toSearchParams } from '@hpc/api-client';
 import { Limits, type FileEntry } from '@hpc/contracts';
 import { getClusterToken } from '../../clusters';
+import { languageHeaders, NO_CACHE_HEADERS, RequestTimeouts } from '../../../shared/api/request-options';
 
 export interface ListPage {
   path: string;
@@ -67,7 +68,12 @@ export type SortKey = 'name' | 'size' | 'mtime' | 'type' | 'owner' | 'permission
  */
 export function createEfileApi(clusterId: string, baseUrl: string) {
   const token = async () => (await getClusterToken(clusterId)) ?? '';
-  const client = new ApiClient({ baseUrl, headers: async () => ({ token: await token() }) });
+  // spec §9's second client: 3000 s unless a call says otherwise, answers never taken from a cache.
+  const client = new ApiClient({
+    baseUrl,
+    timeoutMs: RequestTimeouts.second,
+    headers: async () => ({ ...languageHeaders(), ...NO_CACHE_HEADERS, token: await token() }),
+  });
   const post = <T>(path: string, form: Record<string, unknown>, timeoutMs?: number) =>
     client.post<T>(path, { form: form as never, timeoutMs });
   /** Asks for a ticket bound to exactly these parameters, right before the browser opens the URL. */

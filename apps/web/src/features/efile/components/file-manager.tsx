@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { FileEntry } from '@hpc/contracts';
 import { pick } from '../../../shared/i18n/languages';
-import { ClusterServiceAlert } from '../../clusters';
+import { ClusterUnavailable } from '../../clusters';
 import { directoryKey, prefetchDirectory, useDirectory, usePrefetchNextPage } from '../hooks/use-directory';
 import { useEfileClient } from '../hooks/use-efile-client';
 import { folderPatch, useEfileLocation, type EfileLocation } from '../hooks/use-efile-location';
@@ -25,6 +25,7 @@ import { FileDialogs } from './file-dialogs';
 import { FilePagination } from './file-pagination';
 import { FileTable } from './file-table';
 import { FileToolbar } from './file-toolbar';
+import { FolderError } from './folder-error';
 import { OperationProgressBar } from './operation-progress';
 import { PathBar } from './path-bar';
 import { UploadDropZone, type UploadPickers } from './upload-drop-zone';
@@ -85,6 +86,10 @@ export function FileManager() {
 
   const refresh = useCallback(() => {
     void qc.invalidateQueries({ queryKey: directoryKey(clusterId) });
+  }, [qc, clusterId]);
+  // After a failure: the folder and the cluster's initInfo, whichever failed.
+  const retry = useCallback(() => {
+    void qc.invalidateQueries({ queryKey: ['efile', clusterId] });
   }, [qc, clusterId]);
   useUploadLanded(clusterId, path, refresh);
 
@@ -202,17 +207,22 @@ export function FileManager() {
   if (efile.clustersLoading) return <Spin className="efile-loading" />;
   if (efile.clusters.length === 0) return <Alert type="info" showIcon title={t('efile.noCluster')} />;
 
+  // A centre without a working file service: its alert alone, and only what works without one stays enabled
+  // (another centre, the upload list of other centres). Nothing of the previously shown centre is left on screen.
+  const unavailable = efile.service.error;
+  // A listing (or the cluster's initInfo) that failed shows the error, not an empty folder; a refresh that failed
+  // while a page is on screen keeps it (the failure is reported as a message).
+  const failure = unavailable ? null : dir.error && !dir.data ? dir.error : !init ? efile.initError : null;
+  const ownHome = init?.homePath ?? null;
+
   return (
     <div ref={root} className={`efile ${fullscreen ? 'efile-fullscreen' : ''}`} data-testid="efile">
-      <ClusterServiceAlert kind="efile" />
-      {efile.service.error && efile.clusters.length > 1 && (
-        <Alert
-          type="warning"
-          showIcon
-          title={t(`clusters.${efile.service.error.messageKey}`, {
-            centerName: efile.clusterName,
-            service: 'E-File',
-          })}
+      {unavailable && (
+        <ClusterUnavailable
+          error={unavailable}
+          centerName={efile.clusterName}
+          kind="efile"
+          testId="efile-unavailable"
         />
       )}
       <FileToolbar
@@ -234,8 +244,9 @@ export function FileManager() {
         onUploadList={onUploadList}
         fullscreen={fullscreen}
         onFullscreen={toggleFullscreen}
+        disabled={unavailable !== null || api === null}
       />
-      {path && (
+      {path && !unavailable && (
         <PathBar
           path={path}
           roots={roots}
@@ -255,7 +266,15 @@ export function FileManager() {
           onEnd={onOperationEnd}
         />
       )}
-      {api && init && uploadTarget && (
+      {!unavailable && !failure && !api && <Spin className="efile-loading" />}
+      {failure && (
+        <FolderError
+          error={failure}
+          onRetry={retry}
+          onHome={ownHome && path !== ownHome ? () => goTo(ownHome) : undefined}
+        />
+      )}
+      {!failure && !unavailable && api && init && uploadTarget && (
         <UploadDropZone ref={pickers} api={api} init={init} target={uploadTarget} onQueued={onQueued}>
           <FileTable
             rows={rows}
@@ -271,7 +290,7 @@ export function FileManager() {
           />
         </UploadDropZone>
       )}
-      {dir.data && (
+      {dir.data && api && !unavailable && (
         <FilePagination
           total={dir.data.total}
           pageNum={loc.pageNum}
@@ -287,7 +306,7 @@ export function FileManager() {
           maxChunkSize={init?.maxChunkSize ?? 1024 * 1024}
         />
       )}
-      {api && path && (
+      {api && path && !unavailable && (
         <FileDialogs
           api={api}
           dir={path}

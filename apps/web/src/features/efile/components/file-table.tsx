@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { PREVIEWABLE_IMAGE_EXTENSIONS, type FileEntry } from '@hpc/contracts';
 import type { SortKey } from '../api/efile.api';
 import type { ColumnKey } from '../hooks/use-columns';
-import { formatSize } from '../lib/format-size';
+import { formatSize, formatSizeExact } from '../lib/format-size';
 import { isTextLike } from '../lib/file-kinds';
 
 interface Props {
@@ -98,7 +98,15 @@ export const FileTable = memo(function FileTable(p: Props) {
         sortOrder: sortOrder('size'),
         width: 110,
         align: 'right',
-        render: (_, e) => (e.isDirectory ? '-' : formatSize(e.size)),
+        // The list's short size; its exact size (spec §9's second formatter, with the bytes) on hover.
+        render: (_, e) =>
+          e.isDirectory ? (
+            '-'
+          ) : (
+            <span title={`${formatSizeExact(e.size)} (${e.size.toLocaleString(i18n.language)} B)`}>
+              {formatSize(e.size)}
+            </span>
+          ),
       },
       permission: {
         key: 'permission',
@@ -119,7 +127,7 @@ export const FileTable = memo(function FileTable(p: Props) {
       },
     };
     return p.columns.map((c) => all[c]);
-  }, [p.columns, p.sort, p.order, t, dateFmt, onOpen]);
+  }, [p.columns, p.sort, p.order, t, i18n.language, dateFmt, onOpen]);
 
   const onChange = useCallback<NonNullable<TableProps<FileEntry>['onChange']>>(
     (_pg, _f, sorter, extra) => {

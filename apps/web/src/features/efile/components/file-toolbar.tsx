@@ -43,6 +43,8 @@ interface Props {
   onUploadList: () => void;
   fullscreen: boolean;
   onFullscreen: () => void;
+  /** No working file service on this centre (or not known yet): only the centre switch and the view stay enabled. */
+  disabled?: boolean;
 }
 
 /**
@@ -52,11 +54,13 @@ interface Props {
  */
 export const FileToolbar = memo(function FileToolbar(p: Props) {
   const { t } = useTranslation();
+  const off = p.disabled ?? false;
   const btn = (key: Parameters<Props['onAction']>[0], icon: React.ReactNode, danger = false) => (
     <Button
       key={key}
       icon={icon}
       danger={danger}
+      disabled={off}
       onClick={() => p.onAction(key)}
       data-testid={`efile-action-${key}`}
     >
@@ -80,7 +84,7 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
           <Tooltip title={p.homeDir}>
             <Button
               icon={<HomeOutlined />}
-              disabled={!p.homeDir}
+              disabled={off || !p.homeDir}
               onClick={() => p.homeDir && p.onGo(p.homeDir)}
               data-testid="efile-home"
             >
@@ -91,7 +95,7 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
             <Tooltip title={p.userHomes[0]?.path}>
               <Button
                 icon={<UserOutlined />}
-                disabled={p.userHomes.length === 0}
+                disabled={off || p.userHomes.length === 0}
                 onClick={() => p.userHomes[0] && p.onGo(p.userHomes[0].path, p.userHomes[0].clusterId)}
                 data-testid="efile-user-home"
               >
@@ -113,13 +117,13 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
                 },
               }}
             >
-              <Button icon={<UserOutlined />} data-testid="efile-user-home">
+              <Button icon={<UserOutlined />} disabled={off} data-testid="efile-user-home">
                 {t('efile.places.userHome')}
               </Button>
             </Dropdown>
           )}
           {p.shareRoots.length === 1 && (
-            <Button icon={<TeamOutlined />} onClick={() => p.onGo(p.shareRoots[0]!)}>
+            <Button icon={<TeamOutlined />} disabled={off} onClick={() => p.onGo(p.shareRoots[0]!)}>
               {t('efile.places.share')}
             </Button>
           )}
@@ -127,10 +131,17 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
             <Dropdown
               menu={{ items: p.shareRoots.map((r) => ({ key: r, label: r })), onClick: (i) => p.onGo(i.key) }}
             >
-              <Button icon={<TeamOutlined />}>{t('efile.places.share')}</Button>
+              <Button icon={<TeamOutlined />} disabled={off}>
+                {t('efile.places.share')}
+              </Button>
             </Dropdown>
           )}
-          <Button icon={<ShareAltOutlined />} onClick={p.onMyShares} data-testid="efile-my-shares-button">
+          <Button
+            icon={<ShareAltOutlined />}
+            disabled={off}
+            onClick={p.onMyShares}
+            data-testid="efile-my-shares-button"
+          >
             {t('efile.places.myShares')}
           </Button>
         </Space>
@@ -183,7 +194,7 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
             ],
           }}
         >
-          <Button type="primary" icon={<UploadOutlined />} data-testid="efile-upload-button">
+          <Button type="primary" icon={<UploadOutlined />} disabled={off} data-testid="efile-upload-button">
             {t('efile.upload.button')}
           </Button>
         </Dropdown>
@@ -195,7 +206,7 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
             ],
           }}
         >
-          <Button icon={<FolderAddOutlined />} data-testid="efile-create-button">
+          <Button icon={<FolderAddOutlined />} disabled={off} data-testid="efile-create-button">
             {t('efile.create.button')}
           </Button>
         </Dropdown>

@@ -5,7 +5,7 @@ import type { FileEntry } from '@hpc/contracts';
 import { notifyError } from '../../../shared/api/notify';
 import { usePreferences } from '../../../app/preferences';
 import type { EfileApi } from '../api/efile.api';
-import { formatSize } from '../lib/format-size';
+import { formatSizeExact } from '../lib/format-size';
 
 const CodeEditor = lazy(() => import('./code-editor'));
 
@@ -89,7 +89,7 @@ export function EditorDialog({ api, entry, onClose, onSaved }: Props) {
       width="min(1100px, 95vw)"
       title={
         <span>
-          {entry.name} <span className="efile-dim">{formatSize(entry.size)}</span>
+          {entry.name} <span className="efile-dim">{formatSizeExact(entry.size)}</span>
           {dirty && <span className="efile-dirty"> ● {t('efile.editor.modified')}</span>}
         </span>
       }

@@ -131,6 +131,25 @@ describe('UploadEngine', () => {
     expect(engine.getSnapshot()).toEqual([]);
   });
 
+  it('deleting a file whose first chunk is still in flight deletes its partial file too', async () => {
+    const server = fakeServer({ hold: true });
+    const deletePartial = vi.fn(async () => undefined);
+    const engine = engineWith(server, deletePartial);
+    const id = engine.add({
+      target,
+      name: 'slow.bin',
+      isFolder: false,
+      chunkSize: 4,
+      overwrite: false,
+      files: [{ blob: blob(16), relativePath: 'slow.bin' }],
+    });
+    await flush();
+    // Chunks are on their way (the server may have begun the file), none has finished, no progress reported.
+    expect(server.sends.length).toBeGreaterThan(0);
+    expect(await engine.remove(id)).toBe('deleted');
+    expect(deletePartial).toHaveBeenCalledWith(target, ['/home/u/slow.bin']);
+  });
+
   it('removes a finished row from the list without touching the server', async () => {
     const server = fakeServer();
     const deletePartial = vi.fn(async () => undefined);

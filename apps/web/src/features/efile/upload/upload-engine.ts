@@ -194,13 +194,17 @@ export class UploadEngine {
     const view = viewRow(row, this.filesOf(rowId));
     const outcome = deleteOutcome(view);
     const unfinished = this.filesOf(rowId).filter((f) => f.state !== 'success');
+    // Asked before the abort below resets what was sent: a file whose first chunk is still on its way has nothing
+    // done and, once aborted, nothing sent, yet the server may have begun it (its hidden partial file exists).
+    const started = unfinished.filter(
+      (f) => f.done.size > 0 || f.sent > 0 || f.state === 'error' || this.hasInFlight(f.id),
+    );
     this.abortRow(rowId);
     this.rows = this.rows.filter((r) => r.id !== rowId);
     this.order = this.order.filter((f) => f.rowId !== rowId);
     for (const id of row.fileIds) this.files.delete(id);
     this.publish();
     this.pump();
-    const started = unfinished.filter((f) => f.done.size > 0 || f.sent > 0 || f.state === 'error');
     // An unfinished folder leaves the list silently (spec §4), but its partial files are still cleaned up.
     if (started.length > 0) {
       await this.opts.deletePartial(
@@ -345,6 +349,11 @@ export class UploadEngine {
       }
     }
     this.publish();
+  }
+
+  private hasInFlight(fileId: string): boolean {
+    for (const f of this.inFlight.values()) if (f.fileId === fileId) return true;
+    return false;
   }
 
   private inFlightBytes(fileId: string): number {

@@ -10,7 +10,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { isAreaMode } from '../../account';
-import { formatSize } from '../lib/format-size';
+import { formatSizeExact } from '../lib/format-size';
 import type { RowView } from './upload-queue';
 import { CHUNK_SIZE_CHOICES_MIB, chunkSizeSetting, setChunkSizeSetting, uploadEngine } from './upload-store';
 import { UploadProgressCell } from './upload-progress-cell';
@@ -126,8 +126,9 @@ export function UploadPanel({ onClose, onOpenDir, maxChunkSize }: Props) {
           {
             key: 'size',
             title: t('efile.upload.columns.size'),
-            width: 90,
-            render: (_, r) => formatSize(r.size),
+            width: 100,
+            // An upload's total: the exact formatter (spec §9).
+            render: (_, r) => formatSizeExact(r.size),
           },
           {
             key: 'status',

@@ -4,7 +4,7 @@ import { DownloadOutlined, FileOutlined, FolderFilled } from '@ant-design/icons'
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Limits, type FileEntry } from '@hpc/contracts';
-import { formatSize } from '../../efile/lib/format-size';
+import { formatSizeExact } from '../../efile/lib/format-size';
 import { shareErrorKey, type ShareApi } from '../share.api';
 
 interface Props {
@@ -114,7 +114,8 @@ export function ShareBrowser({ api, shareToken, name, isDir, onError }: Props) {
             key: 'size',
             title: t('efile.columns.size'),
             width: 110,
-            render: (_, e) => (e.isDirectory ? '-' : formatSize(e.size)),
+            // What a share holds: the exact formatter (spec §9).
+            render: (_, e) => (e.isDirectory ? '-' : formatSizeExact(e.size)),
           },
           {
             key: 'mtime',
