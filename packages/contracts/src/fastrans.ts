@@ -89,6 +89,11 @@ export const TransferFileStatus = Obj({
   done: Type.Boolean(),
   ranges: Type.Array(Type.Integer()),
   rangeSize: Type.Integer(),
+  /** Set when this file cannot be uploaded (spec §8 code: "1021" name taken, "1030" refused, ...). */
+  code: Type.Optional(Type.String()),
+  msg: Type.Optional(Type.String()),
+  /** `FastransRefusal` of a "1030": outside the home, or no write permission (spec §5's two warnings). */
+  reason: Type.Optional(Type.String()),
 });
 export type TransferFileStatus = Static<typeof TransferFileStatus>;
 export const TransferStatusResponse = Envelope(Obj({ files: Type.Array(TransferFileStatus) }));

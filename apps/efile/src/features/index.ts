@@ -17,6 +17,7 @@ import { shareRoutes } from './share/share.routes';
 import { linuxRepository } from './linux/linux.repository';
 import { linuxService } from './linux/linux.service';
 import { linuxRoutes } from './linux/linux.routes';
+import { transferFeature } from './transfer';
 
 /** Sweeps abandoned partial uploads every EFILE_SWEEP_INTERVAL_MINUTES (0 = never; tests call sweep directly). */
 function startSweeper(app: EfileApp, ctx: EfileContext, sweep: () => Promise<number>) {
@@ -43,4 +44,5 @@ export async function registerFeatures(app: EfileApp, ctx: EfileContext): Promis
   shareRoutes(app, ctx, shareService(ctx.deps, shares), downloads);
   linuxRoutes(app, ctx, linuxService(ctx.deps, linuxRepository(ctx.deps.db)), downloads);
   operationsRoutes(app, ctx, operationsService(ctx.deps, operationsRepository(ctx.deps.db), shares, app.log));
+  transferFeature(app, ctx);
 }
