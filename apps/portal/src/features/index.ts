@@ -3,6 +3,7 @@ import type { PortalDeps } from '../deps';
 import { catalogFeature } from './catalog';
 import { identityFeature } from './identity';
 import { siteFeature } from './site';
+import { fastransFeature } from './fastrans';
 
 /** Registers every feature's routes. Each feature builds its repositories and services from `deps`. */
 export async function registerFeatures(app: AppServer, deps: PortalDeps): Promise<void> {
@@ -10,4 +11,5 @@ export async function registerFeatures(app: AppServer, deps: PortalDeps): Promis
   await identityFeature(app, deps);
   await catalogFeature(app, deps);
   await siteFeature(app, deps);
+  await fastransFeature(app, deps);
 }
