@@ -369,12 +369,19 @@ function failFile(t: TaskModel, f: FileJob, error: string) {
 }
 
 /** A failure of opening these files: retried with backoff, up to maxAttempts. */
-export function openFailed(t: TaskModel, files: number[], error: string, now: number, l = DEFAULT_LIMITS) {
+export function openFailed(
+  t: TaskModel,
+  files: number[],
+  error: string,
+  now: number,
+  l = DEFAULT_LIMITS,
+  permanent = false,
+) {
   for (const i of files) {
     const f = t.files[i]!;
     if (f.state !== 'opening') continue;
     f.finalizeAttempts++;
-    if (f.finalizeAttempts >= l.maxAttempts) failFile(t, f, error);
+    if (permanent || f.finalizeAttempts >= l.maxAttempts) failFile(t, f, error);
     else {
       f.state = 'todo';
       f.retryAt = now + backoff(f.finalizeAttempts, l);
