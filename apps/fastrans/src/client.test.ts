@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -10,6 +9,7 @@ import { makeTempDir } from '@hpc/server-kit/testing';
 import { buildAllInOne } from '../../all-in-one/src/all-in-one';
 import { dataOf, loggedIn, type Browser } from '../../portal/src/features/identity/identity.test-fixture';
 import { startClient } from './app';
+import { holdProxy } from './testing/hold-proxy';
 import { loadConfig } from './config';
 import type { EngineLimits } from './engine/task';
 import { DEFAULT_LIMITS } from './engine/task';
@@ -165,30 +165,11 @@ describe('fast-transfer client against the portal and efile', () => {
   });
 
   it('resumes an upload after the client stops mid-way, asking the server once what it has', async () => {
-    // A proxy in front of the portal counts the client's calls and, in phase 1, holds every range after the
-    // fifth: the client is stopped with exactly five ranges stored, whatever the machine's speed.
-    const counts = { range: 0, status: 0 };
-    let hold = true;
-    const held: http.ServerResponse[] = [];
-    const proxy = http.createServer((req, res) => {
-      const p = req.url ?? '';
-      if (p.includes('/fastrans/status.action')) counts.status++;
-      if (p.includes('/fastrans/range.action')) {
-        counts.range++;
-        if (hold && counts.range > 5) {
-          held.push(res);
-          req.resume();
-          return;
-        }
-      }
-      const up = http.request(base + p, { method: req.method, headers: req.headers }, (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      });
-      req.pipe(up);
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    const via = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    // A proxy in front of the portal holds every range after the fifth: the client is stopped with exactly five
+    // ranges stored, whatever the machine's speed.
+    const proxy = await holdProxy(base, 5);
+    const { counts } = proxy;
+    const via = proxy.origin;
     const start = () =>
       startClient({
         config: {
@@ -217,10 +198,7 @@ describe('fast-transfer client against the portal and efile', () => {
       page.close();
       await c.close(); // the client is gone; its history stays
       expect(fs.existsSync(path.join(home(), 'huge.bin'))).toBe(false);
-      for (const r of held) r.destroy();
-      hold = false;
-      counts.range = 0;
-      counts.status = 0;
+      proxy.release();
 
       c = await start(); // logs in again from its config folder, resumes the task from its history
       page = await Page.open(c.port, via);
@@ -239,8 +217,7 @@ describe('fast-transfer client against the portal and efile', () => {
     } finally {
       page.close();
       await c.close();
-      proxy.closeAllConnections();
-      await new Promise((r) => proxy.close(r));
+      await proxy.close();
     }
   });
 });

@@ -124,8 +124,8 @@ export class Runner {
           .map((f, i) => ({ f, i }))
           .filter(({ f }) => f.state !== 'done' && f.state !== 'failed');
         const status = new Map<string, { id: string; done: boolean; ranges: number[] }>();
-        for (let k = 0; k < pending.length; k += 50_000) {
-          const part = pending.slice(k, k + 50_000);
+        for (let k = 0; k < pending.length; k += 100_000) {
+          const part = pending.slice(k, k + 100_000);
           const answer = await this.remote.status(part.map(({ f }) => this.ref(t, f)));
           answer.forEach((s, j) => {
             const f = part[j]!.f;

@@ -31,12 +31,19 @@ const rawBody = async (req: FastifyRequest) => {
 export function transferRoutes(app: EfileApp, { auth }: EfileContext, transfers: TransferService): void {
   app.post(
     '/fastrans/begin.action',
-    { schema: { tags, body: TransferBeginBody, response: { 200: TransferStatusResponse } } },
+    {
+      bodyLimit: 16 * 1024 * 1024,
+      schema: { tags, body: TransferBeginBody, response: { 200: TransferStatusResponse } },
+    },
     async (req) => ok({ files: await transfers.begin(auth.user(req), req.body) }),
   );
   app.post(
     '/fastrans/status.action',
-    { schema: { tags, body: TransferStatusBody, response: { 200: TransferStatusResponse } } },
+    // One call carries every unfinished file of a restarted task (up to 100,000 paths).
+    {
+      bodyLimit: 64 * 1024 * 1024,
+      schema: { tags, body: TransferStatusBody, response: { 200: TransferStatusResponse } },
+    },
     async (req) => ok({ files: await transfers.status(auth.user(req), req.body.files) }),
   );
   app.put(
@@ -67,7 +74,7 @@ export function transferRoutes(app: EfileApp, { auth }: EfileContext, transfers:
 
   app.post(
     '/fastrans/manifest.action',
-    { schema: { tags, body: TransferManifestBody } },
+    { bodyLimit: 16 * 1024 * 1024, schema: { tags, body: TransferManifestBody } },
     async (req, reply) => {
       const user = auth.user(req);
       // The first line is produced before the status goes out, so a refused path is an ordinary error answer.
@@ -85,7 +92,7 @@ export function transferRoutes(app: EfileApp, { auth }: EfileContext, transfers:
   );
   app.post(
     '/fastrans/readBatch.action',
-    { schema: { tags, body: TransferReadBatchBody } },
+    { bodyLimit: 16 * 1024 * 1024, schema: { tags, body: TransferReadBatchBody } },
     async (req, reply) =>
       reply
         .type('application/x-tar')

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import {
   FastransLoginBody,
@@ -8,11 +10,12 @@ import {
   FastransWebBody,
   FastransWebResponse,
 } from '@hpc/contracts';
-import { csrfCheck, installFormParser, ok, type AppServer } from '@hpc/server-kit';
+import { AppError, csrfCheck, installFormParser, ok, type AppServer } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
 import { createSessionHttp } from '../auth/session-http';
 import { createIdentityServices } from '../identity/identity.services';
 import { fastransService, WebError } from './fastrans.service';
+import { packagePath, packageTail } from './client-package';
 
 const tags = ['fastrans'];
 /** The prefix under which the spec puts the model zoo's file-service calls. */
@@ -76,6 +79,28 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
       },
       async (req) => ok(await service.presence((await http.requireUser(req)).user.id)),
     );
+
+    // The client package, with this portal's origin written into its config file at download time.
+    scope.get('/share/fasttrans-client.tar.gz', async (req, reply) => {
+      const file = packagePath();
+      if (!file) throw new AppError('404', 'The fast-transfer client package is not built (npm run build)');
+      const origin = deps.config.PUBLIC_URL
+        ? new URL(deps.config.PUBLIC_URL).origin
+        : `${req.protocol}://${req.host}`;
+      const tail = packageTail(origin);
+      const size = fs.statSync(file).size;
+      async function* body() {
+        for await (const chunk of fs.createReadStream(file!, { highWaterMark: 1024 * 1024 }))
+          yield chunk as Buffer;
+        yield tail;
+      }
+      return reply
+        .header('content-type', 'application/gzip')
+        .header('content-disposition', 'attachment; filename="fasttrans-client.tar.gz"')
+        .header('content-length', String(size + tail.length))
+        .header('cache-control', 'no-store')
+        .send(Readable.from(body()));
+    });
 
     // The fast-transfer web server: JSON bodies, answers always HTTP 200 with the client's result codes.
     scope.post(
