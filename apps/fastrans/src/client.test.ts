@@ -94,6 +94,7 @@ describe('fast-transfer client against the portal and efile', () => {
     await app.inject({ method: 'GET', url: '/efile/11250/initInfo.action', headers: { token: uk } });
   });
   afterAll(async () => {
+    app.server.closeAllConnections();
     await app.close();
     tmp.cleanup();
   });
@@ -213,7 +214,47 @@ describe('fast-transfer client against the portal and efile', () => {
       }
       expect(sha(path.join(home(), 'huge.bin'))).toBe(sha(src));
       // One status call, and only the 27 ranges the server did not have were sent again.
-      expect(counts).toEqual({ status: 1, range: 27 });
+      expect(counts).toMatchObject({ status: 1, range: 27 });
+    } finally {
+      page.close();
+      await c.close();
+      await proxy.close();
+    }
+  });
+
+  it('rides out a killed server: proxy closed (13), then resumes with one status call when it is back', async () => {
+    const proxy = await holdProxy(base, 5);
+    const c = await startClient({
+      config: {
+        portal: proxy.origin,
+        allowedOrigins: [proxy.origin],
+        ports: [0],
+        configDir: path.join(tmp.dir, 'cfg-kill'),
+      },
+      limits: LIMITS,
+      log: () => undefined,
+    });
+    const page = await Page.open(c.port, proxy.origin);
+    try {
+      const src = path.join(tmp.dir, 'local/outage.bin');
+      fs.writeFileSync(src, crypto.randomBytes(24 * LIMITS.rangeSize));
+      expect((await page.send('login', { token: uk })).code).toBe('0');
+      const up = await page.send<{ tasks: { task_id: string }[] }>('upload', {
+        type: 0,
+        path: '/public/home/demo',
+        local: [src],
+      });
+      const id = up.data.tasks[0]!.task_id;
+      while (proxy.counts.rangeDone < 5) await new Promise((r) => setTimeout(r, 20));
+      proxy.down();
+      await page.until(id, S.proxyClosed);
+      expect(fs.existsSync(path.join(home(), 'outage.bin'))).toBe(false);
+      proxy.up();
+      await page.until(id, S.successful);
+      expect(sha(path.join(home(), 'outage.bin'))).toBe(sha(src));
+      expect(proxy.counts.status).toBe(1);
+      // Only what the server did not have went again.
+      expect(proxy.counts.range).toBe(24 - 5);
     } finally {
       page.close();
       await c.close();

@@ -205,7 +205,13 @@ export function recover(
   for (const f of t.files) {
     if (f.state === 'done' && !server) continue;
     if (f.state === 'failed') continue;
-    for (const r of f.ranges) if (r.state === 'flight') r.state = 'todo';
+    // A restart is a fresh start: attempts lost to an outage do not count towards failing the file.
+    f.finalizeAttempts = 0;
+    for (const r of f.ranges) {
+      if (r.state === 'flight') r.state = 'todo';
+      r.attempts = 0;
+      r.retryAt = 0;
+    }
     if (f.state === 'opening' || f.state === 'finalizing') f.state = f.remoteId ? 'active' : 'todo';
     if (!server) continue;
     const s = server.get(f.rel);

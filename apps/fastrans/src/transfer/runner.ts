@@ -42,6 +42,7 @@ interface Run {
   sha: Map<number, Promise<string>>;
   /** Whether the server was asked (once) what it has, since this process began the task. */
   recovered: boolean;
+  retryTimer: NodeJS.Timeout | null;
   overwrite: boolean;
 }
 
@@ -96,6 +97,7 @@ export class Runner {
       lastState: t.state,
       sha: new Map(),
       recovered: false,
+      retryTimer: null,
       overwrite: overwrite || (t as { overwrite?: boolean }).overwrite === true,
     };
     this.runs.set(t.id, run);
@@ -142,7 +144,12 @@ export class Runner {
       }
       E.start(t, !!this.remote, this.now());
     } catch (e) {
-      this.fail(run, e);
+      if (this.fail(run, e) === 'net') this.unreachable(run);
+      else if (!(e instanceof RemoteError && e.auth)) {
+        run.t.error = this.errText(e);
+        E.cancel(run.t, this.now());
+        run.t.error = this.errText(e);
+      }
     }
     this.changed(run);
     this.pump(run);
@@ -250,22 +257,26 @@ export class Runner {
       return 'auth';
     }
     if (e instanceof NetworkError || !(e instanceof RemoteError)) {
-      if (this.remote && this.remote.failures >= UNREACHABLE_AFTER) {
-        E.serversUnreachable(run.t, this.now());
-        // Try again later: the server may come back (a killed efile restarted).
-        setTimeout(() => {
-          if (run.t.state === S.proxyClosed && this.remote) {
-            this.remote.failures = 0;
-            E.resume(run.t, true, this.now());
-            run.t.state = S.recover;
-            run.recovered = false;
-            void this.resumeRun(run);
-          }
-        }, 3_000).unref();
-      }
+      if (this.remote && this.remote.failures >= UNREACHABLE_AFTER) this.unreachable(run);
       return 'net';
     }
     return 'refused';
+  }
+
+  /** No server answers (state 13): try again every few seconds, resuming with one status call when one does. */
+  private unreachable(run: Run) {
+    E.serversUnreachable(run.t, this.now());
+    if (run.retryTimer) return;
+    run.retryTimer = setTimeout(() => {
+      run.retryTimer = null;
+      if (run.t.state !== S.proxyClosed || !this.remote || this.closed) return;
+      this.remote.failures = 0;
+      E.resume(run.t, true, this.now());
+      run.t.state = S.recover;
+      run.recovered = false;
+      void this.resumeRun(run);
+    }, 3_000);
+    run.retryTimer.unref();
   }
 
   private errText(e: unknown) {
@@ -571,6 +582,7 @@ export class Runner {
   close() {
     for (const run of this.runs.values()) {
       if (run.timer) clearTimeout(run.timer);
+      if (run.retryTimer) clearTimeout(run.retryTimer);
       this.maybeSave(run, true);
     }
     this.closed = true;
