@@ -302,7 +302,15 @@ export class Runner {
             res.forEach((s, j) => {
               const i = w.files[j]!;
               if (s.code) E.openFailed(t, [i], `${s.code} ${s.msg ?? ''}`.trim(), now(), this.limits, true);
-              else ok.push({ file: i, id: s.id, done: s.done, ranges: s.ranges });
+              else {
+                ok.push({ file: i, id: s.id, done: s.done, ranges: s.ranges });
+                // Hash the file while its ranges go, so that finalize does not wait for a second full read.
+                if (!s.done && !run.sha.has(i)) {
+                  const sha = L.sha256File(localOf(i));
+                  sha.catch(() => undefined);
+                  run.sha.set(i, sha);
+                }
+              }
             });
             E.opened(t, ok, now());
           } catch (e) {

@@ -52,13 +52,22 @@ export function transferRepository(anyDb: Kysely<unknown>) {
         .onConflict((oc) => oc.column('id').doNothing())
         .execute();
     },
-    /** A file that arrived whole (tar batch): recorded as done, so a restarted client's status call sees it. */
-    async recordDone(row: TransferRow) {
-      await db
-        .insertInto('efile_fastrans_files')
-        .values(row)
-        .onConflict((oc) => oc.column('id').doUpdateSet({ status: 'done', updated_at: row.updated_at }))
-        .execute();
+    /** Files that arrived whole (tar batch): recorded as done, so a restarted client's status call sees them. */
+    async recordDoneMany(all: TransferRow[]) {
+      // One row per id (a batch may name a file twice): one statement must not touch a row twice.
+      const rows = [...new Map(all.map((r) => [r.id, r])).values()];
+      for (let i = 0; i < rows.length; i += 200) {
+        await db
+          .insertInto('efile_fastrans_files')
+          .values(rows.slice(i, i + 200))
+          .onConflict((oc) =>
+            oc.column('id').doUpdateSet((eb) => ({
+              status: eb.ref('excluded.status'),
+              updated_at: eb.ref('excluded.updated_at'),
+            })),
+          )
+          .execute();
+      }
     },
     async addRange(id: string, n: number) {
       await db

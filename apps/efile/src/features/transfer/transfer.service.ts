@@ -264,6 +264,8 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
       const stored: string[] = [];
       const failed: { path: string; code: string }[] = [];
       let manifest: Record<string, { sha256: string; identifier: string }> | null = null;
+      // Recorded for the status call of a restarted client, in one statement per batch rather than one per file.
+      const done: TransferRow[] = [];
       await readTar(body, async (e, data) => {
         if (manifest === null) {
           if (e.path !== MANIFEST_NAME || e.size > 16 * 1024 * 1024)
@@ -288,7 +290,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           const t = await uploadTarget(user, target, dirs);
           await tfs.writeVerified(t, data(), m.sha256, overwrite);
           const now = deps.now();
-          await repo.recordDone({
+          done.push({
             id: fileId(user.sub, t.clusterPath, m.identifier, e.size),
             owner_sub: user.sub,
             target: t.clusterPath,
@@ -306,7 +308,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           if (!isAppError(err) || err.code === '1501') throw err;
           failed.push({ path: rel, code: err.code });
         }
-      });
+      }).finally(() => repo.recordDoneMany(done));
       return { stored, failed };
     },
 
