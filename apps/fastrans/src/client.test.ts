@@ -262,3 +262,13 @@ describe('fast-transfer client against the portal and efile', () => {
     }
   });
 });
+
+describe('download targets a page may choose', () => {
+  it('refuses the home itself, the root and hidden folders', async () => {
+    const { downloadTarget } = await import('./protocol');
+    expect(() => downloadTarget('/home/u', '/home/u')).toThrow(/home/);
+    expect(() => downloadTarget('/', '/home/u')).toThrow();
+    expect(() => downloadTarget('/home/u/.config/autostart', '/home/u')).toThrow(/hidden/);
+    expect(() => downloadTarget('/home/u/Downloads', '/home/u')).not.toThrow();
+  });
+});

@@ -31,6 +31,21 @@ const strs = (v: unknown, name: string): string[] => {
 };
 
 /**
+ * Where a page may have files downloaded: a folder, not the home folder itself nor any hidden folder (no segment
+ * starting with '.'), so that a download cannot create start-up files such as ~/.bashrc or ~/.config/autostart/*.
+ */
+export function downloadTarget(local: string, home = os.homedir()): void {
+  const segs = path.resolve(local).split(path.sep).filter(Boolean);
+  if (path.resolve(local) === path.resolve(home) || path.resolve(local) === path.parse(local).root)
+    throw new ClientError(
+      '2016',
+      'Choose a folder inside your home folder to download into, not the home itself',
+    );
+  if (segs.some((s) => s.startsWith('.')))
+    throw new ClientError('2016', 'Downloads do not go into hidden folders');
+}
+
+/**
  * The local protocol (docs/FASTRANS.md): one handler per action of spec §7. Nothing here runs a command; local files
  * are only listed (`list`, `get_attributes`) and read or written by the tasks the user started.
  */
@@ -92,8 +107,13 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
     async download(m) {
       remote();
       const src = strs(m.src, 'src');
-      const local = typeof m.path === 'string' && m.path ? m.path : path.join(os.homedir(), 'Downloads');
-      return { task: await runner.addDownload(src, local, m.cover === true) };
+      const local = path.resolve(
+        typeof m.path === 'string' && m.path ? m.path : path.join(os.homedir(), 'Downloads'),
+      );
+      downloadTarget(local);
+      // Never over an existing local file: a page must not be able to replace the user's files (or their shell
+      // start-up files) with something from the cluster.
+      return { task: await runner.addDownload(src, local, false) };
     },
     async remove(m) {
       return remote().call('POST', '/remove.action?recursive=true', {
