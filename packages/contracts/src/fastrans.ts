@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Envelope } from './envelope';
+import { Limits } from './limits';
 
 /**
  * Fast transfer (issue 11, spec §3/§4/§7/§9): the task states the client reports, the calls efile answers for it
@@ -32,7 +33,7 @@ export type FastransTaskState = (typeof FastransTaskState)[keyof typeof Fastrans
 
 /** spec §7/§9: local protocol version 1; the client scans these ports in order. */
 export const FASTRANS_PROTOCOL_VERSION = 1;
-export const FASTRANS_PORTS = [9527, 19527, 29527, 39527, 49527, 59527] as const;
+export const FASTRANS_PORTS = Limits.fastTransferPorts;
 /** The oldest client version the portal accepts; older ones get the update prompt (spec §2 (b)). */
 export const FASTRANS_MIN_CLIENT_VERSION = '1.0.0';
 /** Client result codes (spec §8): web server 1000-1049, transfer 2000-2016, proxy/client 30000-30005. */
