@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServers } from './build-servers.mjs';
+import { buildFastrans } from './build-fastrans.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -35,6 +36,7 @@ export async function buildAll({ force = false } = {}) {
     if (r.status !== 0) throw new Error('web build failed');
   }
   await buildServers();
+  await buildFastrans({ force });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

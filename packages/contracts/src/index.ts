@@ -7,3 +7,4 @@ export * from './catalog';
 export * from './identity';
 export * from './efile';
 export * from './site';
+export * from './fastrans';

@@ -83,4 +83,34 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /** Fast transfer (issue 11): one row per file of a client upload; one row per stored range of an unfinished one. */
+  '002-fastrans': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('efile_fastrans_files')
+        .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
+        .addColumn('owner_sub', 'varchar(128)', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull())
+        .addColumn('size', 'bigint', (c) => c.notNull())
+        .addColumn('range_size', 'bigint', (c) => c.notNull())
+        .addColumn('total_ranges', 'integer', (c) => c.notNull())
+        .addColumn('partial_host', 'text', (c) => c.notNull())
+        .addColumn('overwrite', 'integer', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('efile_fastrans_files_updated')
+        .on('efile_fastrans_files')
+        .column('updated_at')
+        .execute();
+      await db.schema
+        .createTable('efile_fastrans_ranges')
+        .addColumn('file_id', 'varchar(40)', (c) => c.notNull())
+        .addColumn('n', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('efile_fastrans_ranges_pk', ['file_id', 'n'])
+        .execute();
+    },
+  },
 };

@@ -19,6 +19,7 @@ import { linuxRepository } from './linux/linux.repository';
 import { linuxService } from './linux/linux.service';
 import { linuxRoutes } from './linux/linux.routes';
 import { ticketRoutes } from './ticket/ticket.routes';
+import { transferFeature } from './transfer';
 
 /** Sweeps abandoned partial uploads every EFILE_SWEEP_INTERVAL_MINUTES (0 = never; tests call sweep directly). */
 function startSweeper(app: EfileApp, ctx: EfileContext, sweep: () => Promise<number>) {
@@ -51,4 +52,5 @@ export async function registerFeatures(app: EfileApp, ctx: EfileContext): Promis
   linuxRoutes(app, ctx, linuxService(ctx.deps, linuxRepository(ctx.deps.db)), downloads);
   ticketRoutes(app, ctx);
   operationsRoutes(app, ctx, operationsService(ctx.deps, operationsRepository(ctx.deps.db), shares, app.log));
+  transferFeature(app, ctx);
 }

@@ -4,6 +4,7 @@ import { catalogFeature } from './catalog';
 import { identityFeature } from './identity';
 import { siteFeature } from './site';
 import { usersFeature } from './users';
+import { fastransFeature } from './fastrans';
 
 /** Registers every feature's routes. Each feature builds its repositories and services from `deps`. */
 export async function registerFeatures(app: AppServer, deps: PortalDeps): Promise<void> {
@@ -12,4 +13,5 @@ export async function registerFeatures(app: AppServer, deps: PortalDeps): Promis
   await usersFeature(app, deps);
   await catalogFeature(app, deps);
   await siteFeature(app, deps);
+  await fastransFeature(app, deps);
 }

@@ -1,0 +1,242 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { constants } from 'node:fs';
+import { AppError, isAppError } from '@hpc/server-kit';
+import type { Resolved } from '../../fs/path-resolver';
+import { errno } from '../../fs/errno';
+import { conflictError, fsError, openForRead, renameNoReplace, replaceFile } from '../../fs/file-ops';
+import { lookupUser } from '../../fs/owners';
+import { tempName, TEMP_SUFFIX, isInternalName } from '../../fs/names';
+import { writeStreamAt } from '../../fs/write-at';
+import { atHost } from '../../fs/anchored';
+import { sendFile } from '../../fs/file-send';
+
+/**
+ * Every file-system call of the fast-transfer feature, in one module, so that they can move onto the per-user worker
+ * layer as one piece. Callers pass host paths that the path resolver produced (real, inside the user's roots); the
+ * final component is opened with O_NOFOLLOW and renames go through the anchored helpers of `fs/file-ops`.
+ */
+
+const noSpace = (e: unknown) => errno(e) === 'ENOSPC' || errno(e) === 'EDQUOT';
+const mapError = (e: unknown): never => {
+  if (isAppError(e)) throw e;
+  if (noSpace(e)) throw new AppError('1501');
+  return fsError(e);
+};
+
+/** Whether the compute user `cun` may create entries in the folder `dirHost` (owner/group/other bits). */
+export async function canWrite(dirHost: string, cun: string): Promise<boolean> {
+  let st;
+  try {
+    st = await fs.stat(dirHost);
+  } catch {
+    return false;
+  }
+  if (!st.isDirectory()) return false;
+  const u = lookupUser(cun);
+  if (!u)
+    return fs.access(dirHost, constants.W_OK | constants.X_OK).then(
+      () => true,
+      () => false,
+    );
+  if (u.uid === 0) return true;
+  const bits = st.uid === u.uid ? (st.mode >> 6) & 7 : st.gid === u.gid ? (st.mode >> 3) & 7 : st.mode & 7;
+  return (bits & 3) === 3;
+}
+
+/** Creates a folder (an existing folder is fine, anything else there is "1022"). */
+export async function makeFolder(host: string): Promise<void> {
+  await fs.mkdir(host, { mode: 0o755 }).catch(async (e: unknown) => {
+    if (errno(e) !== 'EEXIST') return mapError(e);
+    const st = await fs.lstat(host);
+    if (!st.isDirectory()) throw new AppError('1022', 'A file is in the way of a folder');
+  });
+}
+
+/**
+ * Creates (or reopens) the hidden partial file of an upload and gives it its final size at once: the ranges are
+ * written at their offsets, so nothing is assembled at the end (rclone's way), and a full disk shows now, not
+ * after hours.
+ */
+export async function preparePartial(partialHost: string, size: number): Promise<void> {
+  // Reached through its folder's descriptor (anchored): a parent swapped for a link since the check is refused.
+  const fh = await atHost(partialHost, (p) =>
+    fs.open(p, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o600),
+  ).catch(mapError);
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new AppError('1030', 'The partial file is not a regular file');
+    if (st.size !== size) await fh.truncate(size).catch(mapError);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Writes exactly `length` bytes of `body` at `offset` of the partial; false when the body was shorter or longer. */
+export async function writeRange(
+  partialHost: string,
+  offset: number,
+  length: number,
+  body: AsyncIterable<Buffer>,
+): Promise<boolean> {
+  const fh = await atHost(partialHost, (p) => fs.open(p, constants.O_WRONLY | constants.O_NOFOLLOW)).catch(
+    mapError,
+  );
+  let seen = 0;
+  let over = false;
+  async function* counted() {
+    for await (const piece of body) {
+      if (seen + piece.length > length) {
+        over = true;
+        yield piece.subarray(0, Math.max(0, length - seen));
+        seen = length + 1;
+        return;
+      }
+      seen += piece.length;
+      yield piece;
+    }
+  }
+  try {
+    await writeStreamAt(fh, counted(), offset).catch(mapError);
+  } finally {
+    await fh.close();
+  }
+  return !over && seen === length;
+}
+
+/** SHA-256 of a file, read sequentially in 1 MiB blocks. */
+export async function sha256Of(host: string): Promise<{ sha256: string; size: number }> {
+  const fh = await openForRead(host);
+  const hash = crypto.createHash('sha256');
+  const buf = Buffer.allocUnsafe(1024 * 1024);
+  let size = 0;
+  try {
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buf.subarray(0, bytesRead));
+      size += bytesRead;
+    }
+  } finally {
+    await fh.close();
+  }
+  return { sha256: hash.digest('hex'), size };
+}
+
+/** fsync, mode 0644, then the final name: never over an existing item unless `overwrite` (and never a folder). */
+export async function publish(fromHost: string, target: Resolved, overwrite: boolean): Promise<void> {
+  const fh = await fs.open(fromHost, constants.O_RDWR | constants.O_NOFOLLOW).catch(mapError);
+  try {
+    await fh.chmod(0o644);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  const existing = await fs.lstat(target.host).catch(() => null);
+  if (existing && (!overwrite || existing.isDirectory())) throw conflictError(existing.isDirectory());
+  if (existing) await replaceFile(fromHost, target.host);
+  else await renameNoReplace(fromHost, target.host, false);
+}
+
+export const removeQuietly = (host: string) => fs.unlink(host).catch(() => undefined);
+
+/** Size of a regular file at `host` (no link followed), or null. */
+export async function fileSize(host: string): Promise<number | null> {
+  const st = await fs.lstat(host).catch(() => null);
+  return st?.isFile() ? st.size : null;
+}
+
+/**
+ * Writes one small file of a tar batch to a hidden temp sibling while hashing it; returns the temp path when the
+ * hash is the one the client sent. A mismatch leaves nothing behind ("1010"). `publish` then gives it its name: the
+ * batch runs those (fsync + rename) several at once, since one fsync after another is most of a small file's cost.
+ */
+export async function writeVerifiedTemp(
+  target: Resolved,
+  data: AsyncIterable<Buffer>,
+  sha256: string,
+): Promise<string> {
+  const tmp = path.join(target.parentHost, tempName(target.name, TEMP_SUFFIX));
+  const fh = await fs
+    .open(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600)
+    .catch(mapError);
+  const hash = crypto.createHash('sha256');
+  async function* hashed() {
+    for await (const piece of data) {
+      hash.update(piece);
+      yield piece;
+    }
+  }
+  try {
+    await writeStreamAt(fh, hashed(), 0).catch(mapError);
+    await fh.close();
+    if (hash.digest('hex') !== sha256) throw new AppError('1010', 'The checksum of the file differs');
+    return tmp;
+  } catch (e) {
+    await fh.close().catch(() => undefined);
+    await removeQuietly(tmp);
+    throw e;
+  }
+}
+
+/** One entry of a folder walk: path relative to the walk's base, `dir` or a file with its size. */
+export interface WalkEntry {
+  rel: string;
+  dir: boolean;
+  size: number;
+  mtime: number;
+}
+
+/**
+ * Walks the chosen items depth-first without holding a whole tree in memory: one open directory handle per level,
+ * read in batches. Links are listed by lstat and skipped (a link could lead outside the user's roots); our own
+ * partial and temp files are skipped. Yields paths relative to `baseHost`.
+ */
+export async function* walk(itemHost: string, baseHost: string): AsyncGenerator<WalkEntry> {
+  const st = await fs.lstat(itemHost).catch(mapError);
+  const rel = path.relative(baseHost, itemHost).split(path.sep).join('/');
+  if (st.isFile()) {
+    yield { rel, dir: false, size: st.size, mtime: st.mtimeMs };
+    return;
+  }
+  if (!st.isDirectory()) return;
+  yield { rel, dir: true, size: 0, mtime: st.mtimeMs };
+  const dir = await fs.opendir(itemHost, { bufferSize: 256 }).catch(mapError);
+  for await (const d of dir) {
+    if (isInternalName(d.name) || d.isSymbolicLink()) continue;
+    if (d.isDirectory() || d.isFile()) yield* walk(path.join(itemHost, d.name), baseHost);
+  }
+}
+
+/** Reads a whole (small) file through a no-follow descriptor, yielding it in pieces while hashing. */
+export async function readWhole(
+  host: string,
+): Promise<{ size: number; chunks: () => AsyncGenerator<Buffer> }> {
+  const fh = await openForRead(host);
+  const st = await fh.stat();
+  if (!st.isFile()) {
+    await fh.close();
+    throw new AppError('1022', 'Not a regular file');
+  }
+  return {
+    size: st.size,
+    async *chunks() {
+      const buf = Buffer.allocUnsafe(Math.min(1024 * 1024, Math.max(1, st.size)));
+      let left = st.size;
+      try {
+        while (left > 0) {
+          const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, left), null);
+          if (bytesRead === 0) throw new AppError('1028', 'The file shrank while it was read');
+          left -= bytesRead;
+          yield Buffer.from(buf.subarray(0, bytesRead));
+        }
+      } finally {
+        await fh.close();
+      }
+    },
+  };
+}
+
+/** One file with Range (206), through efile's no-follow sender. */
+export const sendRange = sendFile;

@@ -1,0 +1,125 @@
+import type { Kysely } from 'kysely';
+
+/** The tables of migration 002-fastrans (kept here, beside their only user). Times are ms since the epoch. */
+export interface FastransTables {
+  efile_fastrans_files: {
+    id: string;
+    owner_sub: string;
+    /** Final cluster path. */
+    target: string;
+    size: number;
+    range_size: number;
+    total_ranges: number;
+    /** Host path of the hidden partial file ('' for files that came whole in a tar batch). */
+    partial_host: string;
+    overwrite: number;
+    /** 'active' (ranges arriving) or 'done' (verified and under its final name). */
+    status: string;
+    created_at: number;
+    updated_at: number;
+  };
+  efile_fastrans_ranges: { file_id: string; n: number };
+}
+export type TransferRow = FastransTables['efile_fastrans_files'];
+
+/**
+ * Fast-transfer uploads in the database, so that any efile instance can take any range, the status call of a
+ * restarted client, or the finalize. One row per stored range (concurrent inserts, no shared bitmap).
+ */
+export function transferRepository(anyDb: Kysely<unknown>) {
+  const db = anyDb as Kysely<FastransTables>;
+  return {
+    async get(id: string): Promise<TransferRow | null> {
+      return (
+        (await db.selectFrom('efile_fastrans_files').selectAll().where('id', '=', id).executeTakeFirst()) ??
+        null
+      );
+    },
+    async getMany(ids: string[]): Promise<TransferRow[]> {
+      const out: TransferRow[] = [];
+      for (let i = 0; i < ids.length; i += 500) {
+        const part = ids.slice(i, i + 500);
+        out.push(
+          ...(await db.selectFrom('efile_fastrans_files').selectAll().where('id', 'in', part).execute()),
+        );
+      }
+      return out;
+    },
+    async create(row: TransferRow) {
+      await db
+        .insertInto('efile_fastrans_files')
+        .values(row)
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+    },
+    /** Files that arrived whole (tar batch): recorded as done, so a restarted client's status call sees them. */
+    async recordDoneMany(all: TransferRow[]) {
+      // One row per id (a batch may name a file twice): one statement must not touch a row twice.
+      const rows = [...new Map(all.map((r) => [r.id, r])).values()];
+      for (let i = 0; i < rows.length; i += 200) {
+        await db
+          .insertInto('efile_fastrans_files')
+          .values(rows.slice(i, i + 200))
+          .onConflict((oc) =>
+            oc.column('id').doUpdateSet((eb) => ({
+              status: eb.ref('excluded.status'),
+              updated_at: eb.ref('excluded.updated_at'),
+            })),
+          )
+          .execute();
+      }
+    },
+    async addRange(id: string, n: number) {
+      await db
+        .insertInto('efile_fastrans_ranges')
+        .values({ file_id: id, n })
+        .onConflict((oc) => oc.columns(['file_id', 'n']).doNothing())
+        .execute();
+    },
+    async rangesOf(ids: string[]): Promise<Map<string, number[]>> {
+      const m = new Map<string, number[]>();
+      for (let i = 0; i < ids.length; i += 500) {
+        const rows = await db
+          .selectFrom('efile_fastrans_ranges')
+          .select(['file_id', 'n'])
+          .where('file_id', 'in', ids.slice(i, i + 500))
+          .execute();
+        for (const r of rows) {
+          if (!m.has(r.file_id)) m.set(r.file_id, []);
+          m.get(r.file_id)!.push(r.n);
+        }
+      }
+      return m;
+    },
+    async countRanges(id: string) {
+      const r = await db
+        .selectFrom('efile_fastrans_ranges')
+        .select((eb) => eb.fn.countAll<number>().as('c'))
+        .where('file_id', '=', id)
+        .executeTakeFirstOrThrow();
+      return Number(r.c);
+    },
+    async forgetRanges(id: string) {
+      await db.deleteFrom('efile_fastrans_ranges').where('file_id', '=', id).execute();
+    },
+    async touch(id: string, now: number) {
+      await db.updateTable('efile_fastrans_files').set({ updated_at: now }).where('id', '=', id).execute();
+    },
+    async markDone(id: string, now: number) {
+      await db
+        .updateTable('efile_fastrans_files')
+        .set({ status: 'done', updated_at: now })
+        .where('id', '=', id)
+        .execute();
+      await db.deleteFrom('efile_fastrans_ranges').where('file_id', '=', id).execute();
+    },
+    async remove(id: string) {
+      await db.deleteFrom('efile_fastrans_ranges').where('file_id', '=', id).execute();
+      await db.deleteFrom('efile_fastrans_files').where('id', '=', id).execute();
+    },
+    async idleBefore(cutoff: number) {
+      return db.selectFrom('efile_fastrans_files').selectAll().where('updated_at', '<', cutoff).execute();
+    },
+  };
+}
+export type TransferRepository = ReturnType<typeof transferRepository>;

@@ -1,0 +1,423 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  FastransRefusal,
+  type TransferBeginBody,
+  type TransferFileRef,
+  type TransferFileStatus,
+} from '@hpc/contracts';
+import { AppError, isAppError } from '@hpc/server-kit';
+import type { EfileDeps } from '../../deps';
+import type { EfileUser } from '../../http/auth';
+import { isUnder, normalizeClusterPath, type Resolved } from '../../fs/path-resolver';
+import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '../../fs/names';
+import { readTar } from '../../fs/tar-extract';
+import * as tfs from './transfer.fs';
+import type { TransferRepository, TransferRow } from './transfer.repository';
+import { END_OF_ARCHIVE, entryHeader, entryPadding } from './tar-write';
+
+/** The first entry of an upload batch and the last of a download batch: `{ files: { rel: { sha256, identifier } } }`. */
+export const MANIFEST_NAME = '.fastrans-manifest.json';
+
+const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+const join = (dir: string, rel: string) => (dir === '/' ? '' : dir) + '/' + rel;
+
+/**
+ * The server side of the fast-transfer client (issue 11 §2): uploads of large files as ranges written at their
+ * offsets into a preallocated hidden partial file, small files in verified tar batches, one status call for a
+ * restarted client, a finalize that checks the SHA-256 before the final name; downloads as a streamed manifest,
+ * ranged reads and tar batches. State lives in the database (and the finalize lock in the KV store), so any
+ * instance serves any request. Only inside the user's home; creating needs write permission on the folder.
+ */
+export function transferService(deps: EfileDeps, repo: TransferRepository) {
+  const { resolver } = deps;
+  const fileId = (sub: string, target: string, identifier: string, size: number) =>
+    sha(`${sub}\0${target}\0${identifier}\0${size}`).slice(0, 40);
+  const partialName = (name: string, id: string) => tempName(name, PARTIAL_SUFFIX, id.slice(0, 12));
+
+  /** spec §5: fast transfer only inside the home directory, else its own warning. */
+  function homeOnly(user: EfileUser, input: string): string {
+    const p = normalizeClusterPath(input);
+    let home: string;
+    try {
+      home = normalizeClusterPath(user.home);
+    } catch {
+      home = '';
+    }
+    if (!home || !isUnder(p, home))
+      throw new AppError('1030', 'Use fast transfer within your home directory', {
+        data: { reason: FastransRefusal.outsideHome },
+      });
+    return p;
+  }
+  const noWrite = (p: string) =>
+    new AppError('1030', `No permission to write in ${p}`, { data: { reason: FastransRefusal.noWrite } });
+
+  /**
+   * Resolves the final path of an upload, creating its missing folders (each inside the home, each in a folder the
+   * user may write). `dirs` memoizes folders already checked within one call (a batch of 500 files in one folder
+   * checks it once).
+   */
+  async function uploadTarget(
+    user: EfileUser,
+    target: string,
+    dirs: Map<string, Resolved>,
+  ): Promise<Resolved> {
+    const p = homeOnly(user, target);
+    const name = path.posix.basename(p);
+    validateName(name);
+    const parent = await folder(user, path.posix.dirname(p), dirs);
+    return resolver.child(parent, name);
+  }
+
+  async function folder(user: EfileUser, p: string, dirs: Map<string, Resolved>): Promise<Resolved> {
+    const hit = dirs.get(p);
+    if (hit) return hit;
+    const r = await resolver.resolve(user, p, { mustExist: false });
+    if (r.stat) {
+      if (!r.stat.isDirectory()) throw new AppError('1022', `${p} is not a folder`);
+      if (!(await tfs.canWrite(r.host, user.cun))) throw noWrite(p);
+    } else {
+      homeOnly(user, p);
+      validateName(r.name);
+      const up = await folder(user, path.posix.dirname(p), dirs);
+      await tfs.makeFolder(path.join(up.host, r.name));
+    }
+    const real = r.stat ? r : await resolver.resolve(user, p);
+    dirs.set(p, real);
+    return real;
+  }
+
+  /** A done row counts only while its final file is still there with its size. */
+  async function stillDone(row: TransferRow, host: string): Promise<boolean> {
+    return (await tfs.fileSize(host)) === Number(row.size);
+  }
+
+  async function removeUpload(row: TransferRow) {
+    if (row.status === 'active' && row.partial_host) await tfs.removeQuietly(row.partial_host);
+    await repo.remove(row.id);
+  }
+
+  function refusal(path: string, id: string, rangeSize: number, e: unknown): TransferFileStatus {
+    if (!isAppError(e)) throw e;
+    if (e.code === '1501') throw e;
+    const reason = (e.data as { reason?: string } | null)?.reason;
+    return {
+      path,
+      id,
+      done: false,
+      ranges: [],
+      rangeSize,
+      code: e.code,
+      msg: e.message,
+      ...(reason ? { reason } : {}),
+    };
+  }
+
+  return {
+    homeOnly,
+
+    /** Opens (or finds) the upload of each file: the one status call of a restarted client is this, too. */
+    async begin(user: EfileUser, body: TransferBeginBody): Promise<TransferFileStatus[]> {
+      const dirs = new Map<string, Resolved>();
+      const out: TransferFileStatus[] = [];
+      const now = deps.now();
+      for (const f of body.files) {
+        const rangeSize = body.rangeSize;
+        let id = '';
+        try {
+          const target = await uploadTarget(user, f.path, dirs);
+          id = fileId(user.sub, target.clusterPath, f.identifier, f.size);
+          let row = await repo.get(id);
+          if (row?.status === 'done') {
+            if (await stillDone(row, target.host)) {
+              out.push({ path: target.clusterPath, id, done: true, ranges: [], rangeSize });
+              continue;
+            }
+            await repo.remove(id);
+            row = null;
+          }
+          if (row && Number(row.range_size) !== rangeSize) {
+            await removeUpload(row);
+            row = null;
+          }
+          if (target.stat && (!body.overwrite || target.stat.isDirectory()))
+            throw new AppError(target.stat.isDirectory() ? '1023' : '1021');
+          const partialHost = path.join(target.parentHost, partialName(target.name, id));
+          await tfs.preparePartial(partialHost, f.size);
+          if (!row) {
+            await repo.create({
+              id,
+              owner_sub: user.sub,
+              target: target.clusterPath,
+              size: f.size,
+              range_size: rangeSize,
+              total_ranges: Math.max(1, Math.ceil(f.size / rangeSize)),
+              partial_host: partialHost,
+              overwrite: body.overwrite ? 1 : 0,
+              status: 'active',
+              created_at: now,
+              updated_at: now,
+            });
+          }
+          const ranges = (await repo.rangesOf([id])).get(id) ?? [];
+          out.push({
+            path: target.clusterPath,
+            id,
+            done: false,
+            ranges: ranges.sort((a, b) => a - b),
+            rangeSize,
+          });
+        } catch (e) {
+          out.push(refusal(f.path, id, rangeSize, e));
+        }
+      }
+      return out;
+    },
+
+    /** What the server has of these files, without creating anything (a restarted client asks this once). */
+    async status(user: EfileUser, files: TransferFileRef[]): Promise<TransferFileStatus[]> {
+      const ids = files.map((f) => fileId(user.sub, homeOnly(user, f.path), f.identifier, f.size));
+      const rows = new Map((await repo.getMany(ids)).map((r) => [r.id, r]));
+      const ranges = await repo.rangesOf(ids.filter((id) => rows.get(id)?.status === 'active'));
+      const out: TransferFileStatus[] = [];
+      for (let i = 0; i < files.length; i++) {
+        const id = ids[i]!;
+        const row = rows.get(id);
+        const p = normalizeClusterPath(files[i]!.path);
+        if (!row || row.owner_sub !== user.sub) {
+          out.push({ path: p, id, done: false, ranges: [], rangeSize: 0 });
+          continue;
+        }
+        let done = row.status === 'done';
+        if (done) {
+          const t = await resolver.resolve(user, p, { follow: false, mustExist: false }).catch(() => null);
+          done = !!t && (await stillDone(row, t.host));
+        }
+        out.push({
+          path: p,
+          id,
+          done,
+          ranges: done ? [] : (ranges.get(id) ?? []).sort((a, b) => a - b),
+          rangeSize: Number(row.range_size),
+        });
+      }
+      return out;
+    },
+
+    /** Writes range `n` at its offset; recorded only when it arrived whole. */
+    async range(user: EfileUser, id: string, n: number, body: AsyncIterable<Buffer>) {
+      const row = await repo.get(id);
+      if (!row || row.owner_sub !== user.sub) throw new AppError('1020', 'No such upload');
+      const total = Number(row.total_ranges);
+      if (row.status === 'done') return { stored: total, total };
+      if (n >= total) throw new AppError('1004', 'No such range');
+      const start = n * Number(row.range_size);
+      const length = Math.min(Number(row.size), start + Number(row.range_size)) - start;
+      if (!(await tfs.writeRange(row.partial_host, start, length, body)))
+        throw new AppError('1012', 'The range arrived incomplete');
+      await repo.addRange(id, n);
+      const now = deps.now();
+      if (now - Number(row.updated_at) > 60_000) await repo.touch(id, now);
+      return { stored: await repo.countRanges(id), total };
+    },
+
+    /** Checks the SHA-256 of the whole partial, then gives it its final name (atomically, never half-written). */
+    async finalize(user: EfileUser, id: string, sha256: string) {
+      const row = await repo.get(id);
+      if (!row || row.owner_sub !== user.sub) throw new AppError('1020', 'No such upload');
+      if (row.status === 'done') return { path: row.target, size: Number(row.size) };
+      if (!(await deps.kv.setIfAbsent(`fastrans:finalize:${id}`, '1', 10 * 60_000)))
+        throw new AppError('1001', 'The file is being finalized');
+      try {
+        if ((await repo.countRanges(id)) !== Number(row.total_ranges))
+          throw new AppError('1003', 'Not every range is stored yet');
+        const target = await resolver.resolve(user, homeOnly(user, row.target), {
+          follow: false,
+          mustExist: false,
+        });
+        const partial = path.join(target.parentHost, partialName(target.name, id));
+        if (partial !== row.partial_host)
+          throw new AppError('1030', 'The target folder moved during the upload');
+        const got = await tfs.sha256Of(partial);
+        if (got.sha256 !== sha256 || got.size !== Number(row.size)) {
+          // Some range is wrong: forget them all, the client sends the file again.
+          await repo.forgetRanges(id);
+          throw new AppError('1010', 'The checksum of the uploaded file differs', {
+            data: { mismatch: true },
+          });
+        }
+        await tfs.publish(partial, target, row.overwrite === 1);
+        await repo.markDone(id, deps.now());
+        return { path: row.target, size: Number(row.size) };
+      } finally {
+        await deps.kv.del(`fastrans:finalize:${id}`);
+      }
+    },
+
+    /** A tar batch of small files under `base`: each verified against the manifest's SHA-256, then renamed in. */
+    async batch(user: EfileUser, base: string, overwrite: boolean, body: Readable) {
+      const basePath = homeOnly(user, base);
+      const dirs = new Map<string, Resolved>();
+      const stored: string[] = [];
+      const failed: { path: string; code: string }[] = [];
+      let manifest: Record<string, { sha256: string; identifier: string }> | null = null;
+      // Recorded for the status call of a restarted client, in one statement per batch rather than one per file.
+      const done: TransferRow[] = [];
+      // Verified temp files waiting for fsync + rename, done 64 at a time in parallel (the thread pool overlaps the
+      // fsyncs that would otherwise run one after another).
+      let publishes: { rel: string; tmp: string; target: Resolved; row: TransferRow }[] = [];
+      const flush = async () => {
+        const now = publishes;
+        publishes = [];
+        await Promise.all(
+          now.map(async (p) => {
+            try {
+              await tfs.publish(p.tmp, p.target, overwrite);
+              done.push(p.row);
+              stored.push(p.rel);
+            } catch (err) {
+              await tfs.removeQuietly(p.tmp);
+              failed.push({ path: p.rel, code: isAppError(err) ? err.code : '1001' });
+            }
+          }),
+        );
+      };
+      await readTar(body, async (e, data) => {
+        if (manifest === null) {
+          if (e.path !== MANIFEST_NAME || e.size > 16 * 1024 * 1024)
+            throw new AppError('1003', `A batch starts with ${MANIFEST_NAME}`);
+          const parts: Buffer[] = [];
+          for await (const p of data()) parts.push(p);
+          manifest =
+            (JSON.parse(Buffer.concat(parts).toString('utf8')) as { files: typeof manifest }).files ?? {};
+          return;
+        }
+        const rel = e.path.replace(/^(\.\/)+/, '').replace(/\/$/, '');
+        try {
+          validateRelativePath(rel);
+          const target = join(basePath, rel);
+          if (e.type === 'dir') {
+            await folder(user, homeOnly(user, target), dirs);
+            return;
+          }
+          if (e.type !== 'file') throw new AppError('1028', 'Only files and folders are accepted');
+          const m = manifest[rel];
+          if (!m || !/^[0-9a-f]{64}$/.test(m.sha256)) throw new AppError('1010', 'No checksum for this file');
+          const t = await uploadTarget(user, target, dirs);
+          const tmp = await tfs.writeVerifiedTemp(t, data(), m.sha256);
+          const now = deps.now();
+          const row: TransferRow = {
+            id: fileId(user.sub, t.clusterPath, m.identifier, e.size),
+            owner_sub: user.sub,
+            target: t.clusterPath,
+            size: e.size,
+            range_size: Math.max(1, e.size),
+            total_ranges: 1,
+            partial_host: '',
+            overwrite: overwrite ? 1 : 0,
+            status: 'done',
+            created_at: now,
+            updated_at: now,
+          };
+          publishes.push({ rel, tmp, target: t, row });
+          if (publishes.length >= 64) await flush();
+        } catch (err) {
+          if (!isAppError(err) || err.code === '1501') throw err;
+          failed.push({ path: rel, code: err.code });
+        }
+      }).finally(async () => {
+        await flush();
+        await repo.recordDoneMany(done);
+      });
+      return { stored, failed };
+    },
+
+    async cancel(user: EfileUser, ids: string[]) {
+      let n = 0;
+      for (const id of ids) {
+        const row = await repo.get(id);
+        if (!row || row.owner_sub !== user.sub || row.status !== 'active') continue;
+        await removeUpload(row);
+        n++;
+      }
+      return n;
+    },
+
+    /** Unfinished uploads idle longer than EFILE_PARTIAL_TTL_HOURS go with their partial files; done rows too. */
+    async sweep(now = deps.now()) {
+      const cutoff = now - deps.config.EFILE_PARTIAL_TTL_HOURS * 3600_000;
+      let n = 0;
+      for (const row of await repo.idleBefore(cutoff)) {
+        await removeUpload(row);
+        n++;
+      }
+      return n;
+    },
+
+    // ---- downloads -------------------------------------------------------------------------------------------------
+    /** Every folder and file under the chosen items, relative to their parent, as NDJSON lines (any count). */
+    async *manifest(user: EfileUser, paths: string[]): AsyncGenerator<string> {
+      for (const p of paths) {
+        const item = await resolver.resolve(user, homeOnly(user, p));
+        for await (const e of tfs.walk(item.host, item.parentHost)) yield JSON.stringify(e) + '\n';
+      }
+    },
+
+    async read(req: FastifyRequest, reply: FastifyReply, user: EfileUser, p: string) {
+      const item = await resolver.resolve(user, homeOnly(user, p));
+      if (!item.stat?.isFile()) throw new AppError('1022', 'Not a regular file');
+      return tfs.sendRange(req, reply, item.host, item.name);
+    },
+
+    /**
+     * Small files as one tar stream, named by their cluster paths (without the leading '/'), hashed while they are
+     * sent; the SHA-256 of each (or the code of a file that could not be read) goes in a manifest entry at the end.
+     */
+    async *readBatch(user: EfileUser, paths: string[]): AsyncGenerator<Buffer> {
+      const files: Record<string, { sha256: string }> = {};
+      const failed: Record<string, string> = {};
+      for (const input of paths) {
+        let p = input;
+        let opened: Awaited<ReturnType<typeof tfs.readWhole>> & { mtime: number };
+        try {
+          p = homeOnly(user, input);
+          const item = await resolver.resolve(user, p);
+          if (!item.stat?.isFile()) throw new AppError('1022', 'Not a regular file');
+          opened = { ...(await tfs.readWhole(item.host)), mtime: item.stat.mtimeMs };
+        } catch (e) {
+          if (!isAppError(e)) throw e;
+          failed[p] = e.code;
+          continue;
+        }
+        // Once the header is out, a read error aborts the stream (the client retries the batch): a tar entry cannot
+        // be taken back.
+        const hash = crypto.createHash('sha256');
+        yield entryHeader(p.slice(1), opened.size, false, opened.mtime);
+        let sent = 0;
+        for await (const c of opened.chunks()) {
+          hash.update(c);
+          sent += c.length;
+          yield c;
+        }
+        if (sent !== opened.size) throw new AppError('1028');
+        yield entryPadding(opened.size);
+        files[p] = { sha256: hash.digest('hex') };
+      }
+      const m = Buffer.from(JSON.stringify({ files, failed }));
+      yield entryHeader(MANIFEST_NAME, m.length);
+      yield m;
+      yield entryPadding(m.length);
+      yield END_OF_ARCHIVE;
+    },
+
+    async sha256(user: EfileUser, p: string) {
+      const item = await resolver.resolve(user, homeOnly(user, p));
+      if (!item.stat?.isFile()) throw new AppError('1022', 'Not a regular file');
+      return tfs.sha256Of(item.host);
+    },
+  };
+}
+export type TransferService = ReturnType<typeof transferService>;

@@ -1,0 +1,257 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FastransRefusal } from '@hpc/contracts';
+import { testDbTargets } from '@hpc/server-kit/testing';
+import { makeHarness, type Harness } from '../../testing/efile-testing';
+import { readTar } from '../../fs/tar-extract';
+import { END_OF_ARCHIVE, entryHeader, entryPadding } from './tar-write';
+import { MANIFEST_NAME } from './transfer.service';
+
+const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
+const HOME = '/public/home/demo';
+const RANGE = 64 * 1024;
+
+function tarOf(entries: { name: string; data?: Buffer; dir?: boolean }[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const e of entries) {
+    const d = e.data ?? Buffer.alloc(0);
+    parts.push(entryHeader(e.name, d.length, e.dir), d, entryPadding(d.length));
+  }
+  parts.push(END_OF_ARCHIVE);
+  return Buffer.concat(parts);
+}
+
+// A real compute user (efile reads /etc/passwd, cached for a minute: created before any lookup), removed at the end.
+const RO_USER = `fstr${process.pid % 100000}`;
+beforeAll(() => {
+  execFileSync('useradd', ['-M', '-N', RO_USER]);
+});
+afterAll(() => {
+  execFileSync('userdel', [RO_USER]);
+});
+
+describe.each(testDbTargets())('fast-transfer calls ($name)', (db) => {
+  let h: Harness;
+  let h2: Harness;
+  let token: string;
+  let token2: string;
+  const call = (hx: Harness, tok: string, method: 'POST' | 'PUT' | 'GET', url: string, payload?: unknown) =>
+    hx.app.inject({
+      method,
+      url,
+      headers: {
+        token: tok,
+        'content-type': Buffer.isBuffer(payload) ? 'application/octet-stream' : 'application/json',
+      },
+      payload: Buffer.isBuffer(payload)
+        ? payload
+        : payload === undefined
+          ? undefined
+          : JSON.stringify(payload),
+    });
+
+  let dropDb: () => Promise<void>;
+  beforeAll(async () => {
+    // Two instances over the same folder, database and KV store: any instance serves any request.
+    const shared = db.create();
+    dropDb = shared.cleanup;
+    const same = { name: db.name, create: () => ({ ...shared, cleanup: async () => undefined }) };
+    h = await makeHarness({ db: same });
+    h2 = await makeHarness({ db: same, dir: h.dir, kv: h.deps.kv });
+    token = await h.token();
+    token2 = await h2.token();
+  });
+  afterAll(async () => {
+    await h2.close(true);
+    await h.close();
+    await dropDb();
+  });
+
+  it('writes ranges at their offsets from two instances, resumes from one status call, verifies before the name', async () => {
+    const data = crypto.randomBytes(5 * RANGE + 123);
+    const file = { path: `${HOME}/big/data.bin`, size: data.length, identifier: 'v1' };
+    const begin = await call(h, token, 'POST', '/fastrans/begin.action', { files: [file], rangeSize: RANGE });
+    expect(begin.json()).toMatchObject({ code: '0', data: { files: [{ done: false, ranges: [] }] } });
+    const id = begin.json().data.files[0].id as string;
+    // Preallocated, hidden, not under the final name.
+    const names = fs.readdirSync(h.host(`${HOME}/big`));
+    expect(names).toHaveLength(1);
+    expect(names[0]).toMatch(/^\.data\.bin\..*\.efile-part$/);
+    expect(fs.statSync(h.host(`${HOME}/big/${names[0]}`)).size).toBe(data.length);
+    const part = (n: number) => data.subarray(n * RANGE, Math.min(data.length, (n + 1) * RANGE));
+    const rs = await Promise.all(
+      [4, 1, 5].map((n, i) =>
+        call(
+          i % 2 ? h2 : h,
+          i % 2 ? token2 : token,
+          'PUT',
+          `/fastrans/range.action?id=${id}&n=${n}`,
+          part(n),
+        ),
+      ),
+    );
+    expect(rs.map((r) => r.json<{ code: string }>().code)).toEqual(['0', '0', '0']);
+    // A short range is refused and not recorded.
+    const short = await call(h, token, 'PUT', `/fastrans/range.action?id=${id}&n=0`, part(0).subarray(1));
+    expect(short.json().code).toBe('1012');
+    // The restarted client asks once: ranges 1, 4, 5 are there.
+    const st = await call(h2, token2, 'POST', '/fastrans/status.action', { files: [file] });
+    expect(st.json().data.files[0]).toMatchObject({ id, done: false, ranges: [1, 4, 5], rangeSize: RANGE });
+    const early = await call(h, token, 'POST', '/fastrans/finalize.action', { id, sha256: sha(data) });
+    expect(early.json().code).toBe('1003');
+    for (const n of [0, 2, 3])
+      expect(
+        (await call(h, token, 'PUT', `/fastrans/range.action?id=${id}&n=${n}`, part(n))).json().code,
+      ).toBe('0');
+    // A wrong checksum: nothing under the final name, and every range is to be sent again.
+    const bad = await call(h2, token2, 'POST', '/fastrans/finalize.action', {
+      id,
+      sha256: sha(Buffer.from('x')),
+    });
+    expect(bad.json()).toMatchObject({ code: '1010', data: { mismatch: true } });
+    expect(fs.existsSync(h.host(`${HOME}/big/data.bin`))).toBe(false);
+    expect(
+      (await call(h, token, 'POST', '/fastrans/status.action', { files: [file] })).json().data.files[0]
+        .ranges,
+    ).toEqual([]);
+    for (const n of [0, 1, 2, 3, 4, 5])
+      await call(h2, token2, 'PUT', `/fastrans/range.action?id=${id}&n=${n}`, part(n));
+    const fin = await call(h, token, 'POST', '/fastrans/finalize.action', { id, sha256: sha(data) });
+    expect(fin.json()).toMatchObject({
+      code: '0',
+      data: { path: `${HOME}/big/data.bin`, size: data.length },
+    });
+    expect(fs.readFileSync(h.host(`${HOME}/big/data.bin`)).equals(data)).toBe(true);
+    expect(fs.readdirSync(h.host(`${HOME}/big`))).toEqual(['data.bin']);
+    const done = await call(h2, token2, 'POST', '/fastrans/status.action', { files: [file] });
+    expect(done.json().data.files[0]).toMatchObject({ done: true });
+    // Another user cannot write into or finalize this upload.
+    const other = await h.token({ sub: 'u-other', cun: 'other', home: '/public/home/other' });
+    expect((await call(h, other, 'PUT', `/fastrans/range.action?id=${id}&n=0`, part(0))).json().code).toBe(
+      '1020',
+    );
+  });
+
+  it('refuses targets outside the home with the fast-transfer warning, and taken names', async () => {
+    const r = await call(h, token, 'POST', '/fastrans/begin.action', {
+      files: [
+        { path: '/public/share/proj/x.bin', size: 10, identifier: 'a' },
+        { path: `${HOME}/../other/x.bin`, size: 10, identifier: 'a' },
+      ],
+      rangeSize: RANGE,
+    });
+    expect(r.json<{ data: { files: { code: string }[] } }>().data.files.map((f) => f.code)).toEqual([
+      '1030',
+      '1033',
+    ]);
+    expect(r.json().data.files[0].reason).toBe(FastransRefusal.outsideHome);
+    fs.writeFileSync(h.host(`${HOME}/taken.txt`), 'x');
+    const taken = await call(h, token, 'POST', '/fastrans/begin.action', {
+      files: [{ path: `${HOME}/taken.txt`, size: 10, identifier: 'a' }],
+      rangeSize: RANGE,
+    });
+    expect(taken.json().data.files[0].code).toBe('1021');
+    const dl = await call(h, token, 'POST', '/fastrans/manifest.action', { paths: ['/public/share/proj'] });
+    expect(dl.json()).toMatchObject({ code: '1030', data: { reason: FastransRefusal.outsideHome } });
+  });
+
+  it('stores a tar batch of small files, each checked against its SHA-256, and reports them to the status call', async () => {
+    const a = Buffer.from('alpha');
+    const b = crypto.randomBytes(3000);
+    const manifest = {
+      files: {
+        'set/a.txt': { sha256: sha(a), identifier: 'ia' },
+        'set/sub/b.bin': { sha256: sha(b), identifier: 'ib' },
+        'set/c.txt': { sha256: sha(Buffer.from('not this')), identifier: 'ic' },
+      },
+    };
+    const tar = tarOf([
+      { name: MANIFEST_NAME, data: Buffer.from(JSON.stringify(manifest)) },
+      { name: 'set/', dir: true },
+      { name: 'set/a.txt', data: a },
+      { name: 'set/sub/b.bin', data: b },
+      { name: 'set/c.txt', data: Buffer.from('tampered') },
+    ]);
+    const r = await call(h, token, 'PUT', `/fastrans/batch.action?path=${encodeURIComponent(HOME)}`, tar);
+    expect(r.json()).toMatchObject({
+      code: '0',
+      data: { failed: [{ path: 'set/c.txt', code: '1010' }] },
+    });
+    expect(r.json<{ data: { stored: string[] } }>().data.stored.sort()).toEqual([
+      'set/a.txt',
+      'set/sub/b.bin',
+    ]);
+    expect(fs.readFileSync(h.host(`${HOME}/set/sub/b.bin`)).equals(b)).toBe(true);
+    expect(fs.readdirSync(h.host(`${HOME}/set`)).sort()).toEqual(['a.txt', 'sub']);
+    const st = await call(h, token, 'POST', '/fastrans/status.action', {
+      files: [
+        { path: `${HOME}/set/a.txt`, size: a.length, identifier: 'ia' },
+        { path: `${HOME}/set/c.txt`, size: 8, identifier: 'ic' },
+      ],
+    });
+    expect(st.json<{ data: { files: { done: boolean }[] } }>().data.files.map((f) => f.done)).toEqual([
+      true,
+      false,
+    ]);
+    const outside = await call(h, token, 'PUT', `/fastrans/batch.action?path=/public/share/proj`, tar);
+    expect(outside.json()).toMatchObject({ code: '1030', data: { reason: FastransRefusal.outsideHome } });
+  });
+
+  it('downloads: a streamed manifest of any size, ranged reads, a verified tar batch, a SHA-256', async () => {
+    const dir = h.host(`${HOME}/dl`);
+    fs.mkdirSync(`${dir}/deep`, { recursive: true });
+    const big = crypto.randomBytes(200_000);
+    fs.writeFileSync(`${dir}/big.bin`, big);
+    for (let i = 0; i < 1200; i++) fs.writeFileSync(`${dir}/deep/f${i}.txt`, `file ${i}`);
+    const m = await call(h, token, 'POST', '/fastrans/manifest.action', { paths: [`${HOME}/dl`] });
+    const lines = m.body
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { rel: string; dir: boolean; size: number });
+    expect(lines.filter((l) => !l.dir)).toHaveLength(1201); // no 1,000-file limit here
+    expect(lines).toContainEqual(expect.objectContaining({ rel: 'dl/big.bin', size: big.length }));
+    const part = await h.app.inject({
+      method: 'GET',
+      url: `/fastrans/read.action?path=${encodeURIComponent(`${HOME}/dl/big.bin`)}`,
+      headers: { token, range: 'bytes=1000-1999' },
+    });
+    expect(part.statusCode).toBe(206);
+    expect(part.rawPayload.equals(big.subarray(1000, 2000))).toBe(true);
+    const batch = await call(h, token, 'POST', '/fastrans/readBatch.action', {
+      paths: [`${HOME}/dl/deep/f1.txt`, `${HOME}/dl/deep/f2.txt`, `${HOME}/dl/missing.txt`],
+    });
+    const got = new Map<string, Buffer>();
+    await readTar(Readable.from([batch.rawPayload]), async (e, data) => {
+      const parts: Buffer[] = [];
+      for await (const p of data()) parts.push(p);
+      got.set(e.path, Buffer.concat(parts));
+    });
+    const man = JSON.parse(got.get(MANIFEST_NAME)!.toString()) as {
+      files: Record<string, { sha256: string }>;
+      failed: Record<string, string>;
+    };
+    expect(got.get(`${HOME.slice(1)}/dl/deep/f2.txt`)!.toString()).toBe('file 2');
+    expect(man.files[`${HOME}/dl/deep/f1.txt`]!.sha256).toBe(sha(Buffer.from('file 1')));
+    expect(man.failed).toEqual({ [`${HOME}/dl/missing.txt`]: '1020' });
+    const s = await call(h, token, 'POST', '/fastrans/sha256.action', { path: `${HOME}/dl/big.bin` });
+    expect(s.json().data).toEqual({ sha256: sha(big), size: big.length });
+  });
+
+  it('refuses a folder the compute user cannot write with the no-permission warning', async () => {
+    {
+      const home = h.host(`${HOME}`);
+      fs.mkdirSync(`${home}/ro`, { recursive: true });
+      fs.chmodSync(`${home}/ro`, 0o755); // owned by root: the user may read, not write
+      const t = await h.token({ cun: RO_USER });
+      const r = await call(h, t, 'POST', '/fastrans/begin.action', {
+        files: [{ path: `${HOME}/ro/x.bin`, size: 10, identifier: 'a' }],
+        rangeSize: RANGE,
+      });
+      expect(r.json().data.files[0]).toMatchObject({ code: '1030', reason: FastransRefusal.noWrite });
+      expect(fs.readdirSync(`${home}/ro`)).toEqual([]);
+    }
+  });
+});

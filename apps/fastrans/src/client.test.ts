@@ -1,0 +1,274 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { FASTRANS_PORTS, FastransTaskState as S } from '@hpc/contracts';
+import type { AppServer } from '@hpc/server-kit';
+import { makeTempDir } from '@hpc/server-kit/testing';
+import { buildAllInOne } from '../../all-in-one/src/all-in-one';
+import { dataOf, loggedIn, type Browser } from '../../portal/src/features/identity/identity.test-fixture';
+import { startClient } from './app';
+import { holdProxy } from './testing/hold-proxy';
+import { loadConfig } from './config';
+import type { EngineLimits } from './engine/task';
+import { DEFAULT_LIMITS } from './engine/task';
+
+const LIMITS: EngineLimits = {
+  ...DEFAULT_LIMITS,
+  rangeSize: 256 * 1024,
+  smallFile: 64 * 1024,
+  batchFiles: 100,
+};
+const sha = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
+
+/** A page: a WebSocket to the client with an Origin, answers by id, events collected. */
+class Page {
+  private seq = 0;
+  private readonly waiting = new Map<number, (a: { code: string; data: unknown; msg: string }) => void>();
+  readonly events: { event: string; data: { task_id: string; state: number } }[] = [];
+  private listeners: (() => void)[] = [];
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (raw) => {
+      const m = JSON.parse((raw as Buffer).toString('utf8')) as { id?: number; event?: string };
+      if (m.event) {
+        this.events.push(m as never);
+        for (const l of this.listeners) l();
+      } else this.waiting.get(m.id!)?.(m as never);
+    });
+  }
+  static open(port: number, origin: string, host?: string): Promise<Page> {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}`, { origin, headers: host ? { host } : {} });
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve(new Page(ws)));
+      ws.once('error', reject);
+    });
+  }
+  send<T = unknown>(action: string, params: Record<string, unknown> = {}) {
+    const id = ++this.seq;
+    return new Promise<{ code: string; data: T; msg: string }>((resolve) => {
+      this.waiting.set(id, resolve as never);
+      this.ws.send(JSON.stringify({ id, action, ...params }));
+    });
+  }
+  /** Resolves when a task event says the task reached `state`. */
+  until(taskId: string, state: number) {
+    return new Promise<void>((resolve) => {
+      const check = () => {
+        if (this.events.some((e) => e.data.task_id === taskId && e.data.state === state)) resolve();
+      };
+      this.listeners.push(check);
+      check();
+    });
+  }
+  close() {
+    this.ws.close();
+  }
+}
+
+describe('fast-transfer client against the portal and efile', () => {
+  let app: AppServer;
+  let tmp: ReturnType<typeof makeTempDir>;
+  let base: string;
+  let uk: string;
+  let demo: Browser;
+  const home = () => path.join(tmp.dir, 'clusters/11250/public/home/demo');
+  const client = (dir = 'cfg') =>
+    startClient({
+      config: { portal: base, allowedOrigins: [base], ports: [0], configDir: path.join(tmp.dir, dir) },
+      limits: LIMITS,
+      log: () => undefined,
+    });
+
+  beforeAll(async () => {
+    tmp = makeTempDir('fastrans-client-');
+    ({ app } = await buildAllInOne({ DATA_DIR: tmp.dir, LOG_LEVEL: 'silent', REQUEST_TIME_CHECK: 'false' }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    demo = await loggedIn(app, 'demo');
+    // The demo home is created on the first efile call.
+    const login = await demo.post('/model-zoo/proxy/efile/fastrans/login', {
+      form: `directory=${encodeURIComponent('/public/home/demo')}&clusterId=11250`,
+    });
+    uk = dataOf<{ token: string }>(login).token;
+    await app.inject({ method: 'GET', url: '/efile/11250/initInfo.action', headers: { token: uk } });
+  });
+  afterAll(async () => {
+    app.server.closeAllConnections();
+    await app.close();
+    tmp.cleanup();
+  });
+
+  it('scans the spec ports in order by default', () => {
+    expect(loadConfig({ HOME: tmp.dir }, '/nowhere').ports).toEqual([...FASTRANS_PORTS]);
+    expect(loadConfig({ HOME: tmp.dir, FASTRANS_PORTS: '0' }, '/nowhere').ports).toEqual([0]);
+  });
+
+  it('refuses other origins and rebound hosts before any action; answers check with the sign', async () => {
+    const c = await client('cfg-refuse');
+    try {
+      await expect(Page.open(c.port, 'https://evil.example')).rejects.toThrow(/403/);
+      await expect(Page.open(c.port, base, `evil.example:${c.port}`)).rejects.toThrow(/403/);
+      const page = await Page.open(c.port, base);
+      const check = await page.send('check', { sign: 'abc123' });
+      expect(check).toMatchObject({ code: '0', data: { sign: 'abc123', protocolVersion: 1 } });
+      expect((await page.send('upload', { path: '/x', local: '/etc/passwd' })).code).toBe('30003');
+      expect((await page.send('nope')).code).toBe('2001');
+      page.close();
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('uploads a folder of small files and a large one, downloads it back, every SHA-256 equal', async () => {
+    const c = await client();
+    const page = await Page.open(c.port, base);
+    try {
+      const login = await page.send<{ clusterUserName: string; servers: string[] }>('login', { token: uk });
+      expect(login).toMatchObject({ code: '0', data: { clusterUserName: 'demo' } });
+      const src = path.join(tmp.dir, 'local/proj');
+      fs.mkdirSync(path.join(src, 'sub'), { recursive: true });
+      for (let i = 0; i < 300; i++)
+        fs.writeFileSync(path.join(src, i % 2 ? 'sub' : '', `f${i}.txt`), `small ${i}`);
+      fs.writeFileSync(path.join(src, 'big.bin'), crypto.randomBytes(3 * 1024 * 1024 + 17));
+      fs.writeFileSync(path.join(src, 'empty.txt'), '');
+      const listed = await page.send<{ list: { name: string }[] }>('list', { path: src });
+      expect(listed.data.list.map((e) => e.name)).toContain('big.bin');
+      const up = await page.send<{ tasks: { task_id: string }[] }>('upload', {
+        type: 1,
+        path: '/public/home/demo',
+        local: [src],
+      });
+      expect(up.code).toBe('0');
+      const id = up.data.tasks[0]!.task_id;
+      await page.until(id, S.successful);
+      const remote = path.join(home(), 'proj');
+      for (const rel of ['big.bin', 'empty.txt', 'f0.txt', 'sub/f1.txt', 'sub/f299.txt'])
+        expect(sha(path.join(remote, rel)), rel).toBe(sha(path.join(src, rel)));
+      expect(fs.readdirSync(remote).filter((n) => n.endsWith('.efile-part'))).toEqual([]);
+      const info = await page.send<{ count: number; files: number }>('get_task_info', { task_id: id });
+      expect(info.data).toMatchObject({ files: 302, count: 302, state: S.successful });
+
+      const into = path.join(tmp.dir, 'back');
+      const down = await page.send<{ task: { task_id: string } }>('download', {
+        src: ['/public/home/demo/proj'],
+        path: into,
+      });
+      expect(down.code).toBe('0');
+      await page.until(down.data.task.task_id, S.successful);
+      for (const rel of ['big.bin', 'empty.txt', 'f0.txt', 'sub/f1.txt', 'sub/f299.txt'])
+        expect(sha(path.join(into, 'proj', rel)), rel).toBe(sha(path.join(src, rel)));
+      expect((await page.send<{ total: number }>('get_trans_count')).data.total).toBe(2);
+    } finally {
+      page.close();
+      await c.close();
+    }
+  });
+
+  it('resumes an upload after the client stops mid-way, asking the server once what it has', async () => {
+    // A proxy in front of the portal holds every range after the fifth: the client is stopped with exactly five
+    // ranges stored, whatever the machine's speed.
+    const proxy = await holdProxy(base, 5);
+    const { counts } = proxy;
+    const via = proxy.origin;
+    const start = () =>
+      startClient({
+        config: {
+          portal: via,
+          allowedOrigins: [via],
+          ports: [0],
+          configDir: path.join(tmp.dir, 'cfg-resume'),
+        },
+        limits: LIMITS,
+        log: () => undefined,
+      });
+    const src = path.join(tmp.dir, 'local/huge.bin');
+    fs.mkdirSync(path.dirname(src), { recursive: true });
+    fs.writeFileSync(src, crypto.randomBytes(32 * LIMITS.rangeSize));
+    let c = await start();
+    let page = await Page.open(c.port, via);
+    try {
+      expect((await page.send('login', { token: uk })).code).toBe('0');
+      const up = await page.send<{ tasks: { task_id: string }[] }>('upload', {
+        type: 0,
+        path: '/public/home/demo',
+        local: [src],
+      });
+      const id = up.data.tasks[0]!.task_id;
+      while (counts.range <= 5 + LIMITS.streamsPerFile - 1) await new Promise((r) => setTimeout(r, 20));
+      page.close();
+      await c.close(); // the client is gone; its history stays
+      expect(fs.existsSync(path.join(home(), 'huge.bin'))).toBe(false);
+      proxy.release();
+
+      c = await start(); // logs in again from its config folder, resumes the task from its history
+      page = await Page.open(c.port, via);
+      const list = await page.send<{ list: { task_id: string }[] }>('open_trans_list');
+      expect(list.data.list.map((t) => t.task_id)).toContain(id);
+      // The task may have finished before this page connected: ask rather than wait for an event.
+      for (;;) {
+        const info = await page.send<{ state: number }>('get_task_info', { task_id: id });
+        expect(info.data.state).not.toBe(S.failed);
+        if (info.data.state === S.successful) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(sha(path.join(home(), 'huge.bin'))).toBe(sha(src));
+      // One status call, and only the 27 ranges the server did not have were sent again.
+      expect(counts).toMatchObject({ status: 1, range: 27 });
+    } finally {
+      page.close();
+      await c.close();
+      await proxy.close();
+    }
+  });
+
+  it('rides out a killed server: proxy closed (13), then resumes with one status call when it is back', async () => {
+    const proxy = await holdProxy(base, 5);
+    const c = await startClient({
+      config: {
+        portal: proxy.origin,
+        allowedOrigins: [proxy.origin],
+        ports: [0],
+        configDir: path.join(tmp.dir, 'cfg-kill'),
+      },
+      limits: LIMITS,
+      log: () => undefined,
+    });
+    const page = await Page.open(c.port, proxy.origin);
+    try {
+      const src = path.join(tmp.dir, 'local/outage.bin');
+      fs.writeFileSync(src, crypto.randomBytes(24 * LIMITS.rangeSize));
+      expect((await page.send('login', { token: uk })).code).toBe('0');
+      const up = await page.send<{ tasks: { task_id: string }[] }>('upload', {
+        type: 0,
+        path: '/public/home/demo',
+        local: [src],
+      });
+      const id = up.data.tasks[0]!.task_id;
+      while (proxy.counts.rangeDone < 5) await new Promise((r) => setTimeout(r, 20));
+      proxy.down();
+      await page.until(id, S.proxyClosed);
+      expect(fs.existsSync(path.join(home(), 'outage.bin'))).toBe(false);
+      proxy.up();
+      await page.until(id, S.successful);
+      expect(sha(path.join(home(), 'outage.bin'))).toBe(sha(src));
+      expect(proxy.counts.status).toBe(1);
+      // Only what the server did not have went again.
+      expect(proxy.counts.range).toBe(24 - 5);
+    } finally {
+      page.close();
+      await c.close();
+      await proxy.close();
+    }
+  });
+});
+
+describe('download targets a page may choose', () => {
+  it('refuses the home itself, the root and hidden folders', async () => {
+    const { downloadTarget } = await import('./protocol');
+    expect(() => downloadTarget('/home/u', '/home/u')).toThrow(/home/);
+    expect(() => downloadTarget('/', '/home/u')).toThrow();
+    expect(() => downloadTarget('/home/u/.config/autostart', '/home/u')).toThrow(/hidden/);
+    expect(() => downloadTarget('/home/u/Downloads', '/home/u')).not.toThrow();
+  });
+});

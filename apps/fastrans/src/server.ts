@@ -1,0 +1,96 @@
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Answer, Request } from './protocol';
+
+export interface LocalServerOptions {
+  ports: number[];
+  allowedOrigins: string[];
+  handle(m: Request, origin: string): Promise<Answer>;
+  log(msg: string): void;
+}
+
+/** Listens on the first free port of the list, on 127.0.0.1 only. */
+async function listenFirstFree(server: http.Server, ports: number[]): Promise<number> {
+  for (const port of ports) {
+    const ok = await new Promise<boolean>((resolve, reject) => {
+      const onError = (e: NodeJS.ErrnoException) => {
+        server.off('listening', onListening);
+        if (e.code === 'EADDRINUSE' || e.code === 'EACCES') resolve(false);
+        else reject(e);
+      };
+      const onListening = () => {
+        server.off('error', onError);
+        resolve(true);
+      };
+      server.once('error', onError);
+      server.once('listening', onListening);
+      server.listen(port, '127.0.0.1');
+    });
+    if (ok) return (server.address() as { port: number }).port;
+  }
+  throw new Error(`no free port among ${ports.join(', ')}`);
+}
+
+const refuse = (socket: Duplex, status: number, why: string) => {
+  socket.end(`HTTP/1.1 ${status} ${why}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+};
+
+/**
+ * The local WebSocket server the page drives. Any page the user opens can try to reach it, so before any action:
+ * the `Host` must be the loopback address this server listens on (a DNS-rebound name is refused), and the `Origin`
+ * must be on the allow-list (the portal the package came from). Plain HTTP requests are refused.
+ */
+export async function startLocalServer(opts: LocalServerOptions) {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(426, { 'content-type': 'text/plain' }).end('WebSocket only');
+  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
+  const clients = new Set<WebSocket>();
+  const port = await listenFirstFree(server, opts.ports);
+  const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+
+  server.on('upgrade', (req, socket, head) => {
+    const host = (req.headers.host ?? '').toLowerCase();
+    const origin = req.headers.origin ?? '';
+    if (!hosts.has(host)) {
+      opts.log(`refused a connection for host ${JSON.stringify(host)}`);
+      return refuse(socket, 403, 'Forbidden');
+    }
+    if (!opts.allowedOrigins.includes(origin)) {
+      opts.log(`refused a connection from origin ${JSON.stringify(origin)}`);
+      return refuse(socket, 403, 'Forbidden');
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      clients.add(ws);
+      ws.on('close', () => clients.delete(ws));
+      ws.on('message', (raw, isBinary) => {
+        if (isBinary) return;
+        let m: Request;
+        try {
+          m = JSON.parse((raw as Buffer).toString('utf8')) as Request;
+          if (!m || typeof m !== 'object' || typeof m.action !== 'string') throw new Error('not a request');
+        } catch {
+          ws.send(JSON.stringify({ id: 0, code: '2001', msg: 'Send JSON requests', data: null }));
+          return;
+        }
+        void opts.handle(m, origin).then((a) => {
+          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(a));
+        });
+      });
+    });
+  });
+
+  return {
+    port,
+    /** Events (no id) to every connected page. */
+    broadcast(event: string, data: unknown) {
+      const text = JSON.stringify({ event, data });
+      for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(text);
+    },
+    async close() {
+      for (const ws of clients) ws.terminate();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

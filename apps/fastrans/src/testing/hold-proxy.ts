@@ -1,0 +1,71 @@
+import http from 'node:http';
+
+/**
+ * A proxy in front of the portal for resume tests: it counts the client's calls and, while `hold` is on, keeps every
+ * range after the first `allow` unanswered (never forwarded). A client stopped then has exactly `allow` ranges
+ * stored on the server, whatever the machine's speed.
+ */
+export async function holdProxy(target: string, allow: number) {
+  const counts = { range: 0, status: 0, rangeDone: 0 };
+  const state = { hold: true, down: false };
+  const held: http.ServerResponse[] = [];
+  // No keep-alive upstream: closing the proxy leaves no connection open on the portal.
+  const agent = new http.Agent({ keepAlive: false });
+  const server = http.createServer((req, res) => {
+    const p = req.url ?? '';
+    if (state.down) {
+      res.destroy();
+      return;
+    }
+    if (p.includes('/fastrans/status.action')) counts.status++;
+    if (p.includes('/fastrans/range.action')) {
+      counts.range++;
+      if (state.hold && counts.range > allow) {
+        held.push(res);
+        req.resume();
+        return;
+      }
+    }
+    const up = http.request(target + p, { method: req.method, headers: req.headers, agent }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+      if (p.includes('/fastrans/range.action')) r.on('end', () => counts.rangeDone++);
+    });
+    up.on('error', () => res.destroy());
+    // A dropped client drops its upstream request too (the portal must not wait for a body that never comes).
+    res.on('close', () => {
+      if (!res.writableFinished) up.destroy();
+    });
+    req.pipe(up);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    counts,
+    /** Like a killed server: every connection is dropped until `up`. */
+    down() {
+      state.down = true;
+      for (const r of held) r.destroy();
+      server.closeAllConnections();
+    },
+    up() {
+      state.down = false;
+      state.hold = false;
+      counts.range = 0;
+      counts.status = 0;
+      counts.rangeDone = 0;
+    },
+    /** Lets everything through from now on and resets the counters. */
+    release() {
+      for (const r of held) r.destroy();
+      state.hold = false;
+      counts.range = 0;
+      counts.status = 0;
+      counts.rangeDone = 0;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * The client's own file-system calls. It touches only what the user picked: uploads read below the picked items,
+ * downloads write below the picked folder, and every relative path that comes from a server is checked to stay
+ * there (no absolute path, no '..', no empty segment).
+ */
+
+export function safeRel(rel: string): string[] {
+  const segs = rel.split('/');
+  if (
+    !rel ||
+    rel.startsWith('/') ||
+    segs.some((s) => s === '' || s === '.' || s === '..' || s.includes('\\') || s.includes('\0'))
+  )
+    throw new Error(`unsafe path from the server: ${rel}`);
+  return segs;
+}
+
+export const localPath = (base: string, rel: string) => path.join(base, ...safeRel(rel));
+export const partialOf = (file: string) =>
+  path.join(path.dirname(file), `.${path.basename(file)}.fastrans-part`);
+
+export interface LocalEntry {
+  rel: string;
+  size: number;
+  mtime: number;
+}
+
+/** Files below a picked file or folder, relative to its parent (the folder's own name first). Links are skipped. */
+export async function walkLocal(picked: string): Promise<{ files: LocalEntry[]; dirs: string[] }> {
+  const base = path.dirname(picked);
+  const files: LocalEntry[] = [];
+  const dirs: string[] = [];
+  const rel = (p: string) => path.relative(base, p).split(path.sep).join('/');
+  async function visit(p: string) {
+    const st = await fs.lstat(p);
+    if (st.isFile()) files.push({ rel: rel(p), size: st.size, mtime: st.mtimeMs });
+    else if (st.isDirectory()) {
+      dirs.push(rel(p));
+      const d = await fs.opendir(p, { bufferSize: 256 });
+      for await (const e of d) if (e.isFile() || e.isDirectory()) await visit(path.join(p, e.name));
+    }
+  }
+  await visit(picked);
+  return { files, dirs };
+}
+
+/** The name of this version of a local file: a changed file is a new upload, an unchanged one resumes. */
+export const identifierOf = (file: string, size: number, mtime: number) =>
+  crypto
+    .createHash('sha256')
+    .update(`${file}\0${size}\0${Math.floor(mtime)}`)
+    .digest('hex')
+    .slice(0, 32);
+
+export async function readRange(file: string, start: number, end: number): Promise<Buffer> {
+  const fh = await fs.open(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(end - start);
+    let off = 0;
+    while (off < buf.length) {
+      const { bytesRead } = await fh.read(buf, off, buf.length - off, start + off);
+      if (bytesRead === 0) throw new Error('the local file shrank');
+      off += bytesRead;
+    }
+    return buf;
+  } finally {
+    await fh.close();
+  }
+}
+
+export async function sha256File(file: string): Promise<string> {
+  const fh = await fs.open(file, 'r');
+  const hash = crypto.createHash('sha256');
+  const buf = Buffer.allocUnsafe(1024 * 1024);
+  try {
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buf.subarray(0, bytesRead));
+    }
+  } finally {
+    await fh.close();
+  }
+  return hash.digest('hex');
+}
+
+/** Writes at an offset of a preallocated partial file (created at its full size on first use). */
+export async function writeAt(partial: string, size: number, offset: number, data: Buffer): Promise<void> {
+  await fs.mkdir(path.dirname(partial), { recursive: true });
+  const fh = await fs.open(partial, 'a+').then(async (h) => {
+    await h.close();
+    return fs.open(partial, 'r+');
+  });
+  try {
+    const st = await fh.stat();
+    if (st.size !== size) await fh.truncate(size);
+    let off = 0;
+    while (off < data.length) {
+      const { bytesWritten } = await fh.write(data, off, data.length - off, offset + off);
+      off += bytesWritten;
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Gives a verified file its final name; an existing file is replaced only when the user asked for it. */
+export async function publishLocal(from: string, to: string, overwrite: boolean): Promise<void> {
+  if (!overwrite) {
+    const exists = await fs.lstat(to).then(
+      () => true,
+      () => false,
+    );
+    if (exists) throw Object.assign(new Error(`${to} exists`), { code: 'EEXIST' });
+  }
+  await fs.rename(from, to);
+}
+
+export async function writeTemp(final: string, data: Buffer): Promise<string> {
+  await fs.mkdir(path.dirname(final), { recursive: true });
+  const tmp = path.join(
+    path.dirname(final),
+    `.${path.basename(final)}.${crypto.randomBytes(4).toString('hex')}.fastrans-tmp`,
+  );
+  await fs.writeFile(tmp, data, { flag: 'wx' });
+  return tmp;
+}
+
+export const removeLocal = (p: string) => fs.rm(p, { force: true });
+export const ensureDir = (p: string) => fs.mkdir(p, { recursive: true });

@@ -1,0 +1,598 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { FastransTaskState as S } from '@hpc/contracts';
+import * as E from '../engine/task';
+import { SpeedMeter } from '../engine/speed';
+import type { HistoryStore } from '../store/history';
+import { NetworkError } from './http';
+import * as L from './local';
+import { RemoteError, type Remote } from './remote';
+import { tarPack, tarUnpack } from './tar';
+
+/** What the page sees of a task (the `task` event and the task list). */
+export interface TaskSummary {
+  task_id: string;
+  kind: E.TaskKind;
+  state: number;
+  /** Number of files in the task, and how many are done (spec §3 "files, count"). */
+  files: number;
+  count: number;
+  failed: number;
+  bytesDone: number;
+  bytesTotal: number;
+  /** Bytes per second (smoothed) and seconds left; null while unknown. */
+  speed: number;
+  eta: number | null;
+  local: string;
+  remote: string;
+  error: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface Run {
+  t: E.TaskModel;
+  meter: SpeedMeter;
+  flying: number;
+  timer: NodeJS.Timeout | null;
+  savedAt: number;
+  emittedAt: number;
+  lastState: number;
+  /** SHA-256 of local upload files, computed once per file. */
+  sha: Map<number, Promise<string>>;
+  /** Whether the server was asked (once) what it has, since this process began the task. */
+  recovered: boolean;
+  retryTimer: NodeJS.Timeout | null;
+  overwrite: boolean;
+}
+
+const MANIFEST = '.fastrans-manifest.json';
+const UNREACHABLE_AFTER = 12;
+const join = (dir: string, rel: string) => (dir === '/' ? '' : dir.replace(/\/$/, '')) + '/' + rel;
+
+export interface RunnerOptions {
+  store: HistoryStore;
+  limits?: E.EngineLimits;
+  emit(summary: TaskSummary): void;
+  log(msg: string): void;
+  now?: () => number;
+}
+
+/**
+ * Runs the engine's decisions: reads and writes local files, calls efile, feeds every outcome back to the engine,
+ * saves the task now and then (so a killed client resumes), and reports progress. Several tasks run at once; each
+ * task keeps several files and ranges in flight within the engine's limits.
+ */
+export class Runner {
+  private readonly runs = new Map<string, Run>();
+  private remote: Remote | null = null;
+  private readonly limits: E.EngineLimits;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: RunnerOptions) {
+    this.limits = opts.limits ?? E.DEFAULT_LIMITS;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Loads the history: finished tasks are listed, unfinished ones resume once the client is logged in. */
+  async load(): Promise<void> {
+    for (const t of await this.opts.store.load()) {
+      const run = this.track(t, false);
+      if (!E.isFinished(t) && t.state !== S.stopped) {
+        E.recover(t, null, this.now());
+        t.state = S.waitLoginInfo;
+      }
+      run.lastState = t.state;
+    }
+  }
+
+  private track(t: E.TaskModel, overwrite: boolean): Run {
+    const run: Run = {
+      t,
+      meter: new SpeedMeter(),
+      flying: 0,
+      timer: null,
+      savedAt: 0,
+      emittedAt: 0,
+      lastState: t.state,
+      sha: new Map(),
+      recovered: false,
+      retryTimer: null,
+      overwrite: overwrite || (t as { overwrite?: boolean }).overwrite === true,
+    };
+    this.runs.set(t.id, run);
+    return run;
+  }
+
+  /** A new login (or logout, null): waiting tasks resume, asking the server once what it has. */
+  setRemote(remote: Remote | null): void {
+    this.remote = remote;
+    if (!remote) return;
+    for (const run of this.runs.values()) {
+      if ([S.waitLoginInfo, S.authFailed, S.proxyClosed].includes(run.t.state as never)) {
+        run.t.state = S.recover;
+        void this.resumeRun(run);
+      }
+    }
+  }
+
+  private async resumeRun(run: Run): Promise<void> {
+    const t = run.t;
+    try {
+      if (t.kind === 'upload' && this.remote && !run.recovered) {
+        t.state = S.connectingProxy;
+        this.changed(run);
+        const pending = t.files
+          .map((f, i) => ({ f, i }))
+          .filter(({ f }) => f.state !== 'done' && f.state !== 'failed');
+        const status = new Map<string, { id: string; done: boolean; ranges: number[] }>();
+        for (let k = 0; k < pending.length; k += 100_000) {
+          const part = pending.slice(k, k + 100_000);
+          const answer = await this.remote.status(part.map(({ f }) => this.ref(t, f)));
+          answer.forEach((s, j) => {
+            const f = part[j]!.f;
+            if (s.done || s.rangeSize === f.rangeSize)
+              status.set(f.rel, { id: s.id, done: s.done, ranges: s.ranges });
+          });
+        }
+        for (const f of t.files)
+          if (f.state === 'done') status.set(f.rel, { id: f.remoteId ?? '', done: true, ranges: [] });
+        E.recover(t, status, this.now());
+        run.recovered = true;
+      } else {
+        E.recover(t, null, this.now());
+      }
+      E.start(t, !!this.remote, this.now());
+    } catch (e) {
+      if (this.fail(run, e) === 'net') this.unreachable(run);
+      else if (!(e instanceof RemoteError && e.auth)) {
+        run.t.error = this.errText(e);
+        E.cancel(run.t, this.now());
+        run.t.error = this.errText(e);
+      }
+    }
+    this.changed(run);
+    this.pump(run);
+  }
+
+  private ref(t: E.TaskModel, f: E.FileJob) {
+    return {
+      path: join(t.remote, f.rel),
+      size: f.size,
+      identifier: crypto
+        .createHash('sha256')
+        .update(`${t.id}\0${f.rel}\0${f.size}`)
+        .digest('hex')
+        .slice(0, 32),
+    };
+  }
+
+  private newId() {
+    return crypto.randomBytes(8).toString('hex');
+  }
+
+  /** Uploads a picked local file or folder into the remote folder. */
+  async addUpload(picked: string, remoteDir: string, overwrite = false): Promise<TaskSummary> {
+    const { files } = await L.walkLocal(path.resolve(picked));
+    const t = E.createTask(
+      {
+        id: this.newId(),
+        kind: 'upload',
+        local: path.dirname(path.resolve(picked)),
+        remote: remoteDir,
+        clusterId: '',
+        files: files.map((f) => ({ rel: f.rel, size: f.size })),
+      },
+      this.now(),
+      this.limits,
+    );
+    (t as { overwrite?: boolean }).overwrite = overwrite;
+    const run = this.track(t, overwrite);
+    run.recovered = true; // a new task: nothing to ask the server
+    E.start(t, !!this.remote, this.now());
+    await this.opts.store.save(t);
+    this.changed(run);
+    this.pump(run);
+    return this.summary(run);
+  }
+
+  /** Downloads remote items (all under one remote folder) into a local folder. */
+  async addDownload(remotePaths: string[], localDir: string, overwrite = false): Promise<TaskSummary> {
+    if (!this.remote) throw new RemoteError('30003', 'Log in first');
+    const parent = path.posix.dirname(remotePaths[0]!);
+    if (remotePaths.some((p) => path.posix.dirname(p) !== parent))
+      throw new RemoteError('2001', 'Choose items of one folder');
+    const files: { rel: string; size: number }[] = [];
+    const dirs: string[] = [];
+    await this.remote.manifest(remotePaths, (e) => {
+      L.safeRel(e.rel);
+      if (e.dir) dirs.push(e.rel);
+      else files.push({ rel: e.rel, size: e.size });
+    });
+    const base = path.resolve(localDir);
+    for (const d of dirs) await L.ensureDir(L.localPath(base, d));
+    const t = E.createTask(
+      { id: this.newId(), kind: 'download', local: base, remote: parent, clusterId: '', files },
+      this.now(),
+      this.limits,
+    );
+    (t as { overwrite?: boolean }).overwrite = overwrite;
+    const run = this.track(t, overwrite);
+    run.recovered = true;
+    E.start(t, true, this.now());
+    await this.opts.store.save(t);
+    this.changed(run);
+    this.pump(run);
+    return this.summary(run);
+  }
+
+  private closed = false;
+
+  private pump(run: Run): void {
+    if (!this.remote || this.closed) return;
+    const work = E.nextWork(run.t, this.now(), this.limits);
+    for (const w of work) {
+      run.flying++;
+      this.exec(run, w)
+        .catch((e: unknown) => this.opts.log(`task ${run.t.id}: ${(e as Error).message}`))
+        .finally(() => {
+          run.flying--;
+          this.changed(run);
+          this.pump(run);
+        });
+    }
+    // Work waiting out a backoff: look again shortly.
+    if (run.flying === 0 && work.length === 0 && E.isRunning(run.t) && !run.timer) {
+      run.timer = setTimeout(() => {
+        run.timer = null;
+        this.pump(run);
+      }, 250);
+    }
+    if (work.length) this.changed(run);
+  }
+
+  private fail(run: Run, e: unknown): 'auth' | 'net' | 'refused' {
+    if (e instanceof RemoteError && e.auth) {
+      E.authFailed(run.t, this.now());
+      return 'auth';
+    }
+    if (e instanceof NetworkError || !(e instanceof RemoteError)) {
+      if (this.remote && this.remote.failures >= UNREACHABLE_AFTER) this.unreachable(run);
+      return 'net';
+    }
+    return 'refused';
+  }
+
+  /** No server answers (state 13): try again every few seconds, resuming with one status call when one does. */
+  private unreachable(run: Run) {
+    E.serversUnreachable(run.t, this.now());
+    if (run.retryTimer) return;
+    run.retryTimer = setTimeout(() => {
+      run.retryTimer = null;
+      if (run.t.state !== S.proxyClosed || !this.remote || this.closed) return;
+      this.remote.failures = 0;
+      E.resume(run.t, true, this.now());
+      run.t.state = S.recover;
+      run.recovered = false;
+      void this.resumeRun(run);
+    }, 3_000);
+    run.retryTimer.unref();
+  }
+
+  private errText(e: unknown) {
+    return e instanceof RemoteError ? `${e.code} ${e.message}` : (e as Error).message;
+  }
+
+  private async exec(run: Run, w: E.Work): Promise<void> {
+    const { t } = run;
+    const remote = this.remote!;
+    const now = () => this.now();
+    const localOf = (i: number) => L.localPath(t.local, t.files[i]!.rel);
+    const remoteOf = (i: number) => join(t.remote, t.files[i]!.rel);
+    try {
+      switch (w.type) {
+        case 'open': {
+          try {
+            const res = await remote.begin(
+              w.files.map((i) => this.ref(t, t.files[i]!)),
+              this.limits.rangeSize,
+              run.overwrite,
+            );
+            const ok: { file: number; id: string; done: boolean; ranges: number[] }[] = [];
+            res.forEach((s, j) => {
+              const i = w.files[j]!;
+              if (s.code) E.openFailed(t, [i], `${s.code} ${s.msg ?? ''}`.trim(), now(), this.limits, true);
+              else {
+                ok.push({ file: i, id: s.id, done: s.done, ranges: s.ranges });
+                // Hash the file while its ranges go, so that finalize does not wait for a second full read.
+                if (!s.done && !run.sha.has(i)) {
+                  const sha = L.sha256File(localOf(i));
+                  sha.catch(() => undefined);
+                  run.sha.set(i, sha);
+                }
+              }
+            });
+            E.opened(t, ok, now());
+          } catch (e) {
+            const kind = this.fail(run, e);
+            E.openFailed(t, w.files, this.errText(e), now(), this.limits, kind === 'refused');
+          }
+          return;
+        }
+        case 'range': {
+          const f = t.files[w.file]!;
+          try {
+            if (t.kind === 'upload') {
+              const data = await L.readRange(localOf(w.file), w.start, w.end);
+              await remote.range(f.remoteId!, w.n, data);
+            } else {
+              const data = await remote.read(remoteOf(w.file), w.start, w.end);
+              await L.writeAt(L.partialOf(localOf(w.file)), f.size, w.start, data);
+            }
+            E.rangeDone(t, w.file, w.n, now());
+          } catch (e) {
+            const kind = this.fail(run, e);
+            E.rangeFailed(t, w.file, w.n, this.errText(e), now(), this.limits, kind === 'refused');
+          }
+          return;
+        }
+        case 'batch':
+          return await (t.kind === 'upload'
+            ? this.uploadBatch(run, w.files)
+            : this.downloadBatch(run, w.files));
+        case 'finalize': {
+          const f = t.files[w.file]!;
+          try {
+            if (t.kind === 'upload') {
+              let sha = run.sha.get(w.file);
+              if (!sha) {
+                sha = L.sha256File(localOf(w.file));
+                run.sha.set(w.file, sha);
+              }
+              await remote.finalize(f.remoteId!, await sha);
+            } else {
+              const partial = L.partialOf(localOf(w.file));
+              if (f.size === 0) await L.writeAt(partial, 0, 0, Buffer.alloc(0));
+              const [theirs, ours] = await Promise.all([
+                remote.sha256(remoteOf(w.file)),
+                L.sha256File(partial),
+              ]);
+              if (theirs.sha256 !== ours) {
+                E.finalizeFailed(t, w.file, 'checksum differs', true, now(), this.limits);
+                return;
+              }
+              await L.publishLocal(partial, localOf(w.file), run.overwrite);
+            }
+            E.finalizeDone(t, w.file, now());
+          } catch (e) {
+            const mismatch = e instanceof RemoteError && e.code === '1010';
+            const kind = mismatch ? 'net' : this.fail(run, e);
+            const permanent = kind === 'refused' || (e as { code?: string }).code === 'EEXIST';
+            if (mismatch) run.sha.delete(w.file);
+            E.finalizeFailed(t, w.file, this.errText(e), mismatch, now(), this.limits, permanent);
+          }
+          return;
+        }
+      }
+    } finally {
+      this.maybeSave(run);
+    }
+  }
+
+  private async uploadBatch(run: Run, files: number[]) {
+    const { t } = run;
+    try {
+      const manifest: Record<string, { sha256: string; identifier: string }> = {};
+      const entries: { name: string; data: Buffer }[] = [];
+      for (const i of files) {
+        const f = t.files[i]!;
+        const data = await L.readRange(L.localPath(t.local, f.rel), 0, f.size);
+        manifest[f.rel] = {
+          sha256: crypto.createHash('sha256').update(data).digest('hex'),
+          identifier: this.ref(t, f).identifier,
+        };
+        entries.push({ name: f.rel, data });
+      }
+      const tar = tarPack([
+        { name: MANIFEST, data: Buffer.from(JSON.stringify({ files: manifest })) },
+        ...entries,
+      ]);
+      const res = await this.remote!.batch(t.remote, tar, run.overwrite);
+      const index = new Map(files.map((i) => [t.files[i]!.rel, i]));
+      const stored = res.stored.flatMap((rel) => (index.has(rel) ? [index.get(rel)!] : []));
+      const failed = res.failed.flatMap((x) =>
+        index.has(x.path)
+          ? [{ file: index.get(x.path)!, error: x.code, permanent: x.code !== '1010' && x.code !== '1012' }]
+          : [],
+      );
+      const answered = new Set([...stored, ...failed.map((x) => x.file)]);
+      for (const i of files)
+        if (!answered.has(i)) failed.push({ file: i, error: 'no answer', permanent: false });
+      E.batchDone(t, stored, failed, this.now(), this.limits);
+    } catch (e) {
+      const kind = this.fail(run, e);
+      E.batchDone(
+        t,
+        [],
+        files.map((file) => ({ file, error: this.errText(e), permanent: kind === 'refused' })),
+        this.now(),
+        this.limits,
+      );
+    }
+  }
+
+  private async downloadBatch(run: Run, files: number[]) {
+    const { t } = run;
+    try {
+      const byName = new Map(files.map((i) => [join(t.remote, t.files[i]!.rel).slice(1), i]));
+      const entries = tarUnpack(
+        await this.remote!.readBatch(files.map((i) => join(t.remote, t.files[i]!.rel))),
+      );
+      const m = entries.find((e) => e.name === MANIFEST);
+      if (!m) throw new NetworkError('incomplete batch');
+      const manifest = JSON.parse(m.data.toString('utf8')) as {
+        files: Record<string, { sha256: string }>;
+        failed: Record<string, string>;
+      };
+      const stored: number[] = [];
+      const failed: { file: number; error: string; permanent?: boolean }[] = [];
+      for (const e of entries) {
+        const i = byName.get(e.name);
+        if (i === undefined) continue;
+        const want = manifest.files['/' + e.name]?.sha256;
+        if (!want || crypto.createHash('sha256').update(e.data).digest('hex') !== want) {
+          failed.push({ file: i, error: 'checksum differs' });
+          continue;
+        }
+        const final = L.localPath(t.local, t.files[i]!.rel);
+        const tmp = await L.writeTemp(final, e.data);
+        try {
+          await L.publishLocal(tmp, final, run.overwrite);
+          stored.push(i);
+        } catch (err) {
+          await L.removeLocal(tmp);
+          failed.push({ file: i, error: (err as Error).message, permanent: true });
+        }
+      }
+      for (const [p, code] of Object.entries(manifest.failed ?? {})) {
+        const i = byName.get(p.slice(1));
+        if (i !== undefined) failed.push({ file: i, error: code, permanent: true });
+      }
+      const answered = new Set([...stored, ...failed.map((x) => x.file)]);
+      for (const i of files) if (!answered.has(i)) failed.push({ file: i, error: 'missing from the batch' });
+      E.batchDone(t, stored, failed, this.now(), this.limits);
+    } catch (e) {
+      const kind = this.fail(run, e);
+      E.batchDone(
+        t,
+        [],
+        files.map((file) => ({ file, error: this.errText(e), permanent: kind === 'refused' })),
+        this.now(),
+        this.limits,
+      );
+    }
+  }
+
+  private maybeSave(run: Run, force = false) {
+    if (this.closed) return;
+    const now = this.now();
+    if (!force && now - run.savedAt < 2_000) return;
+    run.savedAt = now;
+    this.opts.store
+      .save(run.t)
+      .catch((e: unknown) => this.opts.log(`saving task ${run.t.id}: ${(e as Error).message}`));
+  }
+
+  private changed(run: Run) {
+    if (this.closed) return;
+    const now = this.now();
+    run.meter.sample(run.t.bytesDone, now);
+    const stateChanged = run.t.state !== run.lastState;
+    if (stateChanged) {
+      run.lastState = run.t.state;
+      this.maybeSave(run, true);
+    }
+    if (stateChanged || now - run.emittedAt >= 500) {
+      run.emittedAt = now;
+      this.opts.emit(this.summary(run));
+    }
+  }
+
+  summary(run: Run): TaskSummary {
+    const t = run.t;
+    return {
+      task_id: t.id,
+      kind: t.kind,
+      state: t.state,
+      files: t.files.length,
+      count: t.filesDone,
+      failed: t.files.filter((f) => f.state === 'failed').length,
+      bytesDone: t.bytesDone,
+      bytesTotal: t.bytesTotal,
+      speed: Math.round(run.meter.speed),
+      eta: run.meter.eta(t.bytesDone, t.bytesTotal),
+      local: t.local,
+      remote: t.remote,
+      error: t.error,
+      createdAt: t.createdAt,
+      updatedAt: t.updatedAt,
+    };
+  }
+
+  list(): TaskSummary[] {
+    return [...this.runs.values()].map((r) => this.summary(r));
+  }
+
+  info(id: string) {
+    const run = this.runs.get(id);
+    if (!run) return null;
+    return {
+      ...this.summary(run),
+      list: run.t.files
+        .slice(0, 1000)
+        .map((f) => ({ rel: f.rel, size: f.size, state: f.state, error: f.error })),
+    };
+  }
+
+  count() {
+    const all = this.list();
+    const running = all.filter((s) => ![S.successful, S.failed, S.stopped].includes(s.state as never)).length;
+    return { total: all.length, running, finished: all.length - running };
+  }
+
+  /** pause, resume, cancel (cancel also removes the server's partial files of an upload) or retry. */
+  async control(id: string, op: 'pause' | 'resume' | 'cancel' | 'retry') {
+    const run = this.runs.get(id);
+    if (!run) return null;
+    const now = this.now();
+    if (op === 'pause') E.pause(run.t, now);
+    if (op === 'resume') {
+      E.resume(run.t, !!this.remote, now);
+      run.recovered = false;
+      if (this.remote) {
+        run.t.state = S.recover;
+        void this.resumeRun(run);
+      }
+    }
+    if (op === 'retry') E.retry(run.t, !!this.remote, now);
+    if (op === 'cancel') {
+      E.cancel(run.t, now);
+      if (run.t.kind === 'upload' && this.remote) {
+        const ids = run.t.files.filter((f) => f.remoteId && f.state !== 'done').map((f) => f.remoteId!);
+        for (let k = 0; k < ids.length; k += 5000)
+          await this.remote.cancel(ids.slice(k, k + 5000)).catch(() => undefined);
+      }
+      if (run.t.kind === 'download')
+        for (const f of run.t.files)
+          if (f.mode === 'ranges' && f.state !== 'done')
+            await L.removeLocal(L.partialOf(L.localPath(run.t.local, f.rel)));
+    }
+    this.changed(run);
+    this.pump(run);
+    return this.summary(run);
+  }
+
+  /** Waits until the task is finished or stopped (command line). */
+  waitFor(id: string): Promise<TaskSummary> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const run = this.runs.get(id)!;
+        if (E.isFinished(run.t) || run.t.state === S.authFailed) {
+          this.maybeSave(run, true);
+          resolve(this.summary(run));
+        } else setTimeout(check, 200);
+      };
+      check();
+    });
+  }
+
+  /** Stops: the history is saved as it is; answers still in flight change nothing any more. */
+  close() {
+    for (const run of this.runs.values()) {
+      if (run.timer) clearTimeout(run.timer);
+      if (run.retryTimer) clearTimeout(run.retryTimer);
+      this.maybeSave(run, true);
+    }
+    this.closed = true;
+  }
+}

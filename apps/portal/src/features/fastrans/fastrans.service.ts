@@ -1,0 +1,221 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { SignJWT, decodeJwt } from 'jose';
+import {
+  CLUSTER_TOKEN_ISSUER,
+  FASTRANS_MIN_CLIENT_VERSION,
+  FastransRefusal,
+  compareVersions,
+  type FastransServer,
+} from '@hpc/contracts';
+import { AppError, createClusterTokenVerifier, isAppError } from '@hpc/server-kit';
+import type { PortalDeps } from '../../deps';
+import type { IdentityServices } from '../identity/identity.services';
+
+/** The claim that marks a fast-transfer token (a cluster token limited to the home, valid for the day). */
+export const FASTRANS_USE = 'fastrans';
+const DAY_MS = 24 * 3600_000;
+
+export interface WebSession {
+  sub: string;
+  clusterId: string;
+  exp: number;
+}
+
+/** Web-server answers: HTTP 200 with the client's result codes of spec §8 (web server: 1000-1049). */
+export class WebError extends Error {
+  constructor(
+    readonly code: string,
+    msg: string,
+    readonly data: unknown = null,
+  ) {
+    super(msg);
+  }
+}
+
+const isUnder = (p: string, root: string) =>
+  p === root || p.startsWith(root.endsWith('/') ? root : root + '/');
+
+/**
+ * The portal's side of fast transfer (spec §7): the login that hands the page (and the command line) a day token
+ * for one cluster, the write-permission check (asked of the cluster's efile), and the fast-transfer web server the
+ * client logs in to and gets the cluster's efile instances from.
+ */
+export function fastransService(deps: PortalDeps, services: IdentityServices, selfBase: () => string | null) {
+  const verifiers = new Map<string, ReturnType<typeof createClusterTokenVerifier>>();
+  const verifierOf = (clusterId: string) => {
+    let v = verifiers.get(clusterId);
+    if (!v) {
+      v = createClusterTokenVerifier({ clusterId, jwks: () => deps.publicJwks() });
+      verifiers.set(clusterId, v);
+    }
+    return v;
+  };
+
+  /** The compute user of `userId` on the cluster (default: the first), with its home and efile instances. */
+  async function placeOf(userId: number, clusterId?: string) {
+    const info = await services.clusters.efileInfo(userId, clusterId);
+    const cu = (await services.clusters.computeUsersOf(userId)).find((c) => c.clusterId === info.clusterId);
+    const account = cu?.accountId ? await services.repos.accounts.find(cu.accountId) : undefined;
+    return { info, expAcct: account?.end_use_time ?? null };
+  }
+
+  function inHome(home: string, input: string): string {
+    const p = path.posix.normalize(input);
+    if (!p.startsWith('/') || !isUnder(p, path.posix.normalize(home)))
+      throw new AppError('1030', 'Use fast transfer within your home directory', {
+        data: { reason: FastransRefusal.outsideHome },
+      });
+    return p;
+  }
+
+  /** The efile instances of the cluster as the portal itself reaches them (relative URLs are on this server). */
+  function reachable(urls: string[]): string[] {
+    const base = selfBase();
+    return urls.flatMap((u) => (/^https?:\/\//.test(u) ? [u] : base ? [base + u] : []));
+  }
+
+  return {
+    /**
+     * spec §7 fast-transfer login: `directory` (URL-encoded) must be inside the user's home; the answer's token is
+     * a cluster token with no granted paths (home only), valid until the end of the day (server time) or the
+     * account's expiry, like the Linux commands.
+     */
+    async login(userId: number, directory: string, clusterId?: string) {
+      let dir: string;
+      try {
+        dir = decodeURIComponent(directory);
+      } catch {
+        throw new AppError('1004', 'The directory is not URL-encoded');
+      }
+      const { info, expAcct } = await placeOf(userId, clusterId);
+      inHome(info.homePath, dir);
+      const now = Date.now();
+      const end = new Date(now);
+      end.setHours(23, 59, 59, 999);
+      const expiresAt = Math.min(end.getTime(), expAcct ?? Infinity, now + DAY_MS);
+      if (expiresAt <= now) throw new AppError('1007', 'The account has expired');
+      const { kid, privateKey } = deps.signingKeys.active();
+      const token = await new SignJWT({
+        cun: info.username,
+        home: info.homePath,
+        paths: [],
+        st: 'Normal',
+        exp_acct: expAcct,
+        use: FASTRANS_USE,
+      })
+        .setProtectedHeader({ alg: 'EdDSA', kid, typ: 'JWT' })
+        .setIssuer(CLUSTER_TOKEN_ISSUER)
+        .setSubject(String(userId))
+        .setAudience(info.clusterId)
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(expiresAt / 1000))
+        .sign(privateKey);
+      return {
+        token,
+        clusterUserName: info.username,
+        clusterId: info.clusterId,
+        homePath: info.homePath,
+        expiresAt,
+      };
+    },
+
+    /** spec §6: write permission per folder before a fast upload, asked of the cluster's efile (first that answers). */
+    async canWrite(userId: number, p: string, clusterId?: string): Promise<boolean> {
+      const { info } = await placeOf(userId, clusterId);
+      try {
+        inHome(info.homePath, p);
+      } catch {
+        return false;
+      }
+      const entry = (await services.tokens.tokenList(userId)).find((t) => t.clusterId === info.clusterId);
+      if (!entry) throw new AppError('601009');
+      for (const base of reachable(info.efileUrls)) {
+        try {
+          const res = await fetch(`${base}/checkPermission.action`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', token: entry.token },
+            body: JSON.stringify({ path: p, permissionAction: 'write' }),
+            signal: AbortSignal.timeout(10_000),
+          });
+          const body = (await res.json()) as { code: string; data?: { allowded?: boolean } };
+          if (body.code === '0') return body.data?.allowded === true;
+        } catch {
+          /* the next instance */
+        }
+      }
+      throw new AppError('1001', 'No file service of the cluster answers');
+    },
+
+    /** Web server login: the day token (UK) and the client's version; answers a web session token. */
+    async webLogin(uk: string | undefined, version: string) {
+      if (compareVersions(version, FASTRANS_MIN_CLIENT_VERSION) < 0)
+        throw new WebError('1002', 'The client is too old, please update it', {
+          minVersion: FASTRANS_MIN_CLIENT_VERSION,
+        });
+      if (!uk) throw new WebError('1001', 'Log in first');
+      let clusterId: string;
+      try {
+        const aud = decodeJwt(uk).aud;
+        clusterId = String(Array.isArray(aud) ? aud[0] : aud);
+      } catch {
+        throw new WebError('1001', 'Invalid login token');
+      }
+      const claims = await verifierOf(clusterId)
+        .verify(uk)
+        .catch(() => {
+          throw new WebError('1001', 'Invalid or expired login token');
+        });
+      if ((claims as { use?: string }).use !== FASTRANS_USE)
+        throw new WebError('1001', 'Not a fast-transfer token');
+      const token = crypto.randomBytes(24).toString('base64url');
+      const session: WebSession = { sub: claims.sub, clusterId, exp: claims.exp * 1000 };
+      await deps.kv.set(
+        `fastrans:web:${sha(token)}`,
+        JSON.stringify(session),
+        Math.max(1, session.exp - Date.now()),
+      );
+      return {
+        token,
+        clusterId,
+        clusterUserName: claims.cun,
+        homePath: claims.home,
+        expiresAt: session.exp,
+        minVersion: FASTRANS_MIN_CLIENT_VERSION,
+      };
+    },
+
+    async webSession(token: string | undefined): Promise<WebSession> {
+      const raw = token ? await deps.kv.get(`fastrans:web:${sha(token)}`) : null;
+      if (!raw) throw new WebError('1003', 'Not logged in to the fast-transfer web server');
+      return JSON.parse(raw) as WebSession;
+    },
+
+    async webLogout(token: string | undefined) {
+      if (token) await deps.kv.del(`fastrans:web:${sha(token)}`);
+    },
+
+    /** Every enabled efile instance of the session's cluster, so the client spreads its work and fails over. */
+    async servers(s: WebSession): Promise<FastransServer[]> {
+      try {
+        const { info } = await placeOf(Number(s.sub), s.clusterId);
+        return info.efileUrls.map((url) => ({ url, clusterId: info.clusterId }));
+      } catch (e) {
+        if (isAppError(e)) throw new WebError('1005', e.message);
+        throw e;
+      }
+    },
+
+    /** The client says it is running (its outbound heartbeat): the page can tell "blocked" from "not running". */
+    async heartbeat(s: WebSession, version: string) {
+      await deps.kv.set(`fastrans:presence:${s.sub}`, JSON.stringify({ version, at: Date.now() }), 90_000);
+    },
+    async presence(userId: number): Promise<{ running: boolean; version: string | null }> {
+      const raw = await deps.kv.get(`fastrans:presence:${userId}`);
+      if (!raw) return { running: false, version: null };
+      return { running: true, version: (JSON.parse(raw) as { version: string }).version };
+    },
+  };
+}
+const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+export type FastransService = ReturnType<typeof fastransService>;

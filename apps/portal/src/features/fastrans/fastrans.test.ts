@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJwt } from 'jose';
+import { FASTRANS_MIN_CLIENT_VERSION, FastransRefusal } from '@hpc/contracts';
+import type { AppServer } from '@hpc/server-kit';
+import { makeTempDir } from '@hpc/server-kit/testing';
+// The whole composition: the permission check is answered by the cluster's efile, mounted on the same server.
+import { buildAllInOne } from '../../../../all-in-one/src/all-in-one';
+import { Browser, dataOf, loggedIn } from '../identity/identity.test-fixture';
+
+const PREFIX = '/model-zoo/proxy/efile/fastrans';
+
+describe('portal fast-transfer calls', () => {
+  let app: AppServer;
+  let tmp: ReturnType<typeof makeTempDir>;
+  let demo: Browser;
+
+  beforeAll(async () => {
+    tmp = makeTempDir('fastrans-portal-');
+    ({ app } = await buildAllInOne({ DATA_DIR: tmp.dir, LOG_LEVEL: 'silent', REQUEST_TIME_CHECK: 'false' }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    demo = await loggedIn(app, 'demo');
+  });
+  afterAll(async () => {
+    await app.close();
+    tmp.cleanup();
+  });
+
+  const login = (directory: string, b = demo, extra: Record<string, string> = {}) =>
+    b.post(`${PREFIX}/login`, {
+      form: new URLSearchParams({ directory, clusterId: '11250', ...extra }).toString(),
+    });
+
+  it('logs in to fast transfer for a folder of the home: a day token limited to the home', async () => {
+    const res = await login(encodeURIComponent('/public/home/demo/结果'));
+    expect(res.json()).toMatchObject({ code: '0', data: { clusterUserName: 'demo', clusterId: '11250' } });
+    const { token, expiresAt } = dataOf<{ token: string; expiresAt: number }>(res);
+    const claims = decodeJwt(token);
+    expect(claims).toMatchObject({ aud: '11250', paths: [], use: 'fastrans', home: '/public/home/demo' });
+    const endOfDay = new Date();
+    endOfDay.setHours(23, 59, 59, 999);
+    expect(expiresAt).toBeLessThanOrEqual(endOfDay.getTime());
+    // The token works on the cluster's efile, inside the home.
+    const list = await app.inject({
+      method: 'GET',
+      url: '/efile/11250/list.action?path=/public/home/demo',
+      headers: { token },
+    });
+    expect(list.json()).toMatchObject({ code: '0' });
+  });
+
+  it('refuses outside the home with the warning, and without a session or CSRF header', async () => {
+    const out = await login(encodeURIComponent('/public/share/proj'));
+    expect(out.json()).toMatchObject({ code: '1030', data: { reason: FastransRefusal.outsideHome } });
+    const dotdot = await login(encodeURIComponent('/public/home/demo/../other'));
+    expect(dotdot.json()).toMatchObject({ code: '1030' });
+    const anon = await new Browser(app).post(`${PREFIX}/login`, { form: 'directory=%2Fpublic' });
+    expect(anon.statusCode).toBe(401);
+    const noCsrf = await demo.post(`${PREFIX}/login`, {
+      form: 'directory=%2Fpublic%2Fhome%2Fdemo',
+      noCsrf: true,
+    });
+    expect(noCsrf.json()).toMatchObject({ code: 'CSRF' });
+  });
+
+  it('checks write permission through the cluster efile (allowded)', async () => {
+    const check = (p: string) =>
+      demo.post(`${PREFIX}/checkPermission`, {
+        json: { path: p, permissionAction: 'write', clusterId: '11250' },
+      });
+    const yes = await check('/public/home/demo');
+    expect(yes.json()).toEqual({ code: '0', msg: expect.any(String), data: { allowded: true } });
+    const no = await check('/public/share/proj');
+    expect(dataOf(no)).toEqual({ allowded: false });
+  });
+
+  it('web server: login with the day token, the servers of the cluster with the token suffix, the update prompt', async () => {
+    const uk = dataOf<{ token: string }>(await login(encodeURIComponent('/public/home/demo'))).token;
+    const web = (body: Record<string, unknown>, token?: string) =>
+      app.inject({
+        method: 'POST',
+        url: `/fastrans/api${token ? `?token=${token}` : ''}`,
+        payload: body,
+      });
+    const old = await web({ id: 1, version: '0.9.0', module: 'user', action: 'login', UK: uk });
+    expect(old.json()).toMatchObject({
+      id: 1,
+      code: '1002',
+      data: { minVersion: FASTRANS_MIN_CLIENT_VERSION },
+    });
+    const bad = await web({
+      id: 2,
+      version: '1.0.0',
+      module: 'user',
+      action: 'login',
+      UK: uk.slice(0, -3) + 'AAA',
+    });
+    expect(bad.json()).toMatchObject({ id: 2, code: '1001' });
+    const ok = await web({ id: 3, version: '1.0.0', module: 'user', action: 'login', UK: uk });
+    expect(ok.json()).toMatchObject({
+      id: 3,
+      code: '0',
+      data: { clusterId: '11250', clusterUserName: 'demo' },
+    });
+    const token = ok.json<{ data: { token: string } }>().data.token;
+    const servers = await web({ id: 4, version: '1.0.0', module: 'server', action: 'list' }, token);
+    expect(servers.json()).toMatchObject({
+      id: 4,
+      code: '0',
+      data: { servers: [{ url: '/efile/11250', clusterId: '11250' }] },
+    });
+    expect((await web({ id: 5, version: '1.0.0', module: 'server', action: 'list' })).json().code).toBe(
+      '1003',
+    );
+    await web({ id: 6, version: '1.0.0', module: 'client', action: 'heartbeat' }, token);
+    expect(dataOf(await demo.get(`${PREFIX}/presence`))).toEqual({ running: true, version: '1.0.0' });
+    await web({ id: 7, version: '1.0.0', module: 'user', action: 'logout' }, token);
+    expect(
+      (await web({ id: 8, version: '1.0.0', module: 'server', action: 'list' }, token)).json().code,
+    ).toBe('1003');
+    expect(fs.existsSync(path.join(tmp.dir, 'clusters'))).toBe(true);
+  });
+});

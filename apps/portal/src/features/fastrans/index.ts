@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { Type } from 'typebox';
+import {
+  FastransLoginBody,
+  FastransLoginResponse,
+  FastransPermissionBody,
+  FastransPermissionResponse,
+  FastransWebBody,
+  FastransWebResponse,
+} from '@hpc/contracts';
+import { AppError, csrfCheck, installFormParser, ok, type AppServer } from '@hpc/server-kit';
+import type { PortalDeps } from '../../deps';
+import { createSessionHttp } from '../auth/session-http';
+import { createIdentityServices } from '../identity/identity.services';
+import { fastransService, WebError } from './fastrans.service';
+import { packagePath, packageTail } from './client-package';
+
+const tags = ['fastrans'];
+/** The prefix under which the spec puts the model zoo's file-service calls. */
+const PREFIX = '/model-zoo/proxy/efile/fastrans';
+
+/**
+ * Fast transfer on the portal (issue 11 §2): the page's login and permission check under the model-zoo
+ * file-service prefix (session cookie + CSRF header), and the fast-transfer web server the client calls
+ * (`POST /fastrans/api`, its own token).
+ */
+export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise<void> {
+  const services = createIdentityServices(deps);
+  const http = createSessionHttp({ sessions: services.sessions, config: deps.config });
+  // Relative efile URLs ('/efile/<id>') are instances mounted on this very server: reach them on its own address.
+  const selfBase = () => {
+    const a = app.server.address() as AddressInfo | null;
+    if (!a || typeof a !== 'object') return null;
+    const host = a.address === '::' || a.address === '0.0.0.0' ? '127.0.0.1' : a.address;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${a.port}`;
+  };
+  const service = fastransService(deps, services, selfBase);
+  // These calls change nothing on the server but hand out a token: the page's CSRF header is required all the same.
+  const csrf = csrfCheck({
+    applies: () => true,
+    expected: async (req) => (await http.current(req))?.session.csrf_token ?? null,
+  });
+
+  await app.register(async (scope: AppServer) => {
+    installFormParser(scope);
+    scope.post(
+      `${PREFIX}/login`,
+      {
+        preHandler: csrf,
+        schema: { tags, body: FastransLoginBody, response: { 200: FastransLoginResponse } },
+      },
+      async (req) => {
+        const live = await http.requireUser(req);
+        return ok(await service.login(live.user.id, req.body.directory, req.body.clusterId || undefined));
+      },
+    );
+    scope.post(
+      `${PREFIX}/checkPermission`,
+      {
+        preHandler: csrf,
+        schema: { tags, body: FastransPermissionBody, response: { 200: FastransPermissionResponse } },
+      },
+      async (req) => {
+        const live = await http.requireUser(req);
+        return ok({
+          allowded: await service.canWrite(live.user.id, req.body.path, req.body.clusterId || undefined),
+        });
+      },
+    );
+    scope.get(
+      `${PREFIX}/presence`,
+      {
+        schema: {
+          tags,
+          response: { 200: Type.Object({ code: Type.String(), msg: Type.String(), data: Type.Unknown() }) },
+        },
+      },
+      async (req) => ok(await service.presence((await http.requireUser(req)).user.id)),
+    );
+
+    // The client package, with this portal's origin written into its config file at download time.
+    scope.get('/share/fasttrans-client.tar.gz', async (req, reply) => {
+      const file = packagePath();
+      if (!file) throw new AppError('404', 'The fast-transfer client package is not built (npm run build)');
+      const origin = deps.config.PUBLIC_URL
+        ? new URL(deps.config.PUBLIC_URL).origin
+        : `${req.protocol}://${req.host}`;
+      const tail = packageTail(origin);
+      const size = fs.statSync(file).size;
+      async function* body() {
+        for await (const chunk of fs.createReadStream(file!, { highWaterMark: 1024 * 1024 }))
+          yield chunk as Buffer;
+        yield tail;
+      }
+      return reply
+        .header('content-type', 'application/gzip')
+        .header('content-disposition', 'attachment; filename="fasttrans-client.tar.gz"')
+        .header('content-length', String(size + tail.length))
+        .header('cache-control', 'no-store')
+        .send(Readable.from(body()));
+    });
+
+    // The fast-transfer web server: JSON bodies, answers always HTTP 200 with the client's result codes.
+    scope.post(
+      '/fastrans/api',
+      {
+        schema: {
+          tags,
+          body: FastransWebBody,
+          querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) }),
+          response: { 200: FastransWebResponse },
+        },
+      },
+      async (req) => {
+        const { id, version, module, action, UK } = req.body;
+        const answer = (data: unknown) => ({ id, code: '0', msg: '', data });
+        try {
+          if (module === 'user' && action === 'login') return answer(await service.webLogin(UK, version));
+          if (module === 'user' && action === 'logout') {
+            await service.webLogout(req.query.token);
+            return answer(null);
+          }
+          const session = await service.webSession(req.query.token);
+          if (module === 'server' && action === 'list')
+            return answer({ servers: await service.servers(session) });
+          if (module === 'client' && action === 'heartbeat') {
+            await service.heartbeat(session, version);
+            return answer(null);
+          }
+          throw new WebError('1004', `Unknown call ${module}/${action}`);
+        } catch (e) {
+          if (e instanceof WebError) return { id, code: e.code, msg: e.message, data: e.data };
+          throw e;
+        }
+      },
+    );
+  });
+}

@@ -1,0 +1,198 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { Envelope } from './envelope';
+import { Limits } from './limits';
+
+/**
+ * Fast transfer (issue 11, spec §3/§4/§7/§9): the task states the client reports, the calls efile answers for it
+ * (`/fastrans/*.action` on every efile instance), and the portal's fast-transfer calls. The local WebSocket
+ * protocol between page and client is documented in docs/FASTRANS.md.
+ */
+
+const Obj = <T extends Record<string, TSchema>>(p: T) => Type.Object(p);
+const ClusterPath = Type.String({ minLength: 1, maxLength: 4096 });
+const Sha256 = Type.String({ pattern: '^[0-9a-f]{64}$' });
+
+/** spec §4: the fast-transfer task states 0-13, in this order. */
+export const FastransTaskState = {
+  unknown: 0,
+  todo: 1,
+  connectingProxy: 2,
+  waitNextCommand: 3,
+  waitLoginInfo: 4,
+  ready: 5,
+  recover: 6,
+  started: 7,
+  stopping: 8,
+  stopped: 9,
+  successful: 10,
+  failed: 11,
+  authFailed: 12,
+  proxyClosed: 13,
+} as const;
+export type FastransTaskState = (typeof FastransTaskState)[keyof typeof FastransTaskState];
+
+/** spec §7/§9: local protocol version 1; the client scans these ports in order. */
+export const FASTRANS_PROTOCOL_VERSION = 1;
+export const FASTRANS_PORTS = Limits.fastTransferPorts;
+/** The oldest client version the portal accepts; older ones get the update prompt (spec §2 (b)). */
+export const FASTRANS_MIN_CLIENT_VERSION = '1.0.0';
+/** Client result codes (spec §8): web server 1000-1049, transfer 2000-2016, proxy/client 30000-30005. */
+export const FastransCodes = {
+  ok: '0',
+  webServerLogin: '1001',
+  versionTooOld: '1002',
+  badRequest: '2001',
+  notLoggedIn: '30003',
+  transferFailed: '2002',
+  notFound: '2004',
+  refused: '2016',
+  clientClosed: '30001',
+  timeout: '30002',
+} as const;
+/** The `data.reason` of the "1030" refusals of fast transfer, so the web shows the spec §5 warning. */
+export const FastransRefusal = { outsideHome: 'fastransOutsideHome', noWrite: 'fastransNoWrite' } as const;
+
+/** Compares dotted versions numerically ("1.10.0" > "1.9.3"). */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map((x) => parseInt(x, 10) || 0);
+  const pb = b.split('.').map((x) => parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
+// ---- efile: uploads ------------------------------------------------------------------------------------------------
+/**
+ * One file of an upload, named by its final cluster path. `identifier` is the client's name for this version of the
+ * local file (size, mtime, path): the same identifier resumes the same partial file.
+ */
+export const TransferFileRef = Obj({
+  path: ClusterPath,
+  size: Type.Integer({ minimum: 0 }),
+  identifier: Type.String({ minLength: 1, maxLength: 512 }),
+});
+export type TransferFileRef = Static<typeof TransferFileRef>;
+
+/** `POST /fastrans/begin.action`: opens (or finds) the preallocated hidden partial file of each large file. */
+export const TransferBeginBody = Obj({
+  files: Type.Array(TransferFileRef, { minItems: 1, maxItems: 10_000 }),
+  rangeSize: Type.Integer({ minimum: 64 * 1024, maximum: 1024 * 1024 * 1024 }),
+  overwrite: Type.Optional(Type.Boolean()),
+});
+export type TransferBeginBody = Static<typeof TransferBeginBody>;
+
+/** Per file: 'done' (the final file is there and verified), or the range numbers already stored. */
+export const TransferFileStatus = Obj({
+  path: Type.String(),
+  id: Type.String(),
+  done: Type.Boolean(),
+  ranges: Type.Array(Type.Integer()),
+  rangeSize: Type.Integer(),
+  /** Set when this file cannot be uploaded (spec §8 code: "1021" name taken, "1030" refused, ...). */
+  code: Type.Optional(Type.String()),
+  msg: Type.Optional(Type.String()),
+  /** `FastransRefusal` of a "1030": outside the home, or no write permission (spec §5's two warnings). */
+  reason: Type.Optional(Type.String()),
+});
+export type TransferFileStatus = Static<typeof TransferFileStatus>;
+export const TransferStatusResponse = Envelope(Obj({ files: Type.Array(TransferFileStatus) }));
+
+/** `POST /fastrans/status.action`: the one call a restarted client makes to learn what the server has. */
+export const TransferStatusBody = Obj({
+  files: Type.Array(TransferFileRef, { minItems: 1, maxItems: 100_000 }),
+});
+
+/** `PUT /fastrans/range.action?id=&n=` body = the bytes of range n. */
+export const TransferRangeQuery = Obj({
+  id: Type.String({ pattern: '^[0-9a-f]{40}$' }),
+  n: Type.Integer({ minimum: 0 }),
+});
+export const TransferRangeResponse = Envelope(Obj({ stored: Type.Integer(), total: Type.Integer() }));
+
+/** `POST /fastrans/finalize.action`: checks the SHA-256 of the partial file, then gives it its final name. */
+export const TransferFinalizeBody = Obj({ id: Type.String({ pattern: '^[0-9a-f]{40}$' }), sha256: Sha256 });
+export const TransferFinalizeResponse = Envelope(Obj({ path: Type.String(), size: Type.Integer() }));
+
+/**
+ * `PUT /fastrans/batch.action?path=<folder>&overwrite=` body = a tar stream of small files under that folder; each
+ * file's SHA-256 travels in its pax header `hpc.sha256`. Every file is written to a hidden temp name, checked, and
+ * renamed into place; a file whose hash differs is reported, never kept.
+ */
+export const TransferBatchQuery = Obj({ path: ClusterPath, overwrite: Type.Optional(Type.Boolean()) });
+export const TransferBatchResponse = Envelope(
+  Obj({
+    stored: Type.Array(Type.String()),
+    failed: Type.Array(Obj({ path: Type.String(), code: Type.String() })),
+  }),
+);
+
+/** `POST /fastrans/cancel.action`: removes unfinished uploads of these ids with their partial files. */
+export const TransferCancelBody = Obj({
+  ids: Type.Array(Type.String({ pattern: '^[0-9a-f]{40}$' }), { maxItems: 10_000 }),
+});
+
+// ---- efile: downloads ----------------------------------------------------------------------------------------------
+/** `POST /fastrans/manifest.action`: every file under the chosen paths (streamed NDJSON, any size). */
+export const TransferManifestBody = Obj({
+  paths: Type.Array(ClusterPath, { minItems: 1, maxItems: 10_000 }),
+});
+/** One line of the manifest: a folder (`dir`) or a file with its size and mtime, `rel` relative to the chosen path's parent. */
+export const ManifestEntry = Obj({
+  rel: Type.String(),
+  dir: Type.Boolean(),
+  size: Type.Integer(),
+  mtime: Type.Number(),
+});
+export type ManifestEntry = Static<typeof ManifestEntry>;
+/** `GET /fastrans/read.action?path=` with `Range`: the bytes of one file (206). */
+export const TransferReadQuery = Obj({ path: ClusterPath });
+/** `POST /fastrans/readBatch.action`: a tar stream of these small files, each with its `hpc.sha256` pax header. */
+export const TransferReadBatchBody = Obj({
+  paths: Type.Array(ClusterPath, { minItems: 1, maxItems: 5_000 }),
+});
+/** `POST /fastrans/sha256.action`: the SHA-256 of one file (download verification). */
+export const TransferShaBody = Obj({ path: ClusterPath });
+export const TransferShaResponse = Envelope(Obj({ sha256: Type.String(), size: Type.Integer() }));
+
+// ---- portal ----------------------------------------------------------------------------------------------------------
+/** `POST /model-zoo/proxy/efile/fastrans/login` (form): `directory` URL-encoded, `clusterId` optional. */
+export const FastransLoginBody = Obj({
+  directory: Type.String({ minLength: 1, maxLength: 8192 }),
+  clusterId: Type.Optional(Type.String({ maxLength: 64 })),
+});
+export const FastransLoginResponse = Envelope(
+  Obj({
+    token: Type.String(),
+    clusterUserName: Type.String(),
+    clusterId: Type.String(),
+    homePath: Type.String(),
+    expiresAt: Type.Number(),
+  }),
+);
+/** `POST /model-zoo/proxy/efile/fastrans/checkPermission`: `allowded` (the spec's spelling). */
+export const FastransPermissionBody = Obj({
+  path: ClusterPath,
+  permissionAction: Type.Literal('write'),
+  clusterId: Type.Optional(Type.String({ maxLength: 64 })),
+});
+export const FastransPermissionResponse = Envelope(Obj({ allowded: Type.Boolean() }));
+
+/** The fast-transfer web server (`POST /fastrans/api`, `?token=` for servers): the client's own calls. */
+export const FastransWebBody = Obj({
+  id: Type.Union([Type.Integer(), Type.String({ maxLength: 64 })]),
+  version: Type.String({ maxLength: 32 }),
+  module: Type.String({ maxLength: 32 }),
+  action: Type.String({ maxLength: 32 }),
+  UK: Type.Optional(Type.String({ maxLength: 4096 })),
+});
+export type FastransWebBody = Static<typeof FastransWebBody>;
+export const FastransServer = Obj({ url: Type.String(), clusterId: Type.String() });
+export type FastransServer = Static<typeof FastransServer>;
+export const FastransWebResponse = Obj({
+  id: Type.Union([Type.Integer(), Type.String()]),
+  code: Type.String(),
+  msg: Type.String(),
+  data: Type.Unknown(),
+});
