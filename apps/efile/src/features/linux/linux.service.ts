@@ -12,6 +12,7 @@ import { errno } from '../../fs/errno';
 import { conflictError, fsError, renameNoReplace, replaceFile } from '../../fs/file-ops';
 import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '../../fs/names';
 import { readTar } from '../../fs/tar-extract';
+import { rootsOf } from '../../http/owner-rights';
 import type { LinuxRepository } from './linux.repository';
 
 export type Direction = 'up' | 'down' | 'both';
@@ -49,8 +50,8 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
   }
 
   /**
-   * Checks a scoped token for a direction and returns what it grants: its folders (or files), each resolved now
-   * inside the owner's roots, and a scope whose roots are their REAL paths. Everything the command reads or writes is
+   * Checks a scoped token for a direction and the user's current rights, and returns what it grants: its folders
+   * (or files), each resolved now inside the user's current roots, and a scope whose roots are their REAL paths. Everything the command reads or writes is
    * confined to that scope by real path: a link inside the token's folder that points elsewhere in the owner's home
    * (`projects/p -> ~/private`) is neither zipped by a download nor written through by a tar entry.
    */
@@ -59,7 +60,15 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
     if (!row || row.expires_at <= deps.now())
       throw new AppError('1406', 'The command has expired: generate a new one');
     if (row.direction !== direction && row.direction !== 'both') throw new AppError('1009');
-    const owner: UserScope = { roots: JSON.parse(row.roots) as string[] };
+    // The user's rights now, not those of the day the command was made: a disabled portal user or account, an
+    // account past its end or a changed compute user stops the command; the folders must still be in their roots.
+    const rights = await deps.ownerRights(row.owner_sub);
+    if (!rights || rights.cun !== row.cun)
+      throw new AppError('1406', 'The command is no longer valid: generate a new one');
+    if (rights.st === 'Disable') throw new AppError('1007');
+    if (rights.exp_acct !== null && rights.exp_acct <= deps.now())
+      throw new AppError('1007', 'The account has expired');
+    const owner = rootsOf(rights, deps.config.EFILE_HOME_PATTERN);
     const items: Resolved[] = [];
     for (const p of JSON.parse(row.paths) as string[]) items.push(await resolver.resolve(owner, p));
     const real = items.map((i) => resolver.toCluster(i.host));
