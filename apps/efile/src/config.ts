@@ -27,6 +27,10 @@ export const EfileEnv = Type.Object({
   /** `postgres://…`; empty means SQLite at DATA_DIR/efile-<clusterId>.db. */
   DATABASE_URL: Type.String({ default: '' }),
   REDIS_URL: Type.String({ default: '' }),
+  /** PostgreSQL schema of this cluster's state when several clusters share one database (start:scaled). */
+  EFILE_DB_SCHEMA: Type.String({ default: '' }),
+  /** Time-to-live of an upload's finalize lock, renewed while held: how long a killed instance blocks a retry. */
+  EFILE_FINALIZE_LOCK_SECONDS: Type.Number({ default: 30, minimum: 0.1 }),
   LOG_LEVEL: Type.String({ default: 'info' }),
   TRUST_PROXY: Type.Boolean({ default: false }),
   /** Portal's public URL: share links are <it>/share/<clusterId>/<shareId>; empty gives relative links. */
@@ -69,5 +73,6 @@ export function readEfileConfig(env: Record<string, string | undefined> = proces
     dataDir,
     fsRoot: path.resolve(e.EFILE_FS_ROOT),
     databaseUrl: e.DATABASE_URL || path.join(dataDir, `efile-${e.EFILE_CLUSTER_ID}.db`),
+    ...(e.EFILE_DB_SCHEMA ? { databaseSchema: e.EFILE_DB_SCHEMA } : {}),
   };
 }

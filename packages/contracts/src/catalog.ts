@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Envelope } from './envelope';
 import { Page } from './common';
+import { Limits } from './limits';
 
 /**
  * Catalogue contracts: image centre, model zoo, application centre (spec §2, §3, §7). Every catalogue item carries
@@ -53,7 +54,9 @@ const listFields = {
   labels: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })),
   sort: Type.Optional(CatalogSort),
   pageNum: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  pageSize: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: Limits.maxCatalogPageSize, default: Limits.defaultPageSize }),
+  ),
 };
 
 export const ImageListBody = Type.Object({
@@ -181,6 +184,63 @@ export const AppDetailResponse = Envelope(AppCard);
 /** `GET /catalog-files/*`: a path inside the catalogue storage (icons, images of the markdown descriptions). */
 export const CatalogFileParams = Type.Object({ '*': Type.String({ minLength: 1, maxLength: 1024 }) });
 
+/** One file of a model (the model zoo's file view): its path inside the model, size in bytes and sha256 (hex). */
+export const ModelFile = Type.Object({
+  path: Type.String(),
+  size: Type.Integer(),
+  sha256: Type.String(),
+});
+export type ModelFile = Static<typeof ModelFile>;
+
+/** `GET /model-zoo/model/{id}/files`: every file of the model, sorted by path; empty when it has none. */
+export const ModelFilesResponse = Envelope(
+  Type.Object({ files: Type.Array(ModelFile), totalSize: Type.Integer() }),
+);
+
+/** `GET /model-zoo/model/{id}/file?path=`: one file of the model, as a download. */
+export const ModelFileQuery = Type.Object({ path: Type.String({ minLength: 1, maxLength: 1024 }) });
+
+/**
+ * `POST /api/model-zoo/model/{id}/copy`: copy the model's files into the folder `parentPath/name` of the user's
+ * files on `clusterId` (JSON). The folder must not exist yet.
+ */
+export const ModelCopyBody = Type.Object({
+  clusterId: Type.String({ minLength: 1, maxLength: 32 }),
+  parentPath: Type.String({ minLength: 1, maxLength: 4096 }),
+  name: Type.String({ minLength: 1, maxLength: 70 }),
+});
+export type ModelCopyBody = Static<typeof ModelCopyBody>;
+
+export const ModelCopyState = Type.Union([
+  Type.Literal('running'),
+  Type.Literal('success'),
+  Type.Literal('error'),
+  Type.Literal('cancelled'),
+]);
+export type ModelCopyState = Static<typeof ModelCopyState>;
+
+/** A copy's progress as `GET /api/model-zoo/copy/{jobId}` answers it. */
+export const ModelCopyJob = Type.Object({
+  jobId: Type.String(),
+  modelId: Type.Integer(),
+  clusterId: Type.String(),
+  /** The folder the files end up in (cluster path). */
+  targetPath: Type.String(),
+  state: ModelCopyState,
+  bytesDone: Type.Number(),
+  bytesTotal: Type.Number(),
+  filesDone: Type.Integer(),
+  filesTotal: Type.Integer(),
+  /** On error: the code of spec §8 and the message. */
+  error: Type.Union([Type.Object({ code: Type.String(), msg: Type.String() }), Type.Null()]),
+  startedAt: Type.Integer(),
+  updatedAt: Type.Integer(),
+});
+export type ModelCopyJob = Static<typeof ModelCopyJob>;
+
+export const ModelCopyJobParams = Type.Object({ jobId: Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$' }) });
+export const ModelCopyJobResponse = Envelope(ModelCopyJob);
+
 /**
  * Endpoints (portal, spec §7 paths kept exactly):
  * - GET  /image-center/image/acceleratorType/list            → AcceleratorTypesResponse
@@ -202,4 +262,9 @@ export const CatalogFileParams = Type.Object({ '*': Type.String({ minLength: 1, 
  * - GET  /app-center/app/{id}                                 → Envelope(AppCard)
  * - GET  /app-center/app/file/view          FileViewQuery     → MarkdownResponse
  * - GET  /catalog-files/*                   icons and images referenced by the markdown (images only)
+ * - GET  /model-zoo/model/{id}/files                          → ModelFilesResponse
+ * - GET  /model-zoo/model/{id}/file         ModelFileQuery    → the file (attachment)
+ * - POST /api/model-zoo/model/{id}/copy     ModelCopyBody     → ModelCopyJobResponse (session, CSRF)
+ * - GET  /api/model-zoo/copy/{jobId}                          → ModelCopyJobResponse
+ * - POST /api/model-zoo/copy/{jobId}/cancel                   → ModelCopyJobResponse
  */

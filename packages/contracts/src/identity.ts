@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Locale } from './common';
 import { Envelope } from './envelope';
 
 /**
@@ -226,6 +227,43 @@ export const PasswordChangeBody = Type.Object({
   newPassword: Type.String({ minLength: 8, maxLength: 256 }),
 });
 export type PasswordChangeBody = Static<typeof PasswordChangeBody>;
+
+/** The user centre's profile (`GET /api/user/profile`): who the user is and how they may change their password. */
+export const UserProfile = Type.Object({
+  id: Type.Integer(),
+  username: Type.String(),
+  fullName: Type.String(),
+  email: Type.String(),
+  role: UserRole,
+  createdAt: Type.Integer(),
+  /** A local password exists: the user centre offers to change it. */
+  hasPassword: Type.Boolean(),
+  /** Linked to single sign-on; with no local password the password is changed at the identity provider. */
+  sso: Type.Boolean(),
+  /** The OpenID provider the user is linked to: where a single sign-on password is changed. */
+  ssoProvider: Type.Union([Type.String(), Type.Null()]),
+});
+export type UserProfile = Static<typeof UserProfile>;
+
+export const ThemeName = Type.Union([Type.Literal('dark_blue'), Type.Literal('light_blue')]);
+export type ThemeName = Static<typeof ThemeName>;
+
+/** Interface preferences kept per user on the server (null: never chosen, the browser's own choice stands). */
+export const UserPreferences = Type.Object({
+  language: Type.Union([Locale, Type.Null()]),
+  theme: Type.Union([ThemeName, Type.Null()]),
+});
+export type UserPreferences = Static<typeof UserPreferences>;
+
+/** `PUT /api/user/preferences` (JSON): the preferences to change; absent keys are kept. */
+export const UserPreferencesBody = Type.Object(
+  { language: Type.Optional(Locale), theme: Type.Optional(ThemeName) },
+  { additionalProperties: false },
+);
+export type UserPreferencesBody = Static<typeof UserPreferencesBody>;
+
+export const UserProfileResponse = Envelope(UserProfile);
+export const UserPreferencesResponse = Envelope(UserPreferences);
 
 export const UserInfo = Type.Object({
   username: Type.String(),

@@ -2,7 +2,8 @@
 export const Limits = {
   pageSizes: [10, 20, 50, 100, 500] as const,
   defaultPageSize: 20,
-  maxCatalogPageSize: 100,
+  /** The largest page a catalogue list answers: the biggest of `pageSizes`, as in E-File (spec §9). */
+  maxCatalogPageSize: 500,
   labelsPerCard: 8,
   nameMaxLength: 70,
   folderFileLimit: 1000,

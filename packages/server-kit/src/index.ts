@@ -3,6 +3,7 @@ export * from './envelope-plugin';
 export * from './config';
 export * from './db';
 export * from './kv';
+export * from './kv-lease';
 export * from './throttle';
 export * from './fastify';
 export * from './redact';

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { AppError } from './app-error';
 
 /**
  * Shared short-lived state (DESIGN.md §2): rate-limit counters, locks, download keys, the one-operation-per-user
@@ -26,6 +27,10 @@ export interface KvStore {
   /** Decrements an existing counter (a refunded attempt); a missing or expired key stays missing. */
   decr(key: string): Promise<void>;
   del(key: string): Promise<void>;
+  /** Deletes only while the key still holds `value` (a lock released by its owner alone); true when deleted. */
+  delIfEquals(key: string, value: string): Promise<boolean>;
+  /** Restarts the time-to-live only while the key still holds `value` (a lock renewed by its owner); true if so. */
+  renewIfEquals(key: string, value: string, ttlMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -92,10 +97,26 @@ export class MemoryKv implements KvStore {
   async del(key: string) {
     this.map.delete(key);
   }
+  async delIfEquals(key: string, value: string) {
+    if (this.live(key)?.value !== value) return false;
+    this.map.delete(key);
+    return true;
+  }
+  async renewIfEquals(key: string, value: string, ttlMs: number) {
+    if (this.live(key)?.value !== value) return false;
+    this.map.set(key, { value, expires: Date.now() + ttlMs });
+    return true;
+  }
   async close() {
     clearInterval(this.timer);
   }
 }
+
+/** Compare-and-delete and compare-and-renew in one step each, so a lock whose time ran out is never freed by a late owner. */
+const DEL_IF_EQUALS =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+const RENEW_IF_EQUALS =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 
 export class RedisKv implements KvStore {
   private readonly redis: Redis;
@@ -104,43 +125,70 @@ export class RedisKv implements KvStore {
     private readonly prefix = 'hpc:',
   ) {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+    // Without a listener ioredis prints every failed reconnect; the failing requests already say what is wrong.
+    this.redis.on('error', () => undefined);
+  }
+  /**
+   * Runs one Redis call; while Redis is unreachable the request fails with 1001 ("service unavailable, try again
+   * later", HTTP 503) instead of an anonymous 500, and works again as soon as ioredis reconnects.
+   */
+  private async call<T>(fn: (r: Redis) => Promise<T>): Promise<T> {
+    try {
+      return await fn(this.redis);
+    } catch (e) {
+      throw new AppError('1001', 'Shared state (Redis) is unavailable; please try again later', {
+        data: { cause: e instanceof Error ? e.message : String(e) },
+      });
+    }
   }
   async get(key: string) {
-    return this.redis.get(this.prefix + key);
+    return this.call((r) => r.get(this.prefix + key));
   }
   async set(key: string, value: string, ttlMs: number) {
-    await this.redis.set(this.prefix + key, value, 'PX', ttlMs);
+    await this.call((r) => r.set(this.prefix + key, value, 'PX', ttlMs));
   }
   async setIfAbsent(key: string, value: string, ttlMs: number) {
-    return (await this.redis.set(this.prefix + key, value, 'PX', ttlMs, 'NX')) === 'OK';
+    return (await this.call((r) => r.set(this.prefix + key, value, 'PX', ttlMs, 'NX'))) === 'OK';
   }
   async incr(key: string, ttlMs: number) {
     const k = this.prefix + key;
     // One round trip: INCR then set the expiry only when the key is new.
-    const [[, n]] = (await this.redis.multi().incr(k).pexpire(k, ttlMs, 'NX').exec()) as [[null, number]];
+    const [[, n]] = (await this.call((r) => r.multi().incr(k).pexpire(k, ttlMs, 'NX').exec())) as [
+      [null, number],
+    ];
     return n;
   }
   async incrAndGate(key: string, ttlMs: number, gate: string, gateTtlMs: number) {
     const k = this.prefix + key;
     // MULTI/EXEC runs the three commands with nothing in between (the count and the gate move together).
-    const r = (await this.redis
-      .multi()
-      .incr(k)
-      .pexpire(k, ttlMs, 'NX')
-      .set(this.prefix + gate, '1', 'PX', gateTtlMs, 'NX')
-      .exec()) as [[null, number], [null, number], [null, string | null]];
+    const r = (await this.call((redis) =>
+      redis
+        .multi()
+        .incr(k)
+        .pexpire(k, ttlMs, 'NX')
+        .set(this.prefix + gate, '1', 'PX', gateTtlMs, 'NX')
+        .exec(),
+    )) as [[null, number], [null, number], [null, string | null]];
     return { n: r[0][1], gate: r[2][1] === 'OK' };
   }
   async decr(key: string) {
     // DECR on a missing key would create it at -1 without an expiry: only decrement what exists.
-    await this.redis.eval(
-      "if redis.call('exists', KEYS[1]) == 1 then return redis.call('decr', KEYS[1]) end return 0",
-      1,
-      this.prefix + key,
+    await this.call((r) =>
+      r.eval(
+        "if redis.call('exists', KEYS[1]) == 1 then return redis.call('decr', KEYS[1]) end return 0",
+        1,
+        this.prefix + key,
+      ),
     );
   }
   async del(key: string) {
-    await this.redis.del(this.prefix + key);
+    await this.call((r) => r.del(this.prefix + key));
+  }
+  async delIfEquals(key: string, value: string) {
+    return (await this.call((r) => r.eval(DEL_IF_EQUALS, 1, this.prefix + key, value))) === 1;
+  }
+  async renewIfEquals(key: string, value: string, ttlMs: number) {
+    return (await this.call((r) => r.eval(RENEW_IF_EQUALS, 1, this.prefix + key, value, ttlMs))) === 1;
   }
   async close() {
     this.redis.disconnect();

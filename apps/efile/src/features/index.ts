@@ -1,3 +1,4 @@
+import { claimInterval } from '@hpc/server-kit';
 import type { EfileApp, EfileContext } from '../http/context';
 import { shareRepository } from './share/share.repository';
 import { filesService } from './files/files.service';
@@ -24,7 +25,12 @@ function startSweeper(app: EfileApp, ctx: EfileContext, sweep: () => Promise<num
   const minutes = ctx.deps.config.EFILE_SWEEP_INTERVAL_MINUTES;
   if (minutes <= 0) return;
   const timer = setInterval(() => {
-    sweep().catch((err: unknown) => app.log.error({ err }, 'partial upload sweep failed'));
+    // Every instance ticks; the interval's lease lets one of the cluster sweep (packages/server-kit/src/kv-lease.ts).
+    void claimInterval(ctx.deps.kv, 'upload-sweep', minutes * 60_000)
+      .then(async (slot) =>
+        app.log.info({ slot, removed: slot === null ? null : await sweep() }, 'upload sweep'),
+      )
+      .catch((err: unknown) => app.log.error({ err }, 'partial upload sweep failed'));
   }, minutes * 60_000);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));

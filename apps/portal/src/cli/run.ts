@@ -28,7 +28,16 @@ const demoCommand: Command = {
   },
 };
 
+const migrateCommand: Command = {
+  name: 'db migrate',
+  usage: 'db migrate',
+  summary: 'bring the database schema up to date (run once before starting the portal instances)',
+  // Opening the database (before any command runs) migrated it.
+  run: async ({ out }) => out('database migrated'),
+};
+
 const commands: Command[] = [
+  migrateCommand,
   ...userCommands,
   ...clusterCommands,
   ...accountCommands,

@@ -4,5 +4,6 @@
  */
 import type { CatalogTables } from '../features/catalog/catalog.tables';
 import type { IdentityTables } from '../features/identity/identity.tables';
+import type { UserPreferenceTables } from '../features/users/user-preference.tables';
 
-export interface PortalDatabase extends CatalogTables, IdentityTables {}
+export interface PortalDatabase extends CatalogTables, IdentityTables, UserPreferenceTables {}

@@ -40,6 +40,7 @@ const FileManagerPage = lazyPage(() => import('../features/efile/pages/file-mana
 const SharePage = lazyPage(() => import('../features/share/pages/share.page'));
 const NotFoundPage = lazyPage(() => import('../features/not-found/pages/not-found.page'));
 const LoginPage = lazyPage(() => import('../features/account/login.page'));
+const UserCenterPage = lazyPage(() => import('../features/user-center/pages/user-center.page'));
 
 /** The one route table: the router and the main menu are both built from it (spec §2 routes table). */
 export const appRoutes: AppRoute[] = [
@@ -75,6 +76,7 @@ export const appRoutes: AppRoute[] = [
   { path: '/full-site-list', section: 'apps', page: AppListPage },
   { path: '/full-site/:id', section: 'apps', page: AppDetailPage },
   { path: '/login', section: 'other', page: LoginPage },
+  { path: '/user-center', section: 'other', page: UserCenterPage },
   {
     path: '/efile',
     section: 'efile',

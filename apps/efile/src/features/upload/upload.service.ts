@@ -13,6 +13,7 @@ import { PARTIAL_SUFFIX, tempName, validateRelativePath } from '../../fs/names';
 import { writeStreamAt } from '../../fs/write-at';
 import type { UploadRepository, UploadRow } from './upload.repository';
 import { openUploads, type OpenUpload } from './open-uploads';
+import { acquireFinalizeLock } from './finalize-lock';
 
 const join = (dir: string, segs: string[]) => (dir === '/' ? '' : dir) + '/' + segs.join('/');
 
@@ -108,7 +109,8 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
    * another request finalizes it, or while the database does not yet hold every chunk.
    */
   async function finalize(user: EfileUser, row: UploadRow, overwrite: boolean): Promise<'done' | 'busy'> {
-    if (!(await deps.kv.setIfAbsent(`finalize:${row.id}`, '1', 120_000))) return 'busy';
+    const lock = await acquireFinalizeLock(deps, row.id);
+    if (!lock) return 'busy';
     try {
       const fresh = await repo.get(row.id);
       if (!fresh || fresh.status === 'done') return 'done';
@@ -139,7 +141,7 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       await repo.markDone(row.id, deps.now());
       return 'done';
     } finally {
-      await deps.kv.del(`finalize:${row.id}`);
+      await lock.release();
     }
   }
 

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as m001 from './001-catalog';
 import * as m002 from './002-identity';
+import * as m003 from './003-model-files-and-preferences';
 
 /**
  * Every migration, in order. Written once with Kysely's schema builder so they run on SQLite and PostgreSQL alike;
@@ -9,4 +10,5 @@ import * as m002 from './002-identity';
 export const migrations: Record<string, Migration> = {
   '001-catalog': m001,
   '002-identity': m002,
+  '003-model-files-and-preferences': m003,
 };

@@ -51,6 +51,17 @@ describe.each(testDbTargets())('catalogue lists ($name)', (target) => {
     ]);
   });
 
+  it('answers every page size of spec §9, up to 500 like E-File', async () => {
+    for (const pageSize of [10, 20, 50, 100, 500]) {
+      const res = await post('/model-zoo/model/list', { pageSize });
+      expect([res.status, res.body.code, res.body.data.pageSize]).toEqual([200, '0', pageSize]);
+      expect(res.body.data.list).toHaveLength(Math.min(pageSize, res.body.data.total));
+    }
+    const apps = await post('/app-center/app/list', { pageSize: 500 });
+    const images = await post('/image-center/image/list', { pageSize: 500 });
+    expect([apps.body.code, images.body.code]).toEqual(['0', '0']);
+  });
+
   it('searches names and descriptions in both languages, case-insensitively', async () => {
     expect(await names({ keyword: '对话' })).toEqual(['Qwen Chat', 'Llama Chat']);
     expect(await names({ keyword: '图像分类' })).toEqual(['ResNet-50']);
@@ -193,7 +204,7 @@ describe.each(testDbTargets())('catalogue lists ($name)', (target) => {
 
   it.each([
     [{ pageSize: 0 }, '1004'],
-    [{ pageSize: 101 }, '1004'],
+    [{ pageSize: 501 }, '1004'],
     [{ pageNum: 0 }, '1004'],
     [{ pageNum: 'abc' }, '1004'],
     [{ labels: 'x' }, '1004'],

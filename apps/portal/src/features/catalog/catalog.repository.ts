@@ -9,6 +9,7 @@ import type {
   CatalogKind,
   CatalogLabelGroupTable,
   CatalogLabelTable,
+  CatalogModelFileTable,
 } from './catalog.tables';
 
 export type ItemRow = Selectable<CatalogItemTable>;
@@ -292,5 +293,45 @@ export class CatalogRepository implements IndexSource {
       for (const kind of kinds) await this.bump(trx, kind, false);
       return allIds;
     });
+  }
+  /** The files of a model, sorted by path. */
+  async modelFiles(itemId: number): Promise<CatalogModelFileTable[]> {
+    const rows = await this.db
+      .selectFrom('catalog_model_file')
+      .selectAll()
+      .where('item_id', '=', itemId)
+      .orderBy('path')
+      .execute();
+    return rows.map((r) => ({ ...r, size: Number(r.size) }));
+  }
+
+  async modelFile(itemId: number, filePath: string): Promise<CatalogModelFileTable | undefined> {
+    const row = await this.db
+      .selectFrom('catalog_model_file')
+      .selectAll()
+      .where('item_id', '=', itemId)
+      .where('path', '=', filePath)
+      .executeTakeFirst();
+    return row && { ...row, size: Number(row.size) };
+  }
+
+  /** Replaces the file list of a model in one transaction (readers see the old list or the new one). */
+  async replaceModelFiles(itemId: number, files: readonly Omit<CatalogModelFileTable, 'item_id'>[]) {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('catalog_model_file').where('item_id', '=', itemId).execute();
+      for (const part of chunks(files.map((f) => ({ ...f, item_id: itemId })))) {
+        await trx.insertInto('catalog_model_file').values(part).execute();
+      }
+    });
+  }
+
+  /** A model by its English name (the demo seed finds its models again on a later start). */
+  async findModelByNameEn(nameEn: string): Promise<{ id: number } | undefined> {
+    return this.db
+      .selectFrom('catalog_item')
+      .select('id')
+      .where('kind', '=', 'model')
+      .where('name_en', '=', nameEn)
+      .executeTakeFirst();
   }
 }

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PortalDeps } from '../../deps';
 import { CatalogRepository } from './catalog.repository';
-import { catalogStorageDir } from './catalog-storage';
+import { CatalogStorage, catalogStorageDir } from './catalog-storage';
+import { indexModelFiles } from './model-files';
+import { demoModelFiles } from './seed/model-files.data';
 import { demoItems, dictionaryBundle, linkResolver } from './seed/demo-bundle';
 import type { LinkResolver } from './seed/markdown.template';
 
@@ -38,7 +40,7 @@ function fillLinks(text: string, links: LinkResolver): string {
 }
 
 /** Writes a file unless it exists: an operator's own description is never replaced. */
-async function writeNew(file: string, text: string): Promise<void> {
+async function writeNew(file: string, text: string | Buffer): Promise<void> {
   await fsp.mkdir(path.dirname(file), { recursive: true });
   try {
     await fsp.writeFile(file, text, { flag: 'wx' });
@@ -54,7 +56,34 @@ async function writeNew(file: string, text: string): Promise<void> {
  */
 export async function seedCatalog(deps: Pick<PortalDeps, 'db' | 'config'>): Promise<void> {
   const repo = new CatalogRepository(deps.db);
-  if (!(await repo.isEmpty())) return;
+  if (await repo.isEmpty()) await seedItems(deps, repo);
+  await seedModelFiles(deps, repo);
+}
+
+/**
+ * Gives a few demo models real files (issue 13 §3), also on a DATA_DIR seeded before model files existed: a model
+ * that has files indexed already, or that an operator removed, is left alone.
+ */
+export async function seedModelFiles(
+  deps: Pick<PortalDeps, 'config'>,
+  repo: CatalogRepository,
+): Promise<void> {
+  const storage = new CatalogStorage(catalogStorageDir(deps));
+  for (const m of demoModelFiles()) {
+    const model = await repo.findModelByNameEn(m.nameEn);
+    if (!model || (await repo.modelFiles(model.id)).length > 0) continue;
+    const row = await repo.findById('model', model.id);
+    const readme = row?.desc_file_path ? path.join(storage.root, row.desc_file_path) : null;
+    const files = { ...m.files };
+    if (readme && fs.existsSync(readme)) files['README.md'] = await fsp.readFile(readme);
+    for (const [rel, content] of Object.entries(files)) {
+      await writeNew(path.join(storage.root, m.dir, rel), content);
+    }
+    await indexModelFiles(repo, storage, model.id, m.dir);
+  }
+}
+
+async function seedItems(deps: Pick<PortalDeps, 'db' | 'config'>, repo: CatalogRepository): Promise<void> {
   const content = findSeedContent();
   const root = catalogStorageDir(deps);
   for (const folder of ['icons', 'images']) {

@@ -66,6 +66,15 @@ export interface CatalogVersionTable {
   counts_version: number;
 }
 
+/** One file of a model (the model zoo's file view); `stored_path` is relative to the catalogue storage. */
+export interface CatalogModelFileTable {
+  item_id: number;
+  path: string;
+  stored_path: string;
+  size: number;
+  sha256: string;
+}
+
 export interface CatalogTables {
   catalog_item: CatalogItemTable;
   catalog_label_group: CatalogLabelGroupTable;
@@ -73,4 +82,5 @@ export interface CatalogTables {
   catalog_category: CatalogCategoryTable;
   catalog_item_label: CatalogItemLabelTable;
   catalog_version: CatalogVersionTable;
+  catalog_model_file: CatalogModelFileTable;
 }

@@ -6,6 +6,12 @@ import { CatalogStorage, catalogStorageDir } from './catalog-storage';
 import { CatalogRepository } from './catalog.repository';
 import { appRoutes, catalogFileRoutes, imageRoutes, modelRoutes } from './catalog.routes';
 import { CatalogService } from './catalog.service';
+import { createSessionHttp } from '../auth/session-http';
+import { createIdentityServices } from '../identity/identity.services';
+import { createEfileCaller } from './efile-caller';
+import { ModelCopyService } from './model-copy.service';
+import { ModelFilesService } from './model-files';
+import { modelFileRoutes } from './model-files.routes';
 
 /** Builds the catalogue service from the portal's dependencies (one index store per catalogue). */
 export function createCatalogService(deps: Pick<PortalDeps, 'db' | 'config'>): CatalogService {
@@ -40,6 +46,26 @@ async function rejectScalarArrays(req: FastifyRequest): Promise<void> {
 /** Image centre, model zoo, application centre and the catalogue files (spec §7). */
 export async function catalogFeature(app: AppServer, deps: PortalDeps): Promise<void> {
   const service = createCatalogService(deps);
+  const files = new ModelFilesService(
+    new CatalogRepository(deps.db),
+    new CatalogStorage(catalogStorageDir(deps)),
+  );
+  const identity = createIdentityServices(deps);
+  const http = createSessionHttp({ sessions: identity.sessions, config: deps.config });
+  const copies = new ModelCopyService({
+    files,
+    kv: deps.kv,
+    now: () => deps.now(),
+    efileInfo: (userId, clusterId) => identity.clusters.efileInfo(userId, clusterId),
+    async clusterToken(userId, clusterId) {
+      const entry = (await identity.tokens.tokenList(userId)).find((t) => t.clusterId === clusterId);
+      if (!entry) throw new AppError('601009');
+      return entry.token;
+    },
+    // The root server: relative efile URLs are the instances the all-in-one start mounts on it.
+    call: createEfileCaller(app),
+    warn: (err, msg) => app.log.warn({ err }, msg),
+  });
   await app.register(async (scope) => {
     // The spec's clients post forms unless JSON is stated (e.g. the download counter): accept them here.
     installFormParser(scope);
@@ -49,5 +75,6 @@ export async function catalogFeature(app: AppServer, deps: PortalDeps): Promise<
     modelRoutes(s, service);
     appRoutes(s, service);
     catalogFileRoutes(s, service);
+    modelFileRoutes(s, files, copies, http);
   });
 }

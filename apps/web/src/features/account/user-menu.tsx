@@ -1,10 +1,17 @@
-import { ClusterOutlined, LoginOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  ClusterOutlined,
+  IdcardOutlined,
+  LoginOutlined,
+  LogoutOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { Avatar, Button, Dropdown, Tag, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { pick } from '../../shared/i18n/languages';
 import { isDisabledCluster, nameSaysDisabled } from '../clusters/cluster-sort';
 import { useVisibleClusters } from '../clusters/use-clusters';
+import { PreferencesSync } from '../user-center/components/preferences-sync';
 import { LOGIN_PATH, loginPathFor } from './login-redirect';
 import { useLogout } from './use-auth';
 import { useSession } from './use-session';
@@ -20,6 +27,7 @@ export function UserMenu() {
   const { user, isAnonymous } = useSession();
   const clusters = useVisibleClusters();
   const logout = useLogout();
+  const navigate = useNavigate();
 
   if (!user) {
     if (!isAnonymous || location.pathname === LOGIN_PATH) return null;
@@ -75,6 +83,12 @@ export function UserMenu() {
     },
     { type: 'divider' },
     {
+      key: 'user-center',
+      icon: <IdcardOutlined />,
+      label: t('user-center.menu'),
+      onClick: () => void navigate('/user-center'),
+    },
+    {
       key: 'logout',
       icon: <LogoutOutlined />,
       label: t('account.userMenu.logout'),
@@ -84,17 +98,20 @@ export function UserMenu() {
   ];
 
   return (
-    <Dropdown trigger={['click']} menu={{ items }} placement="bottomRight">
-      <Button
-        type="text"
-        className="hpc-header-button hpc-user-menu"
-        aria-label={t('account.userMenu.label')}
-      >
-        <Avatar size="small" icon={<UserOutlined />} />
-        <span className="hpc-user-menu-name" data-testid="user-menu-name">
-          {name}
-        </span>
-      </Button>
-    </Dropdown>
+    <>
+      <PreferencesSync />
+      <Dropdown trigger={['click']} menu={{ items }} placement="bottomRight">
+        <Button
+          type="text"
+          className="hpc-header-button hpc-user-menu"
+          aria-label={t('account.userMenu.label')}
+        >
+          <Avatar size="small" icon={<UserOutlined />} />
+          <span className="hpc-user-menu-name" data-testid="user-menu-name">
+            {name}
+          </span>
+        </Button>
+      </Dropdown>
+    </>
   );
 }

@@ -18,6 +18,11 @@ export interface ClusterService {
    * next render gets the next working one (spec §4 failover).
    */
   failover: () => void;
+  /**
+   * Forgets the failed instance and finds the next working one now, for work already under way (an upload that
+   * lost its instance mid-way continues on the answer); null when no instance answers (AccessError).
+   */
+  switchInstance: () => Promise<string | null>;
 }
 
 /**
@@ -55,6 +60,15 @@ export function useClusterService(clusterId: string | null | undefined, kind: Se
     void queryClient.invalidateQueries({ queryKey: ['cluster-service', userId, clusterId, kind] });
   }, [queryClient, userId, clusterId, kind]);
 
+  const switchInstance = useCallback(async () => {
+    if (userId === undefined || !cluster) return null;
+    serviceDiscovery.invalidate(cluster.clusterId, kind, userId);
+    const url = await serviceDiscovery.resolve(cluster, kind, userId).catch(() => null);
+    // The page follows: its next calls go to the instance found here (the discovery cached it).
+    void queryClient.invalidateQueries({ queryKey: ['cluster-service', userId, cluster.clusterId, kind] });
+    return url;
+  }, [queryClient, userId, cluster, kind]);
+
   const error = isServiceDiscoveryError(query.error) ? query.error : null;
-  return { url: query.data ?? null, error, isLoading: query.isLoading, failover };
+  return { url: query.data ?? null, error, isLoading: query.isLoading, failover, switchInstance };
 }

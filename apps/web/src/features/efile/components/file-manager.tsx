@@ -185,9 +185,15 @@ export function FileManager() {
   const uploadTarget = useMemo(
     () =>
       api && path
-        ? { clusterId: api.clusterId, clusterName: efile.clusterName, baseUrl: api.baseUrl, dir: path }
+        ? {
+            clusterId: api.clusterId,
+            clusterName: efile.clusterName,
+            baseUrl: api.baseUrl,
+            dir: path,
+            failover: efile.service.switchInstance,
+          }
         : null,
-    [api, path, efile.clusterName],
+    [api, path, efile.clusterName, efile.service.switchInstance],
   );
   // A page that answers within a moment replaces the one on screen without a spinner flashing over it; one that
   // takes longer gets it. With nothing on screen yet, the spinner shows at once.

@@ -218,4 +218,93 @@ describe('UploadEngine', () => {
     expect(engine.retry(engine.getSnapshot()[0]!.id)).toBe(false);
     expect(engine.getSnapshot()[0]?.status).toBe('error');
   });
+
+  it('moves an upload to another instance when its instance stops answering (spec §4 failover)', async () => {
+    // Instance A answers chunks 1-3, then is gone (network error); B has every chunk A stored (shared database).
+    const byBase: Record<string, number[]> = { a: [], b: [] };
+    const stored = new Set<number>();
+    let aDown = false;
+    const transport: ChunkTransport = {
+      test: async (t, _f, n) => {
+        if (t.baseUrl === 'a' && aDown) throw new ChunkError('0');
+        return stored.has(n);
+      },
+      send: async (t, _f, n) => {
+        await flush();
+        if (t.baseUrl === 'a' && (aDown || stored.size >= 3)) {
+          aDown = true;
+          throw new ChunkError('502');
+        }
+        byBase[t.baseUrl]!.push(n);
+        stored.add(n);
+        return { complete: false };
+      },
+    };
+    const merged: string[] = [];
+    const failover = vi.fn(async () => 'b');
+    const engine = new UploadEngine({
+      transport,
+      merge: async (t) => void merged.push(t.baseUrl),
+      deletePartial: async () => undefined,
+      setInterval: () => 1,
+      clearInterval: () => undefined,
+    });
+    engine.add({
+      target: { ...target, baseUrl: 'a', failover },
+      name: 'f',
+      isFolder: false,
+      chunkSize: 4,
+      overwrite: false,
+      files: [{ blob: blob(40), relativePath: 'f' }],
+    });
+    for (let i = 0; i < 200 && engine.getSnapshot()[0]?.status !== 'success'; i++) await flush();
+    expect(engine.getSnapshot()[0]?.status).toBe('success');
+    // Concurrent failures of one row ask for one new instance.
+    expect(failover).toHaveBeenCalledTimes(1);
+    expect([...stored].sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(byBase.b!.length).toBe(10 - byBase.a!.length);
+    expect(merged).toEqual(['b']);
+  });
+
+  it('fails the file when no other instance answers, and on a chunk error that is not about the instance', async () => {
+    const transport: ChunkTransport = {
+      test: async () => false,
+      send: async () => {
+        await flush();
+        throw new ChunkError('0');
+      },
+    };
+    const engine = new UploadEngine({
+      transport,
+      merge: async () => undefined,
+      deletePartial: async () => undefined,
+      setInterval: () => 1,
+      clearInterval: () => undefined,
+    });
+    engine.add({
+      target: { ...target, baseUrl: 'a', failover: async () => null },
+      name: 'f',
+      isFolder: false,
+      chunkSize: 4,
+      overwrite: false,
+      files: [{ blob: blob(8), relativePath: 'f' }],
+    });
+    for (let i = 0; i < 100 && engine.getSnapshot()[0]?.status !== 'error'; i++) await flush();
+    expect(engine.getSnapshot()[0]?.status).toBe('error');
+
+    const server = fakeServer({ failOn: 1 });
+    const failover = vi.fn(async () => 'b');
+    const e2 = engineWith(server);
+    e2.add({
+      target: { ...target, failover },
+      name: 'g',
+      isFolder: false,
+      chunkSize: 4,
+      overwrite: false,
+      files: [{ blob: blob(8), relativePath: 'g' }],
+    });
+    for (let i = 0; i < 100 && e2.getSnapshot()[0]?.status !== 'error'; i++) await flush();
+    expect(e2.getSnapshot()[0]?.status).toBe('error');
+    expect(failover).not.toHaveBeenCalled();
+  });
 });

@@ -39,6 +39,10 @@ export interface NewRow {
 let seq = 0;
 const newId = (p: string) => `${p}${Date.now().toString(36)}-${(seq++).toString(36)}`;
 const joinDir = (dir: string, rel: string) => (dir === '/' ? `/${rel}` : `${dir}/${rel}`);
+/** A chunk failed because the instance is gone (network error, or a proxy's 502/503/504), not because of the chunk. */
+const UNREACHABLE = new Set(['0', '502', '503', '504']);
+/** Instance switches per row before its files fail like any other error (every instance down, or flapping). */
+const MAX_FAILOVERS = 3;
 
 /**
  * The upload list's engine: rows of files, chunks sent with `simultaneousUploads` requests at most (spec §9: 3),
@@ -55,6 +59,9 @@ export class UploadEngine {
   private readonly listeners = new Set<() => void>();
   private readonly doneListeners = new Set<(target: UploadTarget, file: FileTask) => void>();
   private snapshot: RowView[] = [];
+  /** Rows looking for another instance right now (their chunks wait), and how often each switched. */
+  private readonly switching = new Map<string, Promise<boolean>>();
+  private readonly failovers = new Map<string, number>();
   private timer: unknown = null;
   private readonly opts: Required<Omit<EngineOptions, 'setInterval' | 'clearInterval'>> &
     Pick<EngineOptions, 'setInterval' | 'clearInterval'>;
@@ -222,7 +229,8 @@ export class UploadEngine {
   }
 
   private pump() {
-    const paused = (rowId: string) => this.rows.find((r) => r.id === rowId)?.paused ?? true;
+    const paused = (rowId: string) =>
+      (this.rows.find((r) => r.id === rowId)?.paused ?? true) || this.switching.has(rowId);
     const inFlightKeys = new Set(this.inFlight.keys());
     while (this.inFlight.size < this.opts.simultaneousUploads) {
       const next = nextChunk(this.order, paused, inFlightKeys, (f) => totalChunks(f.size, f.chunkSize));
@@ -245,6 +253,7 @@ export class UploadEngine {
     const row = this.rows.find((r) => r.id === file.rowId);
     if (!row) return;
     const { signal } = entry.ctrl;
+    const base = row.target.baseUrl;
     try {
       let complete = false;
       const stored = this.opts.testChunks
@@ -269,10 +278,46 @@ export class UploadEngine {
       if (signal.aborted || this.inFlight.get(key) !== entry) return;
       this.inFlight.delete(key);
       if (e instanceof ChunkError && e.aborted) return;
+      if (e instanceof ChunkError && UNREACHABLE.has(e.code) && (await this.failover(row, file, n, base)))
+        return;
       this.fail(file, e);
     } finally {
       this.pump();
     }
+  }
+
+  /**
+   * The instance of `row` stopped answering (spec §4): ask the target for another working one and send the chunk
+   * (and everything after it) there. The chunks already stored stay: the test GET and the merge on the new instance
+   * read them from the shared database. True when the row now has another instance.
+   */
+  private async failover(row: UploadRow, file: FileTask, n: number, base: string): Promise<boolean> {
+    file.cursor = Math.min(file.cursor, n);
+    file.sent = (this.doneBytes.get(file.id) ?? 0) + this.inFlightBytes(file.id);
+    // A chunk of the old instance failing after the row already moved: just send it again.
+    if (row.target.baseUrl !== base) return true;
+    const find = row.target.failover;
+    if (!find) return false;
+    let pending = this.switching.get(row.id);
+    if (!pending) {
+      const count = (this.failovers.get(row.id) ?? 0) + 1;
+      this.failovers.set(row.id, count);
+      pending =
+        count > MAX_FAILOVERS
+          ? Promise.resolve(false)
+          : find()
+              .then((url) => {
+                if (!url || url === base) return false;
+                row.target = { ...row.target, baseUrl: url };
+                return true;
+              })
+              .catch(() => false)
+              .finally(() => this.switching.delete(row.id));
+      this.switching.set(row.id, pending);
+    }
+    const moved = await pending;
+    this.switching.delete(row.id);
+    return moved;
   }
 
   /** Every chunk is stored: merge unless the last answer said complete, then the file is done. */

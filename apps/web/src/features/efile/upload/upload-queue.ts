@@ -11,6 +11,11 @@ export interface UploadTarget {
   baseUrl: string;
   /** The folder the upload lands in (spec: "upload directory", toPath). */
   dir: string;
+  /**
+   * Finds another working instance of the cluster when `baseUrl` stops answering mid-upload (spec §4 failover);
+   * resolves with its base URL, or null when there is none.
+   */
+  failover?: () => Promise<string | null>;
 }
 
 /** One file of the uploader; a folder row owns many. */

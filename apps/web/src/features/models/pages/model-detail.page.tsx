@@ -1,7 +1,7 @@
-import { Card, Descriptions } from 'antd';
+import { Card, Descriptions, Tabs } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { api } from '../../../shared/api/client';
 import { CatalogDetailView } from '../../../shared/catalog/catalog-detail-view';
 import { pick } from '../../../shared/i18n/languages';
@@ -10,6 +10,8 @@ import { MarkdownViewer } from '../../../shared/ui/markdown/markdown-viewer';
 import { TipBanner } from '../../../shared/ui/tip-banner';
 import { modelQueries } from '../api/models.queries';
 import { modelUsage } from '../components/model-usage';
+import { ModelFiles } from '../components/model-files';
+import '../models.css';
 
 /** /model-zoo/:id (spec §2). */
 export default function ModelDetailPage() {
@@ -21,6 +23,9 @@ export default function ModelDetailPage() {
   const item = detail.data;
   const filePath = item?.filePath ?? null;
   const category = categories?.find((c) => c.value === item?.category);
+  // The open tab is in the address (?tab=files), so a link can point at a model's files.
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'files' ? 'files' : 'readme';
 
   // Spec §7: the count call tolerates any answer, so its failures are not shown.
   const count = useMutation({
@@ -63,9 +68,26 @@ export default function ModelDetailPage() {
         )
       }
     >
-      <MarkdownViewer
-        queryKey={['models', 'description', filePath]}
-        load={filePath ? (signal) => api.models.fileView(filePath, { signal }) : null}
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setParams(key === 'files' ? { tab: 'files' } : {}, { replace: true })}
+        items={[
+          {
+            key: 'readme',
+            label: t('models.tabs.readme'),
+            children: (
+              <MarkdownViewer
+                queryKey={['models', 'description', filePath]}
+                load={filePath ? (signal) => api.models.fileView(filePath, { signal }) : null}
+              />
+            ),
+          },
+          {
+            key: 'files',
+            label: t('models.tabs.files'),
+            children: item && <ModelFiles modelId={item.id} modelName={item.nameEn || item.name} />,
+          },
+        ]}
       />
     </CatalogDetailView>
   );

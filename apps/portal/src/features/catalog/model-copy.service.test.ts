@@ -1,0 +1,130 @@
+import { Readable } from 'node:stream';
+import crypto from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { MemoryKv } from '@hpc/server-kit';
+import type { EfileCaller, EfileRequest } from './efile-caller';
+import { ModelCopyService } from './model-copy.service';
+import type { ModelFilesService } from './model-files';
+
+const BYTES = Buffer.alloc(3 * 1024 * 1024, 7);
+const ROW = {
+  item_id: 1,
+  path: 'weights.bin',
+  stored_path: 'x',
+  size: BYTES.length,
+  sha256: crypto.createHash('sha256').update(BYTES).digest('hex'),
+};
+
+/**
+ * Cancelling a running copy: an efile whose tar PUT reads one piece, then waits until the test cancels. The copy
+ * must end "cancelled" (not "error"), remove its staging folder and never rename it into place.
+ */
+describe('model copy cancel', () => {
+  it('stops the stream, removes the staging folder and frees the user for the next copy', async () => {
+    const calls: EfileRequest[] = [];
+    let firstPiece!: () => void;
+    const gotPiece = new Promise<void>((r) => (firstPiece = r));
+    let drained!: () => void;
+    const putDone = new Promise<void>((r) => (drained = r));
+    const call = (async (_base: string, req: EfileRequest) => {
+      calls.push(req);
+      if (req.path === '/check.action') return { check_result: 'ok' };
+      if (req.path === '/exist.action')
+        return { code: '0', msg: '', data: { exist: false, isDirectory: false } };
+      if (req.path.startsWith('/linuxUpload.action'))
+        return { code: '0', msg: '', data: { token: 'scoped' } };
+      if (req.method === 'PUT') {
+        try {
+          for await (const _ of req.stream!) {
+            firstPiece();
+            await new Promise((r) => setTimeout(r, 5));
+          }
+          return { code: '0', msg: '', data: { files: 1, skipped: [] } };
+        } catch {
+          // efile answers an error when the body breaks off
+          return { code: '1012', msg: 'interrupted', data: null };
+        } finally {
+          drained();
+        }
+      }
+      return { code: '0', msg: '', data: null };
+    }) as unknown as EfileCaller;
+    const files = {
+      rows: async () => [ROW],
+      openRow: async () => ({
+        ...ROW,
+        name: ROW.path,
+        stream: Readable.from([BYTES.subarray(0, 1 << 20), BYTES.subarray(1 << 20)]),
+      }),
+    } as unknown as ModelFilesService;
+    const kv = new MemoryKv();
+    const service = new ModelCopyService({
+      files,
+      kv,
+      now: Date.now,
+      efileInfo: async () => ({
+        clusterId: 'c1',
+        efileUrl: '/efile/c1',
+        efileUrls: ['/efile/c1'],
+        homePath: '/home/u',
+        username: 'u',
+      }),
+      clusterToken: async () => 'cluster-token',
+      call,
+      warn: () => undefined,
+    });
+
+    const job = await service.start(7, 1, { clusterId: 'c1', parentPath: '/home/u', name: 'model' });
+    await gotPiece;
+    await service.cancel(7, job.jobId);
+    await putDone;
+    let final = await service.progress(7, job.jobId);
+    while (final.state === 'running') {
+      await new Promise((r) => setTimeout(r, 10));
+      final = await service.progress(7, job.jobId);
+    }
+    expect(final.state).toBe('cancelled');
+    expect(final.error).toBeNull();
+    expect(calls.some((c) => c.path === '/rename.action')).toBe(false);
+    const remove = calls.find((c) => c.path.startsWith('/remove.action'));
+    expect(remove?.form?.paths).toEqual([expect.stringMatching(/^\/home\/u\/\.model\.copy-/)]);
+    // The lock is gone: the next copy may start.
+    expect(await kv.get('model-copy:lock:7')).toBeNull();
+    // Another user cannot see it.
+    await expect(service.progress(8, job.jobId)).rejects.toMatchObject({ code: '404' });
+    await kv.close();
+  });
+
+  it('refuses a second copy while the user has one running (spec §4), before touching efile', async () => {
+    const kv = new MemoryKv();
+    const calls: string[] = [];
+    const service = new ModelCopyService({
+      files: { rows: async () => [ROW] } as unknown as ModelFilesService,
+      kv,
+      now: Date.now,
+      efileInfo: async () => ({
+        clusterId: 'c1',
+        efileUrl: '/e',
+        efileUrls: ['/e'],
+        homePath: '/h',
+        username: 'u',
+      }),
+      clusterToken: async () => 't',
+      call: (async (_b: string, req: EfileRequest) => {
+        calls.push(req.path);
+        if (req.path === '/check.action') return { check_result: 'ok' };
+        return { code: '0', msg: '', data: { exist: false, isDirectory: false } };
+      }) as unknown as EfileCaller,
+      warn: () => undefined,
+    });
+    await kv.set('model-copy:lock:7', 'running-job', 60_000);
+    await expect(service.start(7, 1, { clusterId: 'c1', parentPath: '/h', name: 'm' })).rejects.toMatchObject(
+      {
+        code: 'OPERATION_LIMIT',
+      },
+    );
+    expect(calls.some((p) => p.startsWith('/linuxUpload'))).toBe(false);
+    expect(await kv.get('model-copy:lock:7')).toBe('running-job');
+    await kv.close();
+  });
+});

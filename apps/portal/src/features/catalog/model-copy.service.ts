@@ -1,0 +1,300 @@
+import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { EfileInfo, ModelCopyBody, ModelCopyJob } from '@hpc/contracts';
+import { Limits } from '@hpc/contracts';
+import { AppError, isAppError, type KvStore } from '@hpc/server-kit';
+import type { CatalogModelFileTable } from './catalog.tables';
+import { expectOk, type EfileCaller } from './efile-caller';
+import type { ModelFilesService } from './model-files';
+import { dataPadding, END_OF_ARCHIVE, entryHeader } from './tar-writer';
+
+export interface ModelCopyDeps {
+  files: ModelFilesService;
+  kv: KvStore;
+  now: () => number;
+  /** `GET /model-zoo/proxy/efile/info` for the user on a cluster (refuses disabled accounts, missing services). */
+  efileInfo: (userId: number, clusterId: string) => Promise<EfileInfo>;
+  /** The user's cluster token for that cluster, signed now (a long copy outlives the token it started with). */
+  clusterToken: (userId: number, clusterId: string) => Promise<string>;
+  call: EfileCaller;
+  warn: (err: unknown, msg: string) => void;
+  /** How often progress is written to the store (and a cancel from another instance noticed). */
+  flushMs?: number;
+}
+
+/** Finished jobs stay readable this long; a running one's lock expires on its own if its instance dies. */
+const JOB_TTL_MS = 24 * 3600_000;
+const LOCK_TTL_MS = 3600_000;
+const SMALL_CALL_MS = 30_000;
+
+const jobKey = (id: string) => `model-copy:job:${id}`;
+const lockKey = (userId: number) => `model-copy:lock:${userId}`;
+const cancelKey = (id: string) => `model-copy:cancel:${id}`;
+
+interface Stored {
+  owner: number;
+  job: ModelCopyJob;
+}
+
+// eslint-disable-next-line no-control-regex
+const BAD_NAME = /[\u0000-\u001f\u007f/\\]/;
+
+/** The folder name rules of spec §5 (efile checks them again): not blank, at most 70, no "/", not . or .. */
+function checkName(name: string): void {
+  if (name.trim() === '') throw new AppError('1004', 'The folder name must not be blank');
+  if ([...name].length > Limits.nameMaxLength) {
+    throw new AppError('1004', `The folder name must be at most ${Limits.nameMaxLength} characters`);
+  }
+  if (BAD_NAME.test(name) || name === '.' || name === '..') throw new AppError('1027');
+}
+
+function normalParent(p: string): string {
+  if (p.includes('\0')) throw new AppError('1033');
+  if (!p.startsWith('/')) throw new AppError('1004', 'The folder must be an absolute path');
+  const segs = p.split('/').filter(Boolean);
+  if (segs.some((s) => s === '..' || s === '.'))
+    throw new AppError('1004', 'The path must not contain . or ..');
+  return '/' + segs.join('/');
+}
+
+/**
+ * "Copy to my E-File" (issue 13 §3): streams a model's files from the catalogue storage into a new folder of the
+ * user's files on a cluster, through that cluster's efile and only its public API: `exist.action` (the folder must
+ * be new), `linuxUpload.action` (a scoped upload token for the parent folder, as the Linux commands get),
+ * `PUT /linux/tar/{token}` (the files as one tar stream, which efile extracts with its checks, each file written
+ * atomically), `rename.action` (the hidden staging folder becomes the final one, so nothing half-copied is ever
+ * visible under the final name) and `remove.action` (the staging folder, on error or cancel).
+ *
+ * One copy per user at a time (spec §4), held by a lock in the shared store; progress is written to the store, so
+ * any portal instance answers the progress and cancel calls; each file's sha256 is checked while it streams.
+ */
+export class ModelCopyService {
+  private readonly running = new Map<string, AbortController>();
+  private readonly flushMs: number;
+
+  constructor(private readonly deps: ModelCopyDeps) {
+    this.flushMs = deps.flushMs ?? 500;
+  }
+
+  async start(userId: number, modelId: number, body: ModelCopyBody): Promise<ModelCopyJob> {
+    const { deps } = this;
+    checkName(body.name);
+    const parent = normalParent(body.parentPath);
+    const rows = await deps.files.rows(modelId);
+    if (rows.length === 0) throw new AppError('1020', 'This model has no files to copy');
+    const info = await deps.efileInfo(userId, body.clusterId);
+    const token = await deps.clusterToken(userId, body.clusterId);
+    const base = await this.workingBase(info);
+    const targetPath = `${parent === '/' ? '' : parent}/${body.name}`;
+
+    const exist = expectOk(
+      await deps.call<{ exist: boolean; isDirectory: boolean }>(base, {
+        method: 'POST',
+        path: '/exist.action',
+        token,
+        form: { path: targetPath },
+        timeoutMs: SMALL_CALL_MS,
+      }),
+    );
+    if (exist.exist) throw new AppError(exist.isDirectory ? '1023' : '1021');
+
+    const jobId = crypto.randomBytes(16).toString('base64url');
+    if (!(await deps.kv.setIfAbsent(lockKey(userId), jobId, LOCK_TTL_MS)))
+      throw new AppError('OPERATION_LIMIT');
+    try {
+      const upload = expectOk(
+        await deps.call<{ token: string }>(base, {
+          method: 'GET',
+          path: `/linuxUpload.action?path=${encodeURIComponent(parent)}`,
+          token,
+          timeoutMs: SMALL_CALL_MS,
+        }),
+      );
+      const now = deps.now();
+      const job: ModelCopyJob = {
+        jobId,
+        modelId,
+        clusterId: body.clusterId,
+        targetPath,
+        state: 'running',
+        bytesDone: 0,
+        bytesTotal: rows.reduce((n, r) => n + r.size, 0),
+        filesDone: 0,
+        filesTotal: rows.length,
+        error: null,
+        startedAt: now,
+        updatedAt: now,
+      };
+      await this.save(userId, job);
+      const stage = `.${body.name.slice(0, 40)}.copy-${jobId.slice(0, 8)}`;
+      const answer = { ...job };
+      void this.run(userId, job, rows, { base, parent, stage, name: body.name, uploadToken: upload.token });
+      return answer;
+    } catch (e) {
+      await deps.kv.del(lockKey(userId));
+      throw e;
+    }
+  }
+
+  async progress(userId: number, jobId: string): Promise<ModelCopyJob> {
+    const raw = await this.deps.kv.get(jobKey(jobId));
+    const stored = raw ? (JSON.parse(raw) as Stored) : null;
+    // Another user's job reads as missing: job ids are not a way to learn about other users' files.
+    if (!stored || stored.owner !== userId) throw new AppError('404', 'No such copy');
+    return stored.job;
+  }
+
+  async cancel(userId: number, jobId: string): Promise<ModelCopyJob> {
+    const job = await this.progress(userId, jobId);
+    if (job.state !== 'running') return job;
+    await this.deps.kv.set(cancelKey(jobId), '1', JOB_TTL_MS);
+    this.running.get(jobId)?.abort();
+    return job;
+  }
+
+  /** The first of the cluster's enabled efile instances (the round-robin pick first) whose health check answers. */
+  private async workingBase(info: EfileInfo): Promise<string> {
+    const order = [info.efileUrl, ...info.efileUrls.filter((u) => u !== info.efileUrl)];
+    for (const base of order) {
+      try {
+        const res = await this.deps.call<unknown>(base, {
+          method: 'GET',
+          path: '/check.action',
+          timeoutMs: 5000,
+          plainJson: true,
+        });
+        if ((res as unknown as { check_result?: string }).check_result === 'ok') return base;
+      } catch {
+        // try the next instance
+      }
+    }
+    throw new AppError('1001', 'No file service of this centre answers', {
+      data: { clusterId: info.clusterId, kind: 'AccessError' },
+    });
+  }
+
+  private async save(userId: number, job: ModelCopyJob): Promise<void> {
+    job.updatedAt = this.deps.now();
+    await this.deps.kv.set(
+      jobKey(job.jobId),
+      JSON.stringify({ owner: userId, job } satisfies Stored),
+      JOB_TTL_MS,
+    );
+  }
+
+  private async run(
+    userId: number,
+    job: ModelCopyJob,
+    rows: CatalogModelFileTable[],
+    t: { base: string; parent: string; stage: string; name: string; uploadToken: string },
+  ): Promise<void> {
+    const { deps } = this;
+    const abort = new AbortController();
+    this.running.set(job.jobId, abort);
+    const stagePath = `${t.parent === '/' ? '' : t.parent}/${t.stage}`;
+    let lastFlush = deps.now();
+    const flush = async (force = false) => {
+      if (!force && deps.now() - lastFlush < this.flushMs) return;
+      lastFlush = deps.now();
+      // A cancel sent to another instance reaches this one through the store.
+      if (await deps.kv.get(cancelKey(job.jobId))) abort.abort();
+      await this.save(userId, job);
+      await deps.kv.set(lockKey(userId), job.jobId, LOCK_TTL_MS);
+    };
+
+    const files = deps.files;
+    async function* tar(): AsyncGenerator<Buffer> {
+      const mtime = deps.now();
+      yield entryHeader(t.stage, 0, 'dir', mtime);
+      for (const row of rows) {
+        const file = await files.openRow(row);
+        const hash = crypto.createHash('sha256');
+        try {
+          yield entryHeader(`${t.stage}/${row.path}`, row.size, 'file', mtime);
+          let sent = 0;
+          for await (const chunk of file.stream as AsyncIterable<Buffer>) {
+            if (abort.signal.aborted) throw new AppError('1012', 'The copy was cancelled');
+            // Never more than the header announced, even if the stored file grew meanwhile.
+            const part = chunk.subarray(0, Math.max(0, row.size - sent));
+            hash.update(part);
+            sent += part.length;
+            job.bytesDone += part.length;
+            yield part;
+            await flush();
+          }
+          if (sent !== row.size || hash.digest('hex') !== row.sha256) {
+            throw new AppError('1010', `${row.path} does not match its sha256`);
+          }
+        } finally {
+          file.stream.destroy();
+        }
+        yield dataPadding(row.size);
+        job.filesDone++;
+      }
+      yield END_OF_ARCHIVE;
+    }
+
+    try {
+      const result = expectOk(
+        await deps.call<{ files: number; skipped: string[] }>(t.base, {
+          method: 'PUT',
+          path: `/linux/tar/${encodeURIComponent(t.uploadToken)}?overwrite=false`,
+          stream: Readable.from(tar()),
+          signal: abort.signal,
+        }),
+      );
+      if (abort.signal.aborted) throw new AppError('1012', 'The copy was cancelled');
+      if (result.skipped.length > 0 || result.files !== rows.length) {
+        throw new AppError('1028', `Not copied: ${result.skipped.join(', ')}`);
+      }
+      const token = await deps.clusterToken(userId, job.clusterId);
+      expectOk(
+        await deps.call(t.base, {
+          method: 'POST',
+          path: '/rename.action',
+          token,
+          form: { path: stagePath, newName: t.name },
+          timeoutMs: SMALL_CALL_MS,
+        }),
+      );
+      job.state = 'success';
+    } catch (e) {
+      const cancelled =
+        abort.signal.aborted || Boolean(await deps.kv.get(cancelKey(job.jobId)).catch(() => null));
+      job.state = cancelled ? 'cancelled' : 'error';
+      job.error = cancelled
+        ? null
+        : isAppError(e)
+          ? { code: e.code, msg: e.message }
+          : { code: '1001', msg: (e as Error).message };
+      if (!cancelled && !isAppError(e)) deps.warn(e, 'model copy failed');
+      await this.removeStage(userId, job.clusterId, t.base, stagePath);
+    } finally {
+      this.running.delete(job.jobId);
+      await this.save(userId, job).catch((err: unknown) =>
+        deps.warn(err, 'model copy: saving the job failed'),
+      );
+      await deps.kv.del(lockKey(userId)).catch(() => undefined);
+      await deps.kv.del(cancelKey(job.jobId)).catch(() => undefined);
+    }
+  }
+
+  /** Removes what a failed or cancelled copy left in its staging folder (never the final name: it was not made). */
+  private async removeStage(userId: number, clusterId: string, base: string, stagePath: string) {
+    try {
+      const token = await this.deps.clusterToken(userId, clusterId);
+      const res = await this.deps.call(base, {
+        method: 'POST',
+        path: '/remove.action?recursive=true',
+        token,
+        form: { paths: [stagePath] },
+        timeoutMs: SMALL_CALL_MS,
+      });
+      // 1020: nothing was extracted yet.
+      if (res.code !== '0' && res.code !== '1020')
+        this.deps.warn(res, 'model copy: staging folder left behind');
+    } catch (err) {
+      this.deps.warn(err, 'model copy: staging folder left behind');
+    }
+  }
+}

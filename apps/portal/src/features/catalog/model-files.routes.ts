@@ -1,0 +1,82 @@
+import {
+  CatalogIdParams,
+  ModelCopyBody,
+  ModelCopyJobParams,
+  ModelCopyJobResponse,
+  ModelFileQuery,
+  ModelFilesResponse,
+} from '@hpc/contracts';
+import { Type } from 'typebox';
+import { ok, type AppServer } from '@hpc/server-kit';
+import type { SessionHttp } from '../auth/session-http';
+import type { ModelCopyService } from './model-copy.service';
+import type { ModelFilesService } from './model-files';
+
+const tags = ['model zoo'];
+
+/** `attachment; filename*=UTF-8''…`: any name, never a header injection. */
+const attachment = (name: string) =>
+  `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+
+/**
+ * The model zoo's file view (public like the catalogue itself) and "copy to my E-File" (a logged-in user's own
+ * files; under /api/ so that the session, CSRF and request-time checks apply).
+ */
+export function modelFileRoutes(
+  app: AppServer,
+  files: ModelFilesService,
+  copies: ModelCopyService,
+  http: SessionHttp,
+): void {
+  app.get(
+    '/model-zoo/model/:id/files',
+    { schema: { tags, params: CatalogIdParams, response: { 200: ModelFilesResponse } } },
+    async (req) => ok(await files.list(req.params.id)),
+  );
+
+  app.get(
+    '/model-zoo/model/:id/file',
+    {
+      schema: {
+        tags,
+        params: CatalogIdParams,
+        querystring: ModelFileQuery,
+        response: { 200: Type.Unsafe<unknown>({ type: 'string', format: 'binary' }) },
+      },
+    },
+    async (req, reply) => {
+      const file = await files.open(req.params.id, req.query.path);
+      reply
+        .header('content-type', 'application/octet-stream')
+        .header('content-length', file.size)
+        .header('content-disposition', attachment(file.name))
+        .header('x-content-type-options', 'nosniff')
+        .header('etag', `"${file.sha256}"`)
+        .header('cache-control', 'public, max-age=3600');
+      return reply.send(file.stream);
+    },
+  );
+
+  app.post(
+    '/api/model-zoo/model/:id/copy',
+    {
+      schema: { tags, params: CatalogIdParams, body: ModelCopyBody, response: { 200: ModelCopyJobResponse } },
+    },
+    async (req) => {
+      const live = await http.requireUser(req);
+      return ok(await copies.start(live.user.id, req.params.id, req.body));
+    },
+  );
+
+  app.get(
+    '/api/model-zoo/copy/:jobId',
+    { schema: { tags, params: ModelCopyJobParams, response: { 200: ModelCopyJobResponse } } },
+    async (req) => ok(await copies.progress((await http.requireUser(req)).user.id, req.params.jobId)),
+  );
+
+  app.post(
+    '/api/model-zoo/copy/:jobId/cancel',
+    { schema: { tags, params: ModelCopyJobParams, response: { 200: ModelCopyJobResponse } } },
+    async (req) => ok(await copies.cancel((await http.requireUser(req)).user.id, req.params.jobId)),
+  );
+}

@@ -1,0 +1,52 @@
+import type { UserPreferences, UserPreferencesBody, UserProfile } from '@hpc/contracts';
+import { AppError } from '@hpc/server-kit';
+import type { UserRepository } from './user.repository';
+import type { UserPreferenceRepository } from './user-preference.repository';
+
+/** The user centre's own rules: the profile as the user sees it, and preferences kept per user. */
+export function createUserCentreService(deps: {
+  users: UserRepository;
+  preferences: UserPreferenceRepository;
+  now: () => number;
+}) {
+  const { users, preferences, now } = deps;
+  return {
+    async profile(userId: number): Promise<UserProfile> {
+      const u = await users.findById(userId);
+      if (!u) throw new AppError('401');
+      return {
+        id: u.id,
+        username: u.username,
+        fullName: u.full_name,
+        email: u.email,
+        role: u.role,
+        createdAt: Number(u.created_at),
+        hasPassword: u.password_hash !== null,
+        sso: u.oidc_subject !== null,
+        ssoProvider: u.oidc_issuer,
+      };
+    },
+
+    async preferences(userId: number): Promise<UserPreferences> {
+      const row = await preferences.find(userId);
+      // Values are checked on the way in; a value an older version stored and this one no longer knows reads as
+      // "never chosen" rather than breaking the page.
+      return {
+        language: row?.language === 'zh-CN' || row?.language === 'en-US' ? row.language : null,
+        theme: row?.theme === 'dark_blue' || row?.theme === 'light_blue' ? row.theme : null,
+      };
+    },
+
+    async savePreferences(userId: number, body: UserPreferencesBody): Promise<UserPreferences> {
+      const patch = {
+        ...(body.language !== undefined ? { language: body.language } : {}),
+        ...(body.theme !== undefined ? { theme: body.theme } : {}),
+      };
+      if (Object.keys(patch).length === 0) throw new AppError('1003', 'Send language or theme');
+      await preferences.upsert(userId, patch, now());
+      return this.preferences(userId);
+    },
+  };
+}
+
+export type UserCentreService = ReturnType<typeof createUserCentreService>;

@@ -1,0 +1,89 @@
+import { Card, Table, Tag, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Limits, type UserAccount } from '@hpc/contracts';
+import { formatDate } from '../../../shared/utils/format';
+import { userCenterApi } from '../api/user-center.api';
+
+const DAY = 24 * 3600 * 1000;
+
+/**
+ * The user's accounts, each with the centres it is used on, status, balance and expiry: the alert bar's data in
+ * full, with the same thresholds (spec §9) marking what the bar would warn about.
+ */
+export function AccountsCard() {
+  const { t, i18n } = useTranslation();
+  const accounts = useQuery({
+    queryKey: ['user-center', 'accounts'],
+    queryFn: ({ signal }) => userCenterApi.accounts(signal),
+  });
+  const money = new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'CNY' });
+
+  return (
+    <Card title={t('user-center.accounts.title')} variant="borderless">
+      <Table<UserAccount>
+        size="small"
+        rowKey="accountId"
+        loading={accounts.isLoading}
+        dataSource={accounts.data ?? []}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: t('user-center.accounts.none') }}
+        columns={[
+          {
+            key: 'name',
+            title: t('user-center.accounts.name'),
+            render: (_, a) => (
+              <>
+                <div>{a.name}</div>
+                <Typography.Text type="secondary" className="hpc-uc-small">
+                  {a.accountId}
+                </Typography.Text>
+              </>
+            ),
+          },
+          {
+            key: 'centres',
+            title: t('user-center.accounts.centres'),
+            render: (_, a) => (i18n.language === 'en-US' ? a.centerNamesEn : a.centerNames),
+          },
+          {
+            key: 'status',
+            title: t('user-center.accounts.status'),
+            render: (_, a) =>
+              a.status === 'Normal' ? (
+                <Tag color="success">{t('user-center.accounts.normal')}</Tag>
+              ) : (
+                <Tag color="error">{t('user-center.accounts.disabled')}</Tag>
+              ),
+          },
+          {
+            key: 'balance',
+            title: t('user-center.accounts.balance'),
+            align: 'right',
+            render: (_, a) => (
+              <Typography.Text type={a.balance <= Limits.balanceThreshold ? 'warning' : undefined}>
+                {money.format(a.balance)}
+              </Typography.Text>
+            ),
+          },
+          {
+            key: 'expiry',
+            title: t('user-center.accounts.expiry'),
+            render: (_, a) => {
+              if (a.endUseTime === null) return t('user-center.accounts.noExpiry');
+              const days = Math.ceil((a.endUseTime - Date.now()) / DAY);
+              return (
+                <Typography.Text type={days <= Limits.expiryReminderDays ? 'warning' : undefined}>
+                  {formatDate(a.endUseTime, i18n.language)}
+                  {days <= Limits.expiryReminderDays &&
+                    ` (${days < 0 ? t('user-center.accounts.expired') : t('user-center.accounts.daysLeft', { count: days })})`}
+                </Typography.Text>
+              );
+            },
+          },
+        ]}
+      />
+    </Card>
+  );
+}

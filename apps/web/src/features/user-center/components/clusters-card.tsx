@@ -1,0 +1,88 @@
+import { Card, Table, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { ClusterUserBaseInfo } from '@hpc/contracts';
+import { pick } from '../../../shared/i18n/languages';
+import { isDisabledCluster, nameSaysDisabled } from '../../clusters/cluster-sort';
+import { useClusters } from '../../clusters/use-clusters';
+
+/** The user's centres with their compute user, home and the account charged there (spec §3 cluster fields). */
+export function ClustersCard() {
+  const { t, i18n } = useTranslation();
+  const { clusters, isLoading } = useClusters();
+  return (
+    <Card title={t('user-center.clusters.title')} variant="borderless">
+      <Table<ClusterUserBaseInfo>
+        size="small"
+        rowKey="clusterId"
+        loading={isLoading}
+        dataSource={clusters}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: t('user-center.clusters.none') }}
+        columns={[
+          {
+            key: 'centre',
+            title: t('user-center.clusters.centre'),
+            render: (_, c) => {
+              const name = pick(i18n.language, c.centerName, c.centerNameEn);
+              return (
+                <>
+                  {name}{' '}
+                  {isDisabledCluster(c) && !nameSaysDisabled(name) && (
+                    <Tag>{t('user-center.clusters.centreDisabled')}</Tag>
+                  )}
+                  <div>
+                    <Typography.Text type="secondary" className="hpc-uc-small">
+                      {c.clusterId}
+                    </Typography.Text>
+                  </div>
+                </>
+              );
+            },
+          },
+          { key: 'cun', title: t('user-center.clusters.computeUser'), dataIndex: 'clusterUserName' },
+          {
+            key: 'home',
+            title: t('user-center.clusters.home'),
+            render: (_, c) => <Typography.Text code>{c.homePath}</Typography.Text>,
+          },
+          {
+            key: 'account',
+            title: t('user-center.clusters.account'),
+            render: (_, c) =>
+              c.accountDetail ? (
+                <>
+                  {c.accountDetail.name}{' '}
+                  {c.accountDetail.status === 'Normal' ? (
+                    <Tag color="success">{t('user-center.accounts.normal')}</Tag>
+                  ) : (
+                    <Tag color="error">{t('user-center.accounts.disabled')}</Tag>
+                  )}
+                </>
+              ) : (
+                '-'
+              ),
+          },
+          {
+            key: 'member',
+            title: t('user-center.clusters.memberType'),
+            render: (_, c) =>
+              c.memberType ? (
+                <>
+                  {t(`user-center.clusters.member.${c.memberType}`)}
+                  {c.adminFullName && (
+                    <Typography.Text type="secondary" className="hpc-uc-small">
+                      {' '}
+                      ({t('user-center.clusters.admin', { name: c.adminFullName })})
+                    </Typography.Text>
+                  )}
+                </>
+              ) : (
+                '-'
+              ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}

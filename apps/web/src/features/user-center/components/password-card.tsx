@@ -1,0 +1,110 @@
+import { Alert, Button, Card, Form, Input } from 'antd';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { UserProfile } from '@hpc/contracts';
+import { isApiError } from '@hpc/api-client';
+import { errorMessage } from '../../../shared/api/error-message';
+import { notifySuccess } from '../../../shared/api/notify';
+import { userCenterApi } from '../api/user-center.api';
+
+const MIN_LENGTH = 8;
+
+interface Values {
+  oldPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+/**
+ * Change password for local accounts (`POST /api/user/password`), with the spec's "confirm password must equal new
+ * password" (§5); a single sign-on user without a local password is told where to change it.
+ */
+export function PasswordCard({ profile }: { profile: UserProfile }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<Values>();
+  const change = useMutation({
+    mutationFn: (v: Values) =>
+      userCenterApi.changePassword({ oldPassword: v.oldPassword, newPassword: v.newPassword }),
+    // Shown in the card: a wrong old password says so in the user's language (the server's text is English).
+    meta: { silent: true },
+    onSuccess: () => {
+      form.resetFields();
+      notifySuccess(t('user-center.password.changed'));
+    },
+  });
+
+  return (
+    <Card title={t('user-center.password.title')} variant="borderless">
+      {!profile.hasPassword ? (
+        <Alert
+          type="info"
+          showIcon
+          data-testid="sso-password-notice"
+          message={t('user-center.password.sso')}
+          description={
+            profile.ssoProvider
+              ? t('user-center.password.ssoWhere', { provider: profile.ssoProvider })
+              : t('user-center.password.ssoAdmin')
+          }
+        />
+      ) : (
+        <Form
+          form={form}
+          layout="vertical"
+          className="hpc-password-form"
+          onFinish={(v) => change.mutate(v)}
+          requiredMark={false}
+        >
+          <Form.Item
+            name="oldPassword"
+            label={t('user-center.password.old')}
+            rules={[{ required: true, message: t('user-center.password.required') }]}
+          >
+            <Input.Password autoComplete="current-password" />
+          </Form.Item>
+          <Form.Item
+            name="newPassword"
+            label={t('user-center.password.new')}
+            rules={[
+              { required: true, message: t('user-center.password.required') },
+              { min: MIN_LENGTH, message: t('user-center.password.tooShort', { min: MIN_LENGTH }) },
+            ]}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item
+            name="confirmPassword"
+            label={t('user-center.password.confirm')}
+            dependencies={['newPassword']}
+            rules={[
+              { required: true, message: t('user-center.password.required') },
+              ({ getFieldValue }) => ({
+                validator: (_, value) =>
+                  !value || value === getFieldValue('newPassword')
+                    ? Promise.resolve()
+                    : Promise.reject(new Error(t('user-center.password.mismatch'))),
+              }),
+            ]}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          {change.error && (
+            <Alert
+              className="hpc-password-error"
+              type="error"
+              showIcon
+              message={
+                isApiError(change.error) && change.error.code === 'LOGIN_FAILED'
+                  ? t('user-center.password.wrongOld')
+                  : errorMessage(change.error, t)
+              }
+            />
+          )}
+          <Button type="primary" htmlType="submit" loading={change.isPending}>
+            {t('user-center.password.submit')}
+          </Button>
+        </Form>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { atLogin, changesToSave } from './preference-rules';
+
+describe('preference sync rules', () => {
+  const local = { language: 'zh-CN', theme: 'dark_blue' } as const;
+
+  it('lets the server’s choice win at login, and keeps the browser’s where the server has none', () => {
+    expect(atLogin({ language: 'en-US', theme: 'light_blue' }, local)).toEqual({
+      language: 'en-US',
+      theme: 'light_blue',
+    });
+    expect(atLogin({ language: null, theme: 'light_blue' }, local)).toEqual({
+      language: 'zh-CN',
+      theme: 'light_blue',
+    });
+    expect(atLogin({ language: null, theme: null }, local)).toEqual(local);
+  });
+
+  it('saves only what changed', () => {
+    expect(changesToSave(local, local)).toEqual({});
+    expect(changesToSave(local, { ...local, theme: 'light_blue' })).toEqual({ theme: 'light_blue' });
+    expect(changesToSave(local, { language: 'en-US', theme: 'light_blue' })).toEqual({
+      language: 'en-US',
+      theme: 'light_blue',
+    });
+  });
+});

@@ -1,0 +1,49 @@
+import { useEffect, useRef } from 'react';
+import { usePreferences } from '../../../app/preferences';
+import { useSession } from '../../account/use-session';
+import { userCenterApi } from '../api/user-center.api';
+import { atLogin, changesToSave, type PreferenceValues } from './preference-rules';
+
+/**
+ * Keeps language and theme on the server per user (docs/DECISIONS.md), so they follow the user to another browser:
+ * at login the server's choice wins where it has one; after that every change the user makes while logged in, from
+ * the header or the user centre, is saved. Only changes are saved (never the browser's defaults at login), so a
+ * user who never chose anything keeps each browser's own setting. Renders nothing; failures stay silent (the
+ * browser's localStorage still holds the choice).
+ */
+export function PreferencesSync() {
+  const { user } = useSession();
+  const { language, setLanguage, theme, setTheme } = usePreferences();
+  const userId = user?.id;
+  const synced = useRef<(PreferenceValues & { userId: number }) | null>(null);
+  const current = useRef<PreferenceValues>({ language, theme });
+  current.current = { language, theme };
+
+  useEffect(() => {
+    synced.current = null;
+    if (userId === undefined) return;
+    const controller = new AbortController();
+    userCenterApi
+      .preferences(controller.signal)
+      .then((server) => {
+        const local = current.current;
+        const next = atLogin(server, local);
+        synced.current = { userId, ...next };
+        if (next.language !== local.language) setLanguage(next.language);
+        if (next.theme !== local.theme) setTheme(next.theme);
+      })
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [userId, setLanguage, setTheme]);
+
+  useEffect(() => {
+    const s = synced.current;
+    if (!s || s.userId !== userId) return;
+    const patch = changesToSave(s, { language, theme });
+    if (Object.keys(patch).length === 0) return;
+    synced.current = { ...s, language, theme };
+    void userCenterApi.savePreferences(patch).catch(() => undefined);
+  }, [language, theme, userId]);
+
+  return null;
+}

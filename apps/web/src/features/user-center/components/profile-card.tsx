@@ -1,0 +1,38 @@
+import { Card, Descriptions, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { UserProfile } from '@hpc/contracts';
+import { formatDate } from '../../../shared/utils/format';
+import { useSession } from '../../account/use-session';
+
+export function ProfileCard({ profile }: { profile: UserProfile }) {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  return (
+    <Card title={t('user-center.profile.title')} variant="borderless">
+      <Descriptions
+        column={1}
+        size="small"
+        items={[
+          { key: 'username', label: t('user-center.profile.username'), children: profile.username },
+          { key: 'fullName', label: t('user-center.profile.fullName'), children: profile.fullName || '-' },
+          { key: 'email', label: t('user-center.profile.email'), children: profile.email || '-' },
+          {
+            key: 'role',
+            label: t('user-center.profile.role'),
+            children: <Tag>{t(`user-center.profile.roles.${profile.role}`)}</Tag>,
+          },
+          {
+            key: 'login',
+            label: t('user-center.profile.loginMethod'),
+            children: t(`user-center.profile.methods.${user?.userInfo.authMethod ?? 'password'}`),
+          },
+          {
+            key: 'created',
+            label: t('user-center.profile.created'),
+            children: formatDate(profile.createdAt, i18n.language),
+          },
+        ]}
+      />
+    </Card>
+  );
+}

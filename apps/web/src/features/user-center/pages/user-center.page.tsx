@@ -1,0 +1,48 @@
+import { Card, Skeleton } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { RequireSession } from '../../account/require-session';
+import { userCenterApi } from '../api/user-center.api';
+import { AccountsCard } from '../components/accounts-card';
+import { ClustersCard } from '../components/clusters-card';
+import { PasswordCard } from '../components/password-card';
+import { PreferencesCard } from '../components/preferences-card';
+import { ProfileCard } from '../components/profile-card';
+import '../user-center.css';
+
+function UserCenter() {
+  const { t } = useTranslation();
+  const profile = useQuery({
+    queryKey: ['user-center', 'profile'],
+    queryFn: ({ signal }) => userCenterApi.profile(signal),
+  });
+  return (
+    <div className="hpc-user-center">
+      <h1 className="hpc-uc-title">{t('user-center.title')}</h1>
+      <div className="hpc-uc-grid">
+        {profile.data ? (
+          <>
+            <ProfileCard profile={profile.data} />
+            <PasswordCard profile={profile.data} />
+          </>
+        ) : (
+          <Card>
+            <Skeleton active />
+          </Card>
+        )}
+        <PreferencesCard />
+      </div>
+      <AccountsCard />
+      <ClustersCard />
+    </div>
+  );
+}
+
+/** /user-center (spec §2 main-menu label "User Center"): behind the user menu, for logged-in users. */
+export default function UserCenterPage() {
+  return (
+    <RequireSession>
+      <UserCenter />
+    </RequireSession>
+  );
+}

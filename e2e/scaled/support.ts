@@ -1,0 +1,340 @@
+/**
+ * Test support for the scaled-out layout (issue 12): starts it exactly as `npm run start:scaled` does
+ * (scripts/scaled-layout.mjs: migrations, 2 efile processes per demo cluster, 2 portals, nginx) on free ports, on a
+ * database of its own (`scaled_<random>`, created on TEST_DATABASE_URL's server and dropped afterwards) and on a
+ * redis-server of its own (a second server on a free port, so stopping it for the outage test touches nobody else).
+ * TEST_REDIS_URL only says that CI provides Redis; the tests need the `redis-server` binary to run their own.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CSRF_COOKIE, CSRF_HEADER } from '@hpc/contracts';
+import { requestTimeHeaders } from '@hpc/api-client';
+import {
+  freePort,
+  root,
+  startScaled,
+  type Layout,
+  type StartScaledOptions,
+} from '../../scripts/scaled-layout.mjs';
+
+export { freePort, type Layout };
+
+/**
+ * The layout's public origin: with PUBLIC_URL set, the portal accepts logins only from pages of it (login CSRF), so
+ * calls made straight to one portal instance still carry it.
+ */
+let publicOrigin: string | null = null;
+const originFor = (base: string) => publicOrigin ?? new URL(base).origin;
+
+/** Why the scaled-out tests cannot run here, or null when they can. */
+export function scaledSkipReason(): string | null {
+  const missing = ['TEST_DATABASE_URL', 'TEST_REDIS_URL'].filter((v) => !process.env[v]);
+  if (missing.length)
+    return `${missing.join(' and ')} not set (the scaled-out layout needs PostgreSQL and Redis)`;
+  if (spawnSync('redis-server', ['--version']).status !== 0) return 'redis-server is not installed';
+  if (!fs.existsSync(path.join(root, 'apps/efile/dist/server.js')))
+    return 'the servers are not built: run `node scripts/build.mjs`';
+  return null;
+}
+
+/** Says loudly, once per file, that and why the scaled-out tests are skipped. */
+export function announceSkip(file: string, reason: string | null): boolean {
+  if (!reason) return false;
+  const line = `SKIPPED ${file}: ${reason}`;
+  console.warn(`\n${'!'.repeat(line.length + 8)}\n!!! ${line} !!!\n${'!'.repeat(line.length + 8)}\n`);
+  return true;
+}
+
+/** A redis-server of the test's own, stoppable and restartable on the same port. */
+export class OwnRedis {
+  child: ChildProcess | null = null;
+  constructor(readonly port: number) {}
+  get url() {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+  async start() {
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--daemonize',
+        'no',
+      ],
+      { stdio: 'ignore' },
+    );
+    this.child = child;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
+      const r = spawnSync('redis-cli', ['-p', String(this.port), 'ping'], { encoding: 'utf8' });
+      if (r.stdout?.trim() === 'PONG') return;
+      await sleep(50);
+    }
+  }
+  async stop() {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const gone = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await gone;
+  }
+  cli(...args: string[]): string {
+    return spawnSync('redis-cli', ['-p', String(this.port), ...args], { encoding: 'utf8' }).stdout.trim();
+  }
+}
+
+export interface ScaledRun {
+  layout: Layout;
+  redis: OwnRedis;
+  stop(): Promise<void>;
+}
+
+/** Creates the database, starts the own Redis and the layout; `stop()` undoes all three. */
+export async function startScaledForTest(opts: Partial<StartScaledOptions> = {}): Promise<ScaledRun> {
+  const base = new URL(process.env.TEST_DATABASE_URL!);
+  const dbName = `scaled_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = (sql: string) => {
+    const r = spawnSync('psql', ['-q', '-v', 'ON_ERROR_STOP=1', base.toString(), '-c', sql], {
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) throw new Error(`psql ${sql}: ${r.stderr}`);
+  };
+  admin(`CREATE DATABASE ${dbName}`);
+  const dbUrl = new URL(base.toString());
+  dbUrl.pathname = `/${dbName}`;
+  const redis = new OwnRedis(await freePort());
+  await redis.start();
+  let layout: Layout;
+  try {
+    layout = await startScaled({
+      databaseUrl: dbUrl.toString(),
+      redisUrl: redis.url,
+      port: await freePort(),
+      host: '127.0.0.1',
+      quiet: true,
+      ...opts,
+      env: { UV_THREADPOOL_SIZE: '8', ...opts.env },
+    });
+  } catch (e) {
+    await redis.stop();
+    admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    throw e;
+  }
+  publicOrigin = new URL(layout.url).origin;
+  return {
+    layout,
+    redis,
+    async stop() {
+      await layout.stop();
+      await redis.stop();
+      admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      fs.rmSync(layout.runDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` until it returns a value other than undefined (no deadline: the test's own timeout bounds it). */
+export async function until<T>(check: () => Promise<T | undefined>, everyMs = 100): Promise<T> {
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    await sleep(everyMs);
+  }
+}
+
+export const sha256 = (b: Buffer | Uint8Array) => crypto.createHash('sha256').update(b).digest('hex');
+
+export interface Envelope<T = unknown> {
+  status: number;
+  code: string;
+  msg: string;
+  data: T;
+}
+
+async function envelope<T>(res: Response): Promise<Envelope<T>> {
+  const text = await res.text();
+  try {
+    const j = JSON.parse(text) as { code: string; msg: string; data: T };
+    return { status: res.status, code: j.code, msg: j.msg, data: j.data };
+  } catch {
+    return { status: res.status, code: `http-${res.status}`, msg: text.slice(0, 200), data: null as T };
+  }
+}
+
+/** A logged-in portal user as seen from Node: cookies, CSRF token and the per-cluster tokens. */
+export class PortalUser {
+  constructor(
+    public cookie: string,
+    public csrf: string,
+  ) {}
+
+  static async login(base: string, username: string, password = 'demo-portal-2026') {
+    const r = await portalLogin(base, username, password);
+    if (r.env.code !== '0') throw new Error(`login ${username} at ${base}: ${r.env.code} ${r.env.msg}`);
+    return r.user!;
+  }
+
+  async get<T>(base: string, p: string): Promise<Envelope<T>> {
+    return envelope<T>(
+      await fetch(base + p, { headers: { cookie: this.cookie, ...(await requestTimeHeaders()) } }),
+    );
+  }
+
+  async post<T>(base: string, p: string, body: unknown = {}): Promise<Envelope<T>> {
+    const res = await fetch(base + p, {
+      method: 'POST',
+      headers: {
+        cookie: this.cookie,
+        [CSRF_HEADER]: this.csrf,
+        'content-type': 'application/json',
+        origin: originFor(base),
+        ...(await requestTimeHeaders()),
+      },
+      body: JSON.stringify(body),
+    });
+    return envelope<T>(res);
+  }
+
+  /** The user's token for a cluster (from /api/user/info on `base`). */
+  async token(base: string, clusterId: string): Promise<string> {
+    const info = await this.get<{ tokenList: { clusterId: string; token: string }[] }>(
+      base,
+      '/api/user/info',
+    );
+    if (info.code !== '0') throw new Error(`user info: ${info.code} ${info.msg}`);
+    const t = info.data.tokenList.find((x) => x.clusterId === clusterId);
+    if (!t) throw new Error(`no token for ${clusterId}`);
+    return t.token;
+  }
+}
+
+export async function portalLogin(base: string, username: string, password: string) {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      origin: originFor(base),
+      ...(await requestTimeHeaders()),
+    },
+    body: JSON.stringify({ username, password }),
+  });
+  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]!);
+  const env = await envelope(res);
+  const csrf = cookies.find((c) => c.startsWith(`${CSRF_COOKIE}=`))?.split('=')[1] ?? '';
+  return { env, user: env.code === '0' ? new PortalUser(cookies.join('; '), csrf) : null };
+}
+
+/** Calls to one efile instance (its base URL, e.g. http://127.0.0.1:<port>) with a cluster token. */
+export class EfileClient {
+  constructor(
+    public base: string,
+    public token: string,
+  ) {}
+
+  async get<T>(p: string, query: Record<string, string | number | boolean> = {}): Promise<Envelope<T>> {
+    const qs = new URLSearchParams(
+      Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+    ).toString();
+    return envelope<T>(
+      await fetch(`${this.base}${p}${qs ? `?${qs}` : ''}`, { headers: { token: this.token } }),
+    );
+  }
+
+  async post<T>(p: string, body: unknown): Promise<Envelope<T>> {
+    const res = await fetch(this.base + p, {
+      method: 'POST',
+      headers: { token: this.token, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return envelope<T>(res);
+  }
+
+  async home(): Promise<string> {
+    const r = await this.get<{ homePath: string }>('/initInfo.action');
+    if (r.code !== '0') throw new Error(`initInfo: ${r.code} ${r.msg}`);
+    return r.data.homePath;
+  }
+}
+
+/** The simple-uploader.js chunk geometry of one upload. */
+export class ChunkedUpload {
+  readonly totalChunks: number;
+  readonly identifier: string;
+  constructor(
+    readonly data: Buffer,
+    readonly folder: string,
+    readonly name: string,
+    readonly chunkSize = 1024 * 1024,
+  ) {
+    this.totalChunks = Math.max(1, Math.floor(data.length / chunkSize));
+    this.identifier = `${data.length}-${name.replace(/[^0-9a-zA-Z_-]/g, '')}`;
+  }
+
+  params(n: number): Record<string, string> {
+    const start = (n - 1) * this.chunkSize;
+    const end = n === this.totalChunks ? this.data.length : start + this.chunkSize;
+    return {
+      chunkNumber: String(n),
+      chunkSize: String(this.chunkSize),
+      currentChunkSize: String(end - start),
+      totalSize: String(this.data.length),
+      identifier: this.identifier,
+      filename: this.name,
+      relativePath: this.name,
+      totalChunks: String(this.totalChunks),
+      path: this.folder,
+    };
+  }
+
+  /** POSTs chunk `n` to `efile` as the browser does (fields first, the file part last). */
+  async send(efile: EfileClient, n: number) {
+    const p = this.params(n);
+    const form = new FormData();
+    for (const [k, v] of Object.entries(p)) form.append(k, v);
+    const start = (n - 1) * this.chunkSize;
+    form.append(
+      'file',
+      new Blob([new Uint8Array(this.data.subarray(start, start + Number(p.currentChunkSize)))]),
+      this.name,
+    );
+    const res = await fetch(`${efile.base}/chunkUpload.action`, {
+      method: 'POST',
+      headers: { token: efile.token },
+      body: form,
+    });
+    return envelope<{ complete: boolean; stored: number }>(res);
+  }
+
+  merge(efile: EfileClient) {
+    return efile.post<{ path: string; size: number }>('/merge.action', {
+      path: this.folder,
+      relativePath: this.name,
+      identifier: this.identifier,
+    });
+  }
+
+  status(efile: EfileClient) {
+    return efile.get<{ stored: number[]; totalChunks: number; complete: boolean }>(
+      '/upload/chunkStatus.action',
+      {
+        path: this.folder,
+        relativePath: this.name,
+        identifier: this.identifier,
+      },
+    );
+  }
+}
+
+/** Host path of a cluster path in the layout's shared cluster folder. */
+export const hostPath = (layout: Layout, clusterId: string, clusterPath: string) =>
+  path.join(layout.dataDir, 'clusters', clusterId, clusterPath);

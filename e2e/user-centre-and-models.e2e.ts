@@ -1,0 +1,242 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, screenshotter, watchErrors } from './support/browser';
+import { portalUnderTest, type RunningPortal } from './support/portal';
+
+const PASSWORD = process.env.PORTAL_DEMO_PASSWORD ?? 'demo-portal-2026';
+
+/**
+ * Issue 13 §3 and §4 as a person meets them, in Chinese and English: a model's files (tree, sizes, sha256, a
+ * download checked byte for byte), "copy to my E-File" with its progress and the folder opened in E-File, the
+ * same name refused; the User Center (profile, accounts, centres and compute users, the password form with the
+ * spec's messages, a real password change) and preferences that follow the user to another browser.
+ */
+describe('model files and the user centre in the browser', () => {
+  let portal: RunningPortal;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    portal = await portalUnderTest();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await portal?.stop();
+  });
+
+  /** A browser context; `language` is put in localStorage before every page load when given. */
+  async function visitor(language?: 'zh-CN' | 'en-US') {
+    const ctx = await newContext(browser, portal.url, { acceptDownloads: true });
+    contexts.push(ctx);
+    if (language) await ctx.addInitScript((l) => window.localStorage.setItem('hpc.language', l), language);
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    return { ctx, page, errors, shot: screenshotter(page) };
+  }
+
+  async function logIn(page: Page, username: string, password = PASSWORD) {
+    await page.goto('/login');
+    await page.locator('form input').first().fill(username);
+    await page.locator('form input[type=password]').fill(password);
+    await page.locator('form button[type=submit]').click();
+    await page.waitForURL((u) => u.pathname !== '/login');
+  }
+
+  /** The id of a demo model, by its English name. */
+  async function modelId(name: string): Promise<number> {
+    const res = await fetch(`${portal.url}/model-zoo/model/list`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ keyword: name }),
+    });
+    const list = ((await res.json()) as { data: { list: Array<{ id: number; nameEn: string }> } }).data.list;
+    return list.find((m) => m.nameEn === name)!.id;
+  }
+
+  const fileRow = (page: Page, name: string) =>
+    page
+      .locator('.hpc-model-files tr.ant-table-row')
+      .filter({ hasText: new RegExp(`^\\s*${name.replace('.', '\\.')}`) });
+
+  it('shows a model’s files to a visitor, and a download has the listed size and sha256 (Chinese)', async () => {
+    const { page, errors, shot } = await visitor('zh-CN');
+    const id = await modelId('Qwen2.5-7B-Instruct');
+    await page.goto(`/model-zoo/${id}`);
+    await page.getByRole('tab', { name: '模型文件' }).click();
+    await page.waitForURL((u) => u.searchParams.get('tab') === 'files');
+    await fileRow(page, 'config.json').waitFor();
+    // Folders first, then files; the README is one of them.
+    await expect.poll(() => page.locator('.hpc-model-file-name').first().textContent()).toContain('examples');
+    await fileRow(page, 'README.md').waitFor();
+    expect(await page.getByTestId('model-files-summary').textContent()).toMatch(/共 \d+ 个文件/);
+    // Not logged in: the copy asks for a login first.
+    await page.getByRole('button', { name: '登录后复制到 E-File' }).waitFor();
+    await shot('models-files-zh');
+
+    const api = (await (await fetch(`${portal.url}/model-zoo/model/${id}/files`)).json()) as {
+      data: { files: Array<{ path: string; size: number; sha256: string }> };
+    };
+    const config = api.data.files.find((f) => f.path === 'config.json')!;
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: '下载 config.json' }).click(),
+    ]);
+    const saved = await download.path();
+    const bytes = fs.readFileSync(saved);
+    expect(download.suggestedFilename()).toBe('config.json');
+    expect(bytes.length).toBe(config.size);
+    expect(crypto.createHash('sha256').update(bytes).digest('hex')).toBe(config.sha256);
+
+    // The model card tab renders the README.
+    await page.getByRole('tab', { name: '模型介绍' }).click();
+    await page.locator('.hpc-detail-main h1, .hpc-detail-main h2').first().waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('copies a model into E-File with progress, opens it there, and refuses the same name again (Chinese)', async () => {
+    const { page, errors, shot } = await visitor('zh-CN');
+    await logIn(page, 'demo');
+    const id = await modelId('Qwen2.5-7B-Instruct');
+    await page.goto(`/model-zoo/${id}?tab=files`);
+    await page.getByRole('button', { name: '复制到我的 E-File' }).click();
+    const dialog = page.getByRole('dialog');
+    // The home folder comes from /model-zoo/proxy/efile/info for the first centre.
+    await expect.poll(() => dialog.getByLabel('目标目录').inputValue()).toBe('/public/home/demo');
+    expect(await dialog.getByLabel('新文件夹名称').inputValue()).toBe('Qwen2.5-7B-Instruct');
+    await shot('models-copy-dialog-zh');
+    await dialog.getByRole('button', { name: '开始复制' }).click();
+    await dialog.getByText('复制完成').waitFor();
+    expect(await dialog.getByTestId('model-copy-progress').textContent()).toMatch(/文件 (\d+) \/ \1/);
+    await shot('models-copy-done-zh');
+
+    await dialog.getByRole('button', { name: '在 E-File 中查看' }).click();
+    await page.waitForURL((u) => u.pathname === '/efile');
+    expect(new URL(page.url()).searchParams.get('path')).toBe('/public/home/demo/Qwen2.5-7B-Instruct');
+    await page.getByTestId('efile-name').filter({ hasText: 'model-00001-of-00002.safetensors' }).waitFor();
+    await page
+      .getByTestId('efile-name')
+      .filter({ hasText: /^examples$/ })
+      .waitFor();
+    await shot('models-copy-in-efile-zh');
+
+    // The same folder name again: refused before anything is copied, in Chinese.
+    await page.goto(`/model-zoo/${id}?tab=files`);
+    await page.getByRole('button', { name: '复制到我的 E-File' }).click();
+    await expect
+      .poll(() => page.getByRole('dialog').getByLabel('目标目录').inputValue())
+      .toBe('/public/home/demo');
+    await page.getByRole('dialog').getByRole('button', { name: '开始复制' }).click();
+    await page.getByRole('dialog').getByText('已存在同名目录').waitFor();
+    await shot('models-copy-exists-zh');
+    expect(errors.filter((e) => !/status of 409/.test(e))).toEqual([]);
+  });
+
+  it('walks the model files and a copy to another centre in English', async () => {
+    const { page, errors, shot } = await visitor('en-US');
+    await logIn(page, 'demo');
+    const id = await modelId('BERT-base-Chinese');
+    await page.goto(`/model-zoo/${id}`);
+    await page.getByRole('tab', { name: 'Files' }).click();
+    await fileRow(page, 'vocab.txt').waitFor();
+    expect(await page.getByTestId('model-files-summary').textContent()).toMatch(/^\d+ files, /);
+    await shot('models-files-en');
+    await page.getByRole('button', { name: 'Copy to my E-File' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByLabel('Target folder').inputValue()).toBe('/public/home/demo');
+    // The Kunshan centre.
+    await dialog.getByLabel('Computing centre').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: 'Kunshan' }).click();
+    await dialog.getByLabel('New folder name').fill('');
+    await dialog.getByRole('button', { name: 'Start copying' }).click();
+    await dialog.getByText('The folder name cannot be empty').waitFor();
+    await dialog.getByLabel('New folder name').fill('a/b');
+    await dialog.getByText('The name must not contain "/"').waitFor();
+    await dialog.getByLabel('New folder name').fill('bert-zh');
+    await dialog.getByRole('button', { name: 'Start copying' }).click();
+    await dialog.getByText('Copy finished').waitFor();
+    await shot('models-copy-done-en');
+    await dialog.getByRole('button', { name: 'View in E-File' }).click();
+    await page.waitForURL((u) => u.searchParams.get('cluster') === '11251');
+    await page.getByTestId('efile-name').filter({ hasText: 'vocab.txt' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the user centre in English: profile, accounts, centres and compute users, the password rules', async () => {
+    const { page, errors, shot } = await visitor('en-US');
+    await logIn(page, 'demo');
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await page.getByRole('menuitem', { name: 'User Center' }).click();
+    await page.waitForURL((u) => u.pathname === '/user-center');
+    await page.getByRole('heading', { name: 'User Center' }).waitFor();
+    await page.getByText('演示用户').first().waitFor();
+    // The alert bar's data in full: demo's Kunshan account, 88.50 left, ending within days.
+    const accounts = page.locator('.ant-card').filter({ hasText: 'My accounts' });
+    await accounts.getByText('演示课题组（昆山）').waitFor();
+    expect(await accounts.textContent()).toMatch(/88\.50/);
+    expect(await accounts.textContent()).toMatch(/days? left/);
+    const centres = page.locator('.ant-card').filter({ hasText: 'Centres and compute users' });
+    await centres.getByText('Hefei Advanced Computing Center').waitFor();
+    expect(await centres.textContent()).toContain('/public/home/demo');
+    const pw = page.locator('.ant-card').filter({ hasText: 'Change password' });
+    await pw.getByLabel('Current password').fill(PASSWORD);
+    await pw.getByLabel('New password').fill('another-password-1');
+    await pw.getByLabel('Confirm password').fill('another-password-2');
+    await pw.getByText('Confirm password must equal new password').waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot('user-centre-en');
+    await page.mouse.wheel(0, 2000);
+    await shot('user-centre-en-lower');
+    expect(errors).toEqual([]);
+  });
+
+  it('changes a password and keeps preferences across browsers (Chinese)', async () => {
+    const first = await visitor('zh-CN');
+    const { page, errors, shot } = first;
+    await logIn(page, 'wangwu');
+    await page.goto('/user-center');
+    await page.getByRole('heading', { name: '用户中心' }).waitFor();
+    // wangwu's Hefei account is disabled.
+    const accounts = page.locator('.ant-card').filter({ hasText: '我的账户' });
+    await accounts.getByText('王五课题组（合肥）').waitFor();
+    expect(await accounts.textContent()).toContain('停用');
+
+    const pw = page.locator('.ant-card').filter({ hasText: '修改密码' }).first();
+    await pw.getByLabel('原密码').fill('wrong-password');
+    await pw.getByLabel('新密码').fill('wangwu-new-pass');
+    await pw.getByLabel('确认密码').fill('wangwu-new-pas');
+    await pw.getByText('确认密码必须与新密码一致').waitFor();
+    await pw.getByLabel('确认密码').fill('wangwu-new-pass');
+    await pw.getByRole('button', { name: '修改密码' }).click();
+    await pw.getByText('原密码不正确').waitFor();
+    await shot('user-centre-password-zh');
+    await pw.getByLabel('原密码').fill(PASSWORD);
+    await pw.getByRole('button', { name: '修改密码' }).click();
+    await page.getByText('密码已修改').waitFor();
+
+    // Preferences: English and the light blue theme, chosen in the user centre.
+    const prefs = page.locator('.ant-card').filter({ hasText: '偏好设置' });
+    await prefs.getByText('浅蓝').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light_blue');
+    await prefs.getByText('English').click();
+    await page.getByRole('heading', { name: 'User Center' }).waitFor();
+    await shot('user-centre-preferences-en');
+    expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+
+    // Another browser (nothing in its storage: Chinese, dark blue) with the new password: English, light blue.
+    const second = await visitor();
+    await logIn(second.page, 'wangwu', 'wangwu-new-pass');
+    await expect.poll(() => second.page.evaluate(() => document.documentElement.lang)).toBe('en-US');
+    await expect
+      .poll(() => second.page.evaluate(() => document.documentElement.dataset.theme))
+      .toBe('light_blue');
+    await second.page.goto('/user-center');
+    await second.page.getByRole('heading', { name: 'User Center' }).waitFor();
+    await second.shot('user-centre-other-browser-en');
+    expect(second.errors).toEqual([]);
+  });
+});
