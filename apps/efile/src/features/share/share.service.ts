@@ -42,7 +42,7 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
       key: `share-fail:s:${id}`,
       max: MAX_FAILS,
       windowMs: FAIL_WINDOW_MS,
-      onSuccess: 'keep',
+      // The recipient's right code is taken back; the strangers' wrong ones stay counted.
       // One code check per delay, doubling from EFILE_SHARE_CODE_MIN_DELAY_S (1 s) up to …_MAX_DELAY_S (30 s).
       delay: {
         baseMs: config.EFILE_SHARE_CODE_MIN_DELAY_S * 1000,
