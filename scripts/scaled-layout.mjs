@@ -3,6 +3,7 @@
 // in e2e/scaled/ both start it through `startScaled`, from the files an operator deploys: the systemd units in
 // deploy/systemd/ (their ExecStart and Environment lines) and the nginx site deploy/nginx/hpc-portal.conf.
 import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -285,6 +286,8 @@ export async function startScaled(o) {
     REDIS_URL: o.redisUrl,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
+    // Lets the efile instances ask the portals for a share owner's current rights (docs/SECURITY.md).
+    EFILE_SERVICE_SECRET: crypto.randomBytes(24).toString('base64url'),
     ...o.env,
   };
   const portalEnv = {

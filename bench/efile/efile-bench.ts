@@ -13,6 +13,7 @@ import path from 'node:path';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { exportJWK, generateKeyPair } from 'jose';
+import { OWNER_RIGHTS_PATH } from '@hpc/contracts';
 import { signClusterToken } from '@hpc/server-kit';
 import { uploadChunked } from './chunk-client';
 import { loadRun } from './load-run';
@@ -67,7 +68,17 @@ let server: ChildProcess | undefined;
 async function main() {
   const { publicKey, privateKey } = await generateKeyPair('EdDSA', { extractable: true });
   const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'EdDSA' }] };
-  const jwksServer = http.createServer((_q, r) => r.end(JSON.stringify(jwks))).listen(0, '127.0.0.1');
+  // Stands in for the portal: its JWKS, and the owner-rights check a Linux command makes on every use.
+  const rights = { cun: 'demo', home: '/public/home/demo', paths: [], st: 'Normal', exp_acct: null };
+  const jwksServer = http
+    .createServer((q, r) =>
+      r.end(
+        JSON.stringify(
+          q.url?.startsWith(OWNER_RIGHTS_PATH) ? { code: '0', msg: 'success', data: rights } : jwks,
+        ),
+      ),
+    )
+    .listen(0, '127.0.0.1');
   await new Promise((r) => jwksServer.once('listening', r));
   const token = await signClusterToken(privateKey, 'k1', {
     sub: 'bench',
@@ -100,6 +111,7 @@ async function main() {
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
         EFILE_FOLDER_FILE_LIMIT: '1000000',
         EFILE_JWKS_URL: `http://127.0.0.1:${(jwksServer.address() as { port: number }).port}/`,
+        EFILE_SERVICE_SECRET: 'bench',
       },
     },
   );

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AppServer } from '@hpc/server-kit';
-import { buildPortal, readPortalConfig, type PortalConfig } from '@hpc/portal';
+import { buildPortal, ownerRightsLookup, readPortalConfig, type PortalConfig } from '@hpc/portal';
 import { openEfileDeps, readEfileConfig, registerEfile } from '@hpc/efile';
 
 /** The demo clusters whose efile instances this process mounts under /efile/<clusterId>/. */
@@ -16,6 +16,7 @@ export async function buildAllInOne(
 ): Promise<{ app: AppServer; config: PortalConfig }> {
   const config = readPortalConfig(env);
   const { app, deps } = await buildPortal(config);
+  const rightsOn = ownerRightsLookup(deps);
 
   for (const clusterId of DEMO_CLUSTERS) {
     // Each cluster's file system is DATA_DIR/clusters/<id>/ (cluster path /public/home/demo/a.txt maps below it);
@@ -31,7 +32,10 @@ export async function buildAllInOne(
       DATABASE_URL: pg ? config.DATABASE_URL : '',
     });
     if (pg) efileConfig.databaseSchema = `efile_${clusterId}`;
-    const efileDeps = await openEfileDeps(efileConfig, { jwks: () => deps.publicJwks() });
+    const efileDeps = await openEfileDeps(efileConfig, {
+      jwks: () => deps.publicJwks(),
+      ownerRights: rightsOn(clusterId),
+    });
     app.addHook('onClose', () => efileDeps.close());
     await registerEfile(app, efileDeps, { prefix: `/efile/${clusterId}` });
   }

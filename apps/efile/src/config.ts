@@ -10,6 +10,13 @@ export const EfileEnv = Type.Object({
   EFILE_HOST: Type.String({ default: '0.0.0.0' }),
   /** The portal's JWKS (scaled-out mode), e.g. https://portal.example.org/api/auth/jwks.json. */
   EFILE_JWKS_URL: Type.String({ default: '' }),
+  /**
+   * The portal's base URL for service calls (scaled-out mode): the current rights of a share's owner or a Linux
+   * command's user are asked there on every use. Empty: the origin of EFILE_JWKS_URL.
+   */
+  EFILE_PORTAL_URL: Type.String({ default: '' }),
+  /** The portal's EFILE_SERVICE_SECRET; without it shares and Linux commands answer 1404 when standalone. */
+  EFILE_SERVICE_SECRET: Type.String({ default: '' }),
   /** Host folder that cluster paths are relative to: '/' in production, DATA_DIR/clusters/<id> in the demo. */
   EFILE_FS_ROOT: Type.String({ default: '/' }),
   /** Home of a compute user when the token carries none. */
@@ -30,7 +37,11 @@ export const EfileEnv = Type.Object({
   EFILE_PORTAL_PUBLIC_URL: Type.String({ default: '' }),
   /** This instance's public base URL for the generated curl commands; empty = taken from the request. */
   EFILE_PUBLIC_URL: Type.String({ default: '' }),
-  /** Longest wait between extraction code checks on one share once it has had 10 wrong codes (Nextcloud-like). */
+  /**
+   * Once a share has had 10 code attempts in 15 minutes: one check per delay, doubling from the first value to the
+   * second (Nextcloud-like; docs/SECURITY.md).
+   */
+  EFILE_SHARE_CODE_MIN_DELAY_S: Type.Integer({ default: 1, minimum: 1, maximum: 600 }),
   EFILE_SHARE_CODE_MAX_DELAY_S: Type.Integer({ default: 30, minimum: 1, maximum: 600 }),
   EFILE_SHARE_MAX_VALID_DAYS: Type.Integer({ default: Limits.defaultShareMaxValidDays, minimum: 1 }),
   EFILE_MAX_CHUNK_SIZE: Type.Integer({ default: 64 * 1024 * 1024, minimum: 1024 }),

@@ -13,6 +13,7 @@ import type { EfileConfig } from './config';
 import type { EfileDatabase } from './db/database';
 import { migrations } from './db/migrations';
 import { PathResolver } from './fs/path-resolver';
+import { noOwnerRights, portalOwnerRights, type OwnerRightsLookup } from './http/owner-rights';
 
 /** What every efile feature is built from. `now` is injectable so tests can move the clock (Linux commands). */
 export interface EfileDeps {
@@ -21,6 +22,8 @@ export interface EfileDeps {
   kv: KvStore;
   resolver: PathResolver;
   verifier: ClusterTokenVerifier;
+  /** The current rights of a share's owner or a Linux command's user, asked on every use (issue 10 §2.3, §2.5). */
+  ownerRights: OwnerRightsLookup;
   now: () => number;
   close(): Promise<void>;
 }
@@ -30,6 +33,8 @@ export interface EfileDepsOptions {
   jwks?: () => JSONWebKeySet;
   /** A shared store (tests, all-in-one); otherwise REDIS_URL or memory. */
   kv?: KvStore;
+  /** The portal's rights lookup in-process (all-in-one, tests); otherwise asked over HTTP with the service secret. */
+  ownerRights?: OwnerRightsLookup;
   now?: () => number;
 }
 
@@ -47,8 +52,16 @@ export async function openEfileDeps(config: EfileConfig, opts: EfileDepsOptions 
       ? { clusterId: config.EFILE_CLUSTER_ID, jwks: opts.jwks }
       : { clusterId: config.EFILE_CLUSTER_ID, jwksUrl: config.EFILE_JWKS_URL },
   );
+  const portalUrl =
+    config.EFILE_PORTAL_URL || (config.EFILE_JWKS_URL ? new URL(config.EFILE_JWKS_URL).origin : '');
+  const ownerRights =
+    opts.ownerRights ??
+    (config.EFILE_SERVICE_SECRET && portalUrl
+      ? portalOwnerRights(portalUrl, config.EFILE_SERVICE_SECRET, config.EFILE_CLUSTER_ID)
+      : noOwnerRights);
   return {
     config,
+    ownerRights,
     db: db.kysely,
     kv,
     resolver: new PathResolver(fsRoot),

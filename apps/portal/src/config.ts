@@ -47,6 +47,11 @@ export const PortalEnv = Type.Object({
   SIGNING_KEYS_DIR: Type.String({ default: '' }),
   /** Check the request-time header (spec §7) on /api/ calls; off only for debugging. */
   REQUEST_TIME_CHECK: Type.Boolean({ default: true }),
+  /**
+   * Shared with scaled-out efile instances (their EFILE_SERVICE_SECRET): lets them ask for a share owner's or a Linux
+   * command's user's current rights (GET /api/internal/efile/owner-rights). Empty: that call answers 404.
+   */
+  EFILE_SERVICE_SECRET: Type.String({ default: '' }),
   /** Key prefix in Redis, so several portals (or tests) can share one server. */
   REDIS_KEY_PREFIX: Type.String({ default: 'portal:' }),
 });

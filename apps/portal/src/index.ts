@@ -2,3 +2,4 @@ export { buildPortal, registerPortal, spaIndexReader } from './app';
 export { readPortalConfig, type PortalConfig } from './config';
 export { openPortalDeps, type PortalDeps } from './deps';
 export { seedSyntheticCatalog } from './features/catalog/catalog-synthetic.seed';
+export { ownerRightsLookup } from './features/identity';

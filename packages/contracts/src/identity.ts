@@ -27,6 +27,27 @@ export type ClusterTokenClaims = Static<typeof ClusterTokenClaims>;
 /** The issuer the portal puts in `iss` of every cluster token. */
 export const CLUSTER_TOKEN_ISSUER = 'hpc-portal';
 
+/**
+ * A portal user's rights on one cluster as they are NOW (what a fresh cluster token would carry). efile asks for them
+ * on every use of something that outlives the token it was made with: a share, a Linux command. `null`: the user is
+ * unknown or disabled, or has no compute user on that cluster any more.
+ */
+export const OwnerRights = Type.Object({
+  cun: Type.String(),
+  home: Type.String(),
+  paths: Type.Array(Type.String()),
+  st: Type.Union([Type.Literal('Normal'), Type.Literal('Disable')]),
+  exp_acct: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type OwnerRights = Static<typeof OwnerRights>;
+/** `GET` on the portal, for efile instances only: `authorization: Bearer <EFILE_SERVICE_SECRET>`. */
+export const OWNER_RIGHTS_PATH = '/api/internal/efile/owner-rights';
+export const OwnerRightsQuery = Type.Object({
+  clusterId: Type.String({ minLength: 1, maxLength: 64 }),
+  sub: Type.String({ minLength: 1, maxLength: 128 }),
+});
+export const OwnerRightsResponse = Envelope(Type.Union([OwnerRights, Type.Null()]));
+
 /* ------------------------------------------------------------------------------------------------------------------
  * Browser ↔ portal identity calls (spec §3 "User", §7 "Cluster and service calls"). The web builds the login page,
  * the alert bar and service discovery on these.

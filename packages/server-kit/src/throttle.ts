@@ -9,8 +9,7 @@ export interface AttemptRule {
   windowMs: number;
   /**
    * What a successful attempt does to this count: `refund` (default) takes the attempt back, `clear` starts the
-   * count again (a user who logged in is no longer being guessed), `keep` leaves it (a stranger's guesses at a share
-   * stay counted when the recipient gets in).
+   * count again (a user who logged in is no longer being guessed), `keep` leaves it.
    */
   onSuccess?: 'refund' | 'clear' | 'keep';
   /**

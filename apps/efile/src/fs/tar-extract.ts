@@ -19,7 +19,7 @@ const malformed = () => new AppError('1010', 'The tar stream is truncated or mal
  * function yielding the entry's data in pieces; data not consumed is skipped. Paths are returned raw: the caller
  * validates them (no absolute paths, no `..`, no links).
  *
- * A body that ends inside an entry, or is not tar at all, rejects with "1010" (before or after some entries were
+ * A body that ends inside an entry or without the end-of-archive blocks, or is not tar at all, rejects with "1010" (before or after some entries were
  * handed out: the caller decides what to undo). An error thrown by `onEntry` stops reading and is rethrown as is.
  * The source is never destroyed: what is left of it is drained, so the answer can still go out on the connection.
  */
@@ -74,9 +74,19 @@ export async function readTar(
       const why = (): Error => (entryError instanceof Error ? entryError : malformed());
       void current.finally(() => reject(why()));
     };
+    // The archive must end with its end-of-archive marker (zero blocks, as tar always writes): a body cut at an
+    // entry boundary would otherwise read as a complete, shorter archive.
+    let total = 0;
+    let tail: Buffer = Buffer.alloc(0);
+    stream.on('data', (b: Buffer) => {
+      total += b.length;
+      tail = b.length >= 512 ? b : Buffer.concat([tail, b]).subarray(-512);
+    });
     extract.on('error', fail);
     extract.on('finish', () => {
       if (settled) return;
+      const last = tail.subarray(-512);
+      if (total === 0 || total % 512 !== 0 || last.length < 512 || last.some((x) => x !== 0)) return fail();
       settled = true;
       void current.finally(resolve);
     });

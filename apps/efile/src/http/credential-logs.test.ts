@@ -6,7 +6,7 @@ import { makeTempDir } from '@hpc/server-kit/testing';
 import { registerEfile } from '../app';
 import { readEfileConfig } from '../config';
 import { openEfileDeps, type EfileDeps } from '../deps';
-import { CLUSTER, FORM, form, makeKeys } from '../testing/efile-testing';
+import { CLUSTER, DEMO_RIGHTS, FORM, form, makeKeys } from '../testing/efile-testing';
 
 type Json = { code: string; data: Record<string, unknown> };
 
@@ -36,7 +36,10 @@ describe('credentials stay out of URLs and logs', () => {
       EFILE_SWEEP_INTERVAL_MINUTES: '0',
     });
     app = createServer({ logLevel: 'info', logStream: { write: (l) => void lines.push(l) } });
-    deps = await openEfileDeps(config, { jwks: () => keys.jwks });
+    deps = await openEfileDeps(config, {
+      jwks: () => keys.jwks,
+      ownerRights: async () => ({ ...DEMO_RIGHTS, paths: [] }),
+    });
     await registerEfile(app, deps);
     token = await signClusterToken(keys.privateKey, 'k1', {
       sub: 'u-demo',

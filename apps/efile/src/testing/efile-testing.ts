@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
-import type { ClusterTokenClaims } from '@hpc/contracts';
+import type { ClusterTokenClaims, OwnerRights } from '@hpc/contracts';
 import { signClusterToken, type KvStore } from '@hpc/server-kit';
 import { makeTempDir, type TestDbTarget } from '@hpc/server-kit/testing';
 import { buildEfile } from '../app';
@@ -25,6 +25,15 @@ export interface HarnessOptions {
   /** Reuse the folder of an earlier harness (restart tests). */
   dir?: string;
 }
+
+/** What the portal would answer for the demo user's current rights, unless a test changes `h.rights`. */
+export const DEMO_RIGHTS: OwnerRights = {
+  cun: 'demo',
+  home: '/public/home/demo',
+  paths: ['/public/share/proj'],
+  st: 'Normal',
+  exp_acct: null,
+};
 
 /**
  * A standalone efile over a temp file-system root with a demo user's home (/public/home/demo) and a second user's
@@ -50,7 +59,14 @@ export async function makeHarness(opts: HarnessOptions = {}) {
     ...opts.env,
   });
   if ('schema' in db && db.schema) config.databaseSchema = db.schema;
-  const { app, deps } = await buildEfile(config, { jwks: () => keys.jwks, now: opts.now, kv: opts.kv });
+  // The portal's current rights per user (sub): DEMO_RIGHTS unless a test sets others (null = disabled or gone).
+  const rights = new Map<string, OwnerRights | null>();
+  const { app, deps } = await buildEfile(config, {
+    jwks: () => keys.jwks,
+    now: opts.now,
+    kv: opts.kv,
+    ownerRights: async (sub) => (rights.has(sub) ? rights.get(sub)! : DEMO_RIGHTS),
+  });
   const token = (claims: Partial<ClusterTokenClaims> = {}, ttl?: number) =>
     signClusterToken(
       keys.privateKey,
@@ -71,6 +87,7 @@ export async function makeHarness(opts: HarnessOptions = {}) {
     app,
     deps,
     keys,
+    rights,
     dir: tmp.dir,
     fsRoot,
     /** Host path of a cluster path. */

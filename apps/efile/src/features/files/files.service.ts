@@ -64,7 +64,7 @@ export function filesService(deps: EfileDeps, shares: ShareRepository) {
       const dst = await resolver.resolve(user, to, { follow: false, mustExist: false });
       if (dst.stat) throw conflictError(dst.stat.isDirectory());
       await renameNoReplace(src.host, dst.host, src.stat!.isDirectory());
-      await shares.movePrefix(src.clusterPath, dst.clusterPath);
+      await shares.closeUnder(src.clusterPath, deps.now()); // spec §5: sharing becomes invalid
       return dst.clusterPath;
     },
 

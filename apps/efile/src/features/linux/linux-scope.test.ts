@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORM, form, makeHarness, type Harness } from '../../testing/efile-testing';
+import { DEMO_RIGHTS, FORM, form, makeHarness, type Harness } from '../../testing/efile-testing';
 
 /** A ustar header block for one regular file (enough for a one-entry tar). */
 function tarOf(name: string, data: Buffer): Buffer {
@@ -82,5 +82,35 @@ describe('Linux-command tokens are confined to their folder by real path (issue 
     fs.writeFileSync(h.host('/public/home/other/theirs.txt'), 'not yours');
     const res = await h.app.inject({ method: 'GET', url: `/linux/get/${t}` });
     expect(res.json<{ code: string }>().code).toBe('1030');
+  });
+
+  it('re-checks the account and the user on every use: a token issued before the account was disabled stops', async () => {
+    const t = await userToken('/public/home/demo/projects');
+    const granted = await userToken('/public/share/proj');
+    const put = async (tok: string, name: string) =>
+      (
+        await h.app.inject({
+          method: 'PUT',
+          url: `/linux/put/${tok}/${name}`,
+          headers: { 'content-type': 'application/octet-stream' },
+          payload: 'x',
+        })
+      ).json<{ code: string }>().code;
+    expect(await put(t, 'ok1.txt')).toBe('0');
+    h.rights.set('u-demo', { ...DEMO_RIGHTS, st: 'Disable' });
+    expect(await put(t, 'no1.txt')).toBe('1007');
+    expect(
+      (await h.app.inject({ method: 'GET', url: `/linux/get/${t}` })).json<{ code: string }>().code,
+    ).toBe('1007');
+    h.rights.set('u-demo', { ...DEMO_RIGHTS, exp_acct: Date.now() - 1 });
+    expect(await put(t, 'no2.txt')).toBe('1007');
+    h.rights.set('u-demo', null); // portal user disabled or removed from the cluster
+    expect(await put(t, 'no3.txt')).toBe('1406');
+    h.rights.set('u-demo', { ...DEMO_RIGHTS, paths: [] }); // the grant of /public/share/proj removed
+    expect(await put(granted, 'no4.txt')).toBe('1030');
+    expect(await put(t, 'ok2.txt')).toBe('0');
+    h.rights.clear();
+    expect(await put(granted, 'ok3.txt')).toBe('0');
+    expect(fs.readdirSync(h.home + '/projects').filter((n) => n.startsWith('no'))).toEqual([]);
   });
 });

@@ -12,6 +12,9 @@ import { errno } from '../../fs/errno';
 import { conflictError, fsError, renameNoReplace, replaceFile } from '../../fs/file-ops';
 import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '../../fs/names';
 import { readTar } from '../../fs/tar-extract';
+import { anchor, checkOpened, DIR_FLAGS } from '../../fs/anchored';
+import { removeTree } from '../../fs/safe-remove';
+import { rootsOf } from '../../http/owner-rights';
 import type { LinuxRepository } from './linux.repository';
 
 export type Direction = 'up' | 'down' | 'both';
@@ -49,8 +52,8 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
   }
 
   /**
-   * Checks a scoped token for a direction and returns what it grants: its folders (or files), each resolved now
-   * inside the owner's roots, and a scope whose roots are their REAL paths. Everything the command reads or writes is
+   * Checks a scoped token for a direction and the user's current rights, and returns what it grants: its folders
+   * (or files), each resolved now inside the user's current roots, and a scope whose roots are their REAL paths. Everything the command reads or writes is
    * confined to that scope by real path: a link inside the token's folder that points elsewhere in the owner's home
    * (`projects/p -> ~/private`) is neither zipped by a download nor written through by a tar entry.
    */
@@ -59,7 +62,15 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
     if (!row || row.expires_at <= deps.now())
       throw new AppError('1406', 'The command has expired: generate a new one');
     if (row.direction !== direction && row.direction !== 'both') throw new AppError('1009');
-    const owner: UserScope = { roots: JSON.parse(row.roots) as string[] };
+    // The user's rights now, not those of the day the command was made: a disabled portal user or account, an
+    // account past its end or a changed compute user stops the command; the folders must still be in their roots.
+    const rights = await deps.ownerRights(row.owner_sub);
+    if (!rights || rights.cun !== row.cun)
+      throw new AppError('1406', 'The command is no longer valid: generate a new one');
+    if (rights.st === 'Disable') throw new AppError('1007');
+    if (rights.exp_acct !== null && rights.exp_acct <= deps.now())
+      throw new AppError('1007', 'The account has expired');
+    const owner = rootsOf(rights, deps.config.EFILE_HOME_PATTERN);
     const items: Resolved[] = [];
     for (const p of JSON.parse(row.paths) as string[]) items.push(await resolver.resolve(owner, p));
     const real = items.map((i) => resolver.toCluster(i.host));
@@ -120,18 +131,13 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
     }
   }
 
-  /** Creates the missing folders of `base/segs…`, recording each one made (so a failed upload can take it back). */
-  async function ensureDirs(scope: UserScope, base: string, segs: string[], made: string[]) {
+  /** Creates the missing folders of `base/segs…` (each checked inside the scope by real path). */
+  async function ensureDirs(scope: UserScope, base: string, segs: string[]) {
     for (let i = 1; i <= segs.length; i++) {
       const d = await resolver.resolve(scope, `${base}/${segs.slice(0, i).join('/')}`, { mustExist: false });
       if (d.stat && !d.stat.isDirectory()) throw new AppError('1022');
-      if (!d.stat) {
-        const created = await fs.mkdir(d.host).then(
-          () => true,
-          (e: unknown) => (errno(e) === 'EEXIST' ? false : fsError(e)),
-        );
-        if (created) made.push(d.host);
-      }
+      if (!d.stat)
+        await fs.mkdir(d.host).catch((e: unknown) => (errno(e) === 'EEXIST' ? undefined : fsError(e)));
     }
   }
 
@@ -191,64 +197,100 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
     },
 
     /**
-     * Extracts a tar stream safely: no absolute paths, no `..`, no links or devices. Every file is first written
-     * under a temporary name and all are renamed into place only once the whole archive has been read, so a body
-     * that is cut off or is not tar ("1010") leaves nothing behind: temporary files and the folders this upload made
-     * are removed again.
+     * Extracts a tar stream safely: no absolute paths, no `..`, no links or devices. The whole archive is first read
+     * into a hidden staging folder of this upload (`.tar.<id>.efile-part`, reached through its open descriptor, so
+     * swapping it for a link cannot redirect the writes); only once the archive has been read whole and ends as a tar
+     * must are its folders made and its files renamed into place. A body that is cut off or is not tar ("1010")
+     * leaves nothing but the staging folder, which is removed before the answer.
      */
     async putTar(token: string, body: Readable, overwrite: boolean) {
       const { real, scope } = await verify(token, 'up');
       const base = real[0]!;
+      const baseDir = await resolver.resolve(scope, base);
+      if (!baseDir.stat?.isDirectory()) throw new AppError('1022');
       const r = { files: 0, dirs: 0, skipped: [] as string[], bytes: 0 };
-      const staged = new Map<string, Staged & { entry: string }>();
-      const made: string[] = [];
+      type Planned = { segs: string[]; entry: string } & (
+        { dir: true } | { dir: false; tmp: string; bytes: number }
+      );
+      const plan: Planned[] = [];
+      const stagingHost = path.join(baseDir.host, tempName('tar', PARTIAL_SUFFIX));
+      await fs.mkdir(stagingHost, { mode: 0o700 }).catch(fsError);
       try {
-        await readTar(body, async (e, data) => {
-          const raw = e.path.replace(/^(\.\/)+/, '');
-          if (raw === '' || raw === '.') return;
-          let segs: string[];
-          try {
-            if (raw.startsWith('/')) throw new AppError('1029');
-            segs = validateRelativePath(raw);
-          } catch {
-            r.skipped.push(e.path);
-            return;
-          }
-          if (e.type === 'other') {
-            r.skipped.push(e.path);
-            return;
-          }
-          try {
-            if (e.type === 'dir') {
-              await ensureDirs(scope, base, segs, made);
-              r.dirs++;
+        const dir = await fs.open(stagingHost, DIR_FLAGS);
+        try {
+          await checkOpened(dir.fd, stagingHost);
+          const at = anchor(dir.fd);
+          await readTar(body, async (e, data) => {
+            const raw = e.path.replace(/^(\.\/)+/, '');
+            if (raw === '' || raw === '.') return;
+            let segs: string[];
+            try {
+              if (raw.startsWith('/')) throw new AppError('1029');
+              segs = validateRelativePath(raw);
+            } catch {
+              r.skipped.push(e.path);
               return;
             }
-            await ensureDirs(scope, base, segs.slice(0, -1), made);
-            const s = await writeTemp(scope, `${base}/${segs.join('/')}`, Readable.from(data()), overwrite);
-            // The same name twice in one archive: the later entry wins, as with tar itself.
-            const earlier = staged.get(s.host);
-            if (earlier) await fs.unlink(earlier.tmp).catch(() => undefined);
-            staged.set(s.host, { ...s, entry: e.path });
-          } catch (err) {
-            if (!isAppError(err) || err.code === '1501' || err.code === '1010') throw err;
-            r.skipped.push(e.path);
-          }
-        });
-      } catch (e) {
-        await Promise.all([...staged.values()].map((s) => fs.unlink(s.tmp).catch(() => undefined)));
-        for (const d of made.reverse()) await fs.rmdir(d).catch(() => undefined);
-        throw e;
-      }
-      for (const s of staged.values()) {
-        try {
-          await commit(s);
-          r.files++;
-          r.bytes += s.bytes;
-        } catch (err) {
-          if (!isAppError(err) || err.code === '1501') throw err;
-          r.skipped.push(s.entry);
+            if (e.type === 'other') {
+              r.skipped.push(e.path);
+              return;
+            }
+            if (e.type === 'dir') {
+              plan.push({ segs, entry: e.path, dir: true });
+              return;
+            }
+            const name = String(plan.length);
+            const ws = createWriteStream(`${at}/${name}`, {
+              flags: (constants.O_CREAT |
+                constants.O_EXCL |
+                constants.O_WRONLY |
+                constants.O_NOFOLLOW) as unknown as string,
+              mode: 0o644,
+              highWaterMark: 1024 * 1024,
+            });
+            await pipeline(Readable.from(data()), ws).catch((err: unknown) =>
+              isAppError(err) ? Promise.reject(err) : fsError(err),
+            );
+            const again = await fs.open(`${at}/${name}`, constants.O_RDONLY | constants.O_NOFOLLOW);
+            await again.sync();
+            await again.close();
+            plan.push({
+              segs,
+              entry: e.path,
+              dir: false,
+              tmp: path.join(stagingHost, name),
+              bytes: ws.bytesWritten,
+            });
+          });
+        } finally {
+          await dir.close();
         }
+        // The archive was whole: make its folders and move its files into place, in archive order.
+        for (const p of plan) {
+          try {
+            if (p.dir) {
+              await ensureDirs(scope, base, p.segs);
+              r.dirs++;
+              continue;
+            }
+            await ensureDirs(scope, base, p.segs.slice(0, -1));
+            const t = await resolver.resolve(scope, `${base}/${p.segs.join('/')}`, {
+              follow: false,
+              mustExist: false,
+            });
+            validateName(t.name);
+            if (t.stat && (!overwrite || t.stat.isDirectory())) throw conflictError(t.stat.isDirectory());
+            if (overwrite && t.stat) await replaceFile(p.tmp, t.host);
+            else await renameNoReplace(p.tmp, t.host, false);
+            r.files++;
+            r.bytes += p.bytes;
+          } catch (err) {
+            if (!isAppError(err) || err.code === '1501') throw err;
+            r.skipped.push(p.entry);
+          }
+        }
+      } finally {
+        await removeTree(stagingHost, { force: true }).catch(() => undefined);
       }
       return r;
     },

@@ -95,7 +95,7 @@ export function operationsService(
             const m = await measure([dst.host]);
             progress.filesDone += m.files;
             progress.bytesDone += m.bytes;
-            await shares.movePrefix(src.clusterPath, dst.clusterPath);
+            await shares.closeUnder(src.clusterPath, deps.now()); // spec §5: sharing becomes invalid
             continue;
           } catch (e) {
             // Across file systems rename(2) fails with EXDEV: fall through to copy, then remove the source.
@@ -113,7 +113,7 @@ export function operationsService(
         }
         if (kind === 'move') {
           await removeTree(src.host, { force: true });
-          await shares.movePrefix(src.clusterPath, dst.clusterPath);
+          await shares.closeUnder(src.clusterPath, deps.now()); // spec §5: sharing becomes invalid
         }
       }
       await repo.progress(

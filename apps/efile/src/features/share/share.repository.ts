@@ -3,7 +3,10 @@ import type { EfileDatabase } from '../../db/database';
 
 export type ShareRow = EfileDatabase['efile_shares'];
 
-/** SQL of shares; prefix updates keep shares following renamed and moved items (issue 4 §6). */
+/**
+ * SQL of shares. A renamed or moved item (or parent) does not take its shares along: spec §5 says sharing becomes
+ * invalid, so callers close them with `closeUnder` (and a share checks on every access that its item is still there).
+ */
 export function shareRepository(db: Kysely<EfileDatabase>) {
   const under = (p: string) => (eb: ExpressionBuilder<EfileDatabase, 'efile_shares'>) =>
     eb.or([eb('path', '=', p), eb(sql`substr(path, 1, ${p.length + 1})`, '=', `${p}/`)]);
@@ -62,6 +65,7 @@ export function shareRepository(db: Kysely<EfileDatabase>) {
         .where('expires_at', '>', now)
         .execute();
     },
+    /** Closes the open shares at or under a path: it was deleted, renamed or moved. */
     async closeUnder(p: string, now: number) {
       await db
         .updateTable('efile_shares')
@@ -69,18 +73,6 @@ export function shareRepository(db: Kysely<EfileDatabase>) {
         .where(under(p))
         .where('closed_at', 'is', null)
         .execute();
-    },
-    /** After a rename/move of `from` to `to`: every share at or under it follows. */
-    async movePrefix(from: string, to: string) {
-      const rows = await db.selectFrom('efile_shares').select(['id', 'path']).where(under(from)).execute();
-      for (const r of rows) {
-        const next = to + r.path.slice(from.length);
-        await db
-          .updateTable('efile_shares')
-          .set({ path: next, name: next.slice(next.lastIndexOf('/') + 1) })
-          .where('id', '=', r.id)
-          .execute();
-      }
     },
   };
 }

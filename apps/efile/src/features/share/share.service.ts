@@ -4,6 +4,7 @@ import { AppError, createAttemptThrottle, type AttemptRule } from '@hpc/server-k
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import { isUnder, type Resolved, type UserScope } from '../../fs/path-resolver';
+import { rootsOf } from '../../http/owner-rights';
 import type { ShareRepository, ShareRow } from './share.repository';
 
 const DAY = 86_400_000;
@@ -13,7 +14,19 @@ const MAX_FAILS = 10;
 
 const CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 
-const devIno = (s: { dev: number; ino: number }) => `${s.dev}:${s.ino}`;
+/**
+ * The identity of the shared item: device, inode and birth time in nanoseconds (statx). ext4 hands a deleted
+ * folder's inode number to the next folder made (seen: `rmdir x; mkdir x` gets the same inode), so dev:ino alone let
+ * a new folder at the shared path revive the share; the birth time of the new one differs. Where a file system
+ * reports no birth time (0) the identity falls back to dev:ino, and deleting through efile still closes the share.
+ * Shares made before this carry `dev:ino` only and are compared on that.
+ */
+const identityOf = async (host: string): Promise<string> => {
+  const st = await fs.stat(host, { bigint: true });
+  return `${st.dev}:${st.ino}:${st.birthtimeNs}`;
+};
+const sameItem = (saved: string, now: string) =>
+  saved.split(':').length === 2 ? now.startsWith(`${saved}:`) : saved === now;
 
 /** Shares (issue 4 §6): links with extraction codes, validity, closing, and the anonymous recipient's access. */
 export function shareService(deps: EfileDeps, repo: ShareRepository) {
@@ -29,9 +42,12 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
       key: `share-fail:s:${id}`,
       max: MAX_FAILS,
       windowMs: FAIL_WINDOW_MS,
-      onSuccess: 'keep',
-      // One code check per delay, doubling from 1 s up to EFILE_SHARE_CODE_MAX_DELAY_S (default 30 s).
-      delay: { baseMs: 1000, maxMs: config.EFILE_SHARE_CODE_MAX_DELAY_S * 1000 },
+      // The recipient's right code is taken back; the strangers' wrong ones stay counted.
+      // One code check per delay, doubling from EFILE_SHARE_CODE_MIN_DELAY_S (1 s) up to …_MAX_DELAY_S (30 s).
+      delay: {
+        baseMs: config.EFILE_SHARE_CODE_MIN_DELAY_S * 1000,
+        maxMs: Math.max(config.EFILE_SHARE_CODE_MIN_DELAY_S, config.EFILE_SHARE_CODE_MAX_DELAY_S) * 1000,
+      },
     },
   ];
 
@@ -67,22 +83,33 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
     return days;
   }
 
-  /** Everything a recipient's access depends on, checked on every call (DESIGN §7). */
+  /**
+   * Everything a recipient's access depends on, checked on every call (DESIGN §7, issue 10 §2.3): the share is open
+   * and valid; its owner still has the rights to the item NOW (asked of the portal: not disabled, account not
+   * disabled or ended, same compute user, the path inside their current home and grants); and the item at the path
+   * is the one that was shared (renaming or moving it or a parent makes the share invalid, spec §5).
+   */
   async function liveShare(id: string): Promise<{ row: ShareRow; item: Resolved; scope: UserScope }> {
     const row = await repo.get(id);
     const now = deps.now();
     if (!row) throw new AppError('1020', 'No such share');
     if (row.closed_at !== null) throw new AppError('LINK_CLOSED');
     if (row.expires_at <= now) throw new AppError('1509');
-    // The owner's roots when the share was made: a path no longer inside them is refused.
-    const owner: UserScope = { roots: JSON.parse(row.roots) as string[] };
-    const item = await resolver.resolve(owner, row.path).catch(() => {
-      throw new AppError('LINK_CLOSED', 'The shared item is no longer available');
+    const gone = () => new AppError('LINK_CLOSED', 'The shared item is no longer available');
+    const rights = await deps.ownerRights(row.owner_sub);
+    if (
+      !rights ||
+      rights.st === 'Disable' ||
+      rights.cun !== row.owner_cun ||
+      (rights.exp_acct !== null && rights.exp_acct <= now)
+    )
+      throw gone();
+    const item = await resolver.resolve(rootsOf(rights, config.EFILE_HOME_PATTERN), row.path).catch(() => {
+      throw gone();
     });
-    const st = await fs.stat(item.host);
     // Never serve something else that appeared under the same name.
-    if (devIno(st) !== row.dev_ino)
-      throw new AppError('LINK_CLOSED', 'The shared item is no longer available');
+    const identity = await identityOf(item.host).catch(() => null);
+    if (identity === null || !sameItem(row.dev_ino, identity)) throw gone();
     return { row, item, scope: { roots: [row.path] } };
   }
 
@@ -96,6 +123,7 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
         throw new AppError('1004', 'The extraction code must be 4 to 16 letters or digits');
       const item = await resolver.resolve(user, p);
       const st = await fs.stat(item.host);
+      const identity = await identityOf(item.host);
       const now = deps.now();
       const row: ShareRow = {
         id: crypto.randomBytes(16).toString('base64url'),
@@ -104,7 +132,7 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
         path: item.clusterPath,
         name: item.name,
         is_dir: st.isDirectory() ? 1 : 0,
-        dev_ino: devIno(st),
+        dev_ino: identity,
         code,
         roots: JSON.stringify(user.roots),
         valid_days: days,

@@ -26,7 +26,8 @@ describe.each(testDbTargets())('shares ($name)', (db) => {
       db,
       now: () => now,
       kv: new MemoryKv(),
-      env: { EFILE_PORTAL_PUBLIC_URL: 'https://portal.example.org/' },
+      // Ten minutes between code checks on a share past its limit: the throttle test below cannot race the clock.
+      env: { EFILE_PORTAL_PUBLIC_URL: 'https://portal.example.org/', EFILE_SHARE_CODE_MIN_DELAY_S: '600' },
     });
     token = await h.token();
     fs.mkdirSync(h.home + '/共享/sub', { recursive: true });
@@ -91,8 +92,9 @@ describe.each(testDbTargets())('shares ($name)', (db) => {
     expect(after.json().code).toBe('LINK_CLOSED');
   });
 
-  it('expires, follows renames, closes on delete and refuses a different item under the same name', async () => {
+  it('expires, is invalid after a rename (spec §5), closes on delete and refuses a different item under the same name', async () => {
     const s = (await open('/public/home/demo/共享', '&validDays=1&password=code1')).data;
+    expect((await verify(s.shareId, 'code1')).json().code).toBe('0');
     const rn = await h.app.inject({
       method: 'POST',
       url: '/rename.action',
@@ -103,12 +105,13 @@ describe.each(testDbTargets())('shares ($name)', (db) => {
     const mine = (await get('/share/list.action'))
       .json()
       .data.list.find((x: { shareId: string }) => x.shareId === s.shareId);
-    expect(mine.path).toBe('/public/home/demo/共享2');
-    expect((await verify(s.shareId, 'code1')).json().code).toBe('0');
+    expect(mine).toMatchObject({ path: '/public/home/demo/共享', status: 'closed' });
+    expect((await verify(s.shareId, 'code1')).json().code).toBe('LINK_CLOSED');
     // Replaced behind our back (shell): a new folder under the shared name is not served.
+    const s2 = (await open('/public/home/demo/共享2', '&validDays=1&password=code3')).data;
     fs.renameSync(h.home + '/共享2', h.home + '/moved-away');
     fs.mkdirSync(h.home + '/共享2');
-    expect((await verify(s.shareId, 'code1')).json().code).toBe('LINK_CLOSED');
+    expect((await verify(s2.shareId, 'code3')).json().code).toBe('LINK_CLOSED');
     const f = (await open('/public/home/demo/secret.txt', '&validDays=1&password=code2')).data;
     now += 2 * 86_400_000;
     expect((await verify(f.shareId, 'code2')).json().code).toBe('1509');

@@ -5,13 +5,17 @@ import {
   CurrentUserResponse,
   EmptyResponse,
   LoginBody,
+  OWNER_RIGHTS_PATH,
+  OwnerRightsQuery,
+  OwnerRightsResponse,
   PasswordChangeBody,
   PublicJwks,
   REQUEST_TIME_HEADER,
   SESSION_COOKIE,
   TokenRefreshResponse,
 } from '@hpc/contracts';
-import { assertSameOrigin, ok, type AppServer } from '@hpc/server-kit';
+import crypto from 'node:crypto';
+import { AppError, assertSameOrigin, ok, type AppServer } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
 import type { IdentityServices } from '../identity/identity.services';
 import type { SessionHttp } from './session-http';
@@ -78,6 +82,24 @@ export function authRoutes(
       const live = await http.requireUser(req);
       await users.changeOwnPassword(live.user.id, req.body.oldPassword, req.body.newPassword);
       return ok(null);
+    },
+  );
+
+  // efile instances (scaled out) ask here for the current rights of a share's owner or a Linux command's user: a
+  // service call with the shared secret, no session. Without a configured secret the call does not exist.
+  const secret = deps.config.EFILE_SERVICE_SECRET;
+  app.get(
+    OWNER_RIGHTS_PATH,
+    { schema: { tags, querystring: OwnerRightsQuery, response: { 200: OwnerRightsResponse } } },
+    async (req) => {
+      if (!secret) throw new AppError('404');
+      const given = crypto
+        .createHash('sha256')
+        .update(req.headers.authorization ?? '')
+        .digest();
+      const expected = crypto.createHash('sha256').update(`Bearer ${secret}`).digest();
+      if (!crypto.timingSafeEqual(given, expected)) throw new AppError('403');
+      return ok(await services.tokens.currentRights(req.query.sub, req.query.clusterId));
     },
   );
 

@@ -36,6 +36,7 @@ export function createIdentityServices(
   const tokens = createClusterTokenService({
     clusters: repos.clusters,
     accounts: repos.accounts,
+    users: repos.users,
     keys: deps.signingKeys,
     ttlSeconds: config.CLUSTER_TOKEN_TTL_MINUTES * 60,
   });

@@ -69,3 +69,12 @@ export async function identityFeature(app: AppServer, deps: PortalDeps): Promise
     adminRoutes(scope, services, http);
   });
 }
+
+/**
+ * The current rights of a portal user on one cluster, for efile instances in the same process (the all-in-one
+ * start): what scaled-out instances ask `GET /api/internal/efile/owner-rights` for.
+ */
+export function ownerRightsLookup(deps: PortalDeps) {
+  const { tokens } = createIdentityServices(deps);
+  return (clusterId: string) => (sub: string) => tokens.currentRights(sub, clusterId);
+}
