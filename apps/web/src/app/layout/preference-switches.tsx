@@ -22,7 +22,8 @@ export function LanguageSwitch() {
         type="text"
         className="hpc-header-button"
         icon={<GlobalOutlined />}
-        aria-label={t('common.language.switch')}
+        // The visible language name is part of the accessible name (WCAG 2.5.3 "label in name").
+        aria-label={`${t('common.language.switch')}: ${t(`common.language.${language}`)}`}
       >
         {t(`common.language.${language}`)}
       </Button>
