@@ -39,6 +39,8 @@ describe('accessibility (axe-core)', () => {
         work,
         onScreen: async (name, page) => {
           screens.push(name);
+          // Every main-menu entry shows at 1440 px (none folded into "…"): see pseudo-locale.e2e.ts.
+          expect(await page.locator('.hpc-main-menu .ant-menu-overflow-item-rest:visible').count()).toBe(0);
           await screenshotter(page)(`a11y-${name}`);
           const found = await axeViolations(page);
           if (found.length) reports.push(formatViolations(name, found));

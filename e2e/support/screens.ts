@@ -74,11 +74,7 @@ export async function walkMainScreens(w: ScreenWalk): Promise<string[]> {
 
   // E-File, logged in, with a finished upload in the upload panel.
   const lang = w.language;
-  const {
-    ctx,
-    page: efile,
-    errors: efileErrors,
-  } = await logInToEfile(w.browser, w.baseUrl, lang as 'zh-CN' | 'en-US');
+  const { ctx, page: efile, errors: efileErrors } = await logInToEfile(w.browser, w.baseUrl, lang);
   const efileScreen = async (name: string) => {
     await settled(efile);
     await w.onScreen(`${name}-${w.language}`, efile);
