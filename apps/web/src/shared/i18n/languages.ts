@@ -23,7 +23,8 @@ export const MENU_LANGUAGES: readonly Language[] = import.meta.env.DEV
   : LANGUAGES;
 
 /** The language to ask the servers for: the pseudo-locale is English underneath. */
-export const serverLocale = (lang: string): Locale => (lang.startsWith('zh') ? 'zh-CN' : 'en-US');
+export const serverLocale = (lang: string | undefined): Locale =>
+  lang?.startsWith('en') ? 'en-US' : 'zh-CN'; // before i18n is ready (tests), the default, Chinese
 
 export function storedLanguage(): Language {
   const v = local.get(StorageKeys.language);
@@ -34,7 +35,7 @@ export function storedLanguage(): Language {
  * Chooses the text of the current language from a zh/en pair; English falls back to Chinese when missing. Data
  * is not pseudo-localised: the pseudo-locale shows the English.
  */
-export function pick(lang: string, zh: string, en: string): string {
+export function pick(lang: string | undefined, zh: string, en: string): string {
   return serverLocale(lang) === 'en-US' ? en || zh : zh || en;
 }
 
@@ -42,7 +43,7 @@ export function pick(lang: string, zh: string, en: string): string {
  * Sort order of labels in the filter panel: alphabetical in English, pinyin order in Chinese (spec §2
  * "available labels sorted alphabetically (English) or in Chinese ordering").
  */
-export function collatorFor(lang: string): Intl.Collator {
+export function collatorFor(lang: string | undefined): Intl.Collator {
   return serverLocale(lang) === 'en-US'
     ? new Intl.Collator('en', { sensitivity: 'base', numeric: true })
     : new Intl.Collator('zh-CN-u-co-pinyin', { numeric: true });
