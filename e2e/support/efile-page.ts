@@ -38,7 +38,7 @@ const PASSWORD = process.env.PORTAL_DEMO_PASSWORD ?? 'demo-portal-2026';
 export async function logInToEfile(
   browser: Browser,
   baseUrl: string,
-  language: 'zh-CN' | 'en-US' = 'zh-CN',
+  language: 'zh-CN' | 'en-US' | 'en-XA' = 'zh-CN',
   at = '/efile',
 ) {
   const ctx = await newContext(browser, baseUrl, { acceptDownloads: true });

@@ -28,7 +28,12 @@ export function AppHeader() {
   const { t } = useTranslation();
   return (
     <Layout.Header className="hpc-header">
-      <Link to="/main-page" className="hpc-logo" aria-label={t('nav.logo')}>
+      <Link
+        to="/main-page"
+        className="hpc-logo"
+        // The visible site name is part of the accessible name (WCAG 2.5.3 "label in name").
+        aria-label={`${t('common.siteName')}: ${t('nav.logo')}`}
+      >
         <Logo />
         <span className="hpc-logo-text">{t('common.siteName')}</span>
       </Link>

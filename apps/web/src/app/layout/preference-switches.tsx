@@ -1,7 +1,7 @@
 import { BgColorsOutlined, CheckOutlined, GlobalOutlined } from '@ant-design/icons';
 import { Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES } from '../../shared/i18n/languages';
+import { MENU_LANGUAGES, type Language } from '../../shared/i18n/languages';
 import { usePreferences } from '../preferences';
 import { PRIMARY, THEME_NAMES } from '../theme/themes';
 
@@ -14,15 +14,16 @@ export function LanguageSwitch() {
       menu={{
         selectable: true,
         selectedKeys: [language],
-        items: LANGUAGES.map((l) => ({ key: l, label: t(`common.language.${l}`) })),
-        onClick: ({ key }) => setLanguage(key as (typeof LANGUAGES)[number]),
+        items: MENU_LANGUAGES.map((l) => ({ key: l, label: t(`common.language.${l}`) })),
+        onClick: ({ key }) => setLanguage(key as Language),
       }}
     >
       <Button
         type="text"
         className="hpc-header-button"
         icon={<GlobalOutlined />}
-        aria-label={t('common.language.switch')}
+        // The visible language name is part of the accessible name (WCAG 2.5.3 "label in name").
+        aria-label={`${t('common.language.switch')}: ${t(`common.language.${language}`)}`}
       >
         {t(`common.language.${language}`)}
       </Button>

@@ -7,6 +7,12 @@ export const DEFAULT_THEME: ThemeName = 'dark_blue';
 export const isThemeName = (v: unknown): v is ThemeName => THEME_NAMES.includes(v as ThemeName);
 
 export const PRIMARY: Record<ThemeName, string> = { dark_blue: '#4c6ae9', light_blue: '#418bc9' };
+/**
+ * The primary as text (links, the "processing" tag): a shade darker, since the brand colours reach only 4.1-4.6:1
+ * (light blue 3.3-3.7:1) on the page background and the soft tints, under the 4.5:1 of WCAG AA. Same as
+ * `--hpc-link` in app.css.
+ */
+export const LINK: Record<ThemeName, string> = { dark_blue: '#3b57d4', light_blue: '#2a67a0' };
 
 const fontFamily =
   "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
@@ -21,8 +27,14 @@ export function antTheme(name: ThemeName): ThemeConfig {
     cssVar: { key: 'hpc' },
     token: {
       colorPrimary: PRIMARY[name],
-      colorInfo: PRIMARY[name],
-      colorLink: PRIMARY[name],
+      colorInfo: LINK[name],
+      colorLink: LINK[name],
+      // Ant Design's greys and status texts are under 4.5:1 on white (0.45 black 3.4:1, #ff4d4f 3.3:1, #faad14
+      // 1.9:1): darker ones, so secondary texts, danger buttons and warnings stay readable (axe color-contrast).
+      colorTextDescription: 'rgba(0, 0, 0, 0.57)',
+      colorTextTertiary: 'rgba(0, 0, 0, 0.57)',
+      colorError: '#cf1322',
+      colorWarningText: '#874d00',
       borderRadius: 8,
       fontFamily,
       colorBgLayout: dark ? '#f3f5fb' : '#f4f8fb',

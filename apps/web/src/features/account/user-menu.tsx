@@ -104,7 +104,8 @@ export function UserMenu() {
         <Button
           type="text"
           className="hpc-header-button hpc-user-menu"
-          aria-label={t('account.userMenu.label')}
+          // The visible user name is part of the accessible name (WCAG 2.5.3 "label in name").
+          aria-label={`${t('account.userMenu.label')}: ${name}`}
         >
           <Avatar size="small" icon={<UserOutlined />} />
           <span className="hpc-user-menu-name" data-testid="user-menu-name">

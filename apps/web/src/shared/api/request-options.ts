@@ -1,5 +1,6 @@
 import { Limits } from '@hpc/contracts';
 import i18n from '../i18n/i18n';
+import { serverLocale } from '../i18n/languages';
 
 /**
  * The request clients' deadlines of spec §9: 30 s by default (the anonymous clients: share links, health checks),
@@ -18,7 +19,8 @@ export const RequestTimeouts = {
  * shows some of them as they are; issue 13 §1.3).
  */
 export function languageHeaders(): Record<string, string> {
-  return { 'accept-language': i18n.language || 'zh-CN' };
+  // The pseudo-locale asks for English (the server has no pseudo texts).
+  return { 'accept-language': serverLocale(i18n.language) };
 }
 
 /** The second client's `no-cache` (spec §9): file listings and infos are always asked of the server again. */

@@ -11,6 +11,7 @@ import { DEFAULT_LANGUAGE, storedLanguage, type Language } from './languages';
 const loaders: Record<Language, () => Promise<typeof Bundle>> = {
   'zh-CN': () => import('./bundles/zh-CN'),
   'en-US': () => import('./bundles/en-US'),
+  'en-XA': () => import('./bundles/en-XA'),
 };
 
 const antdLocales = new Map<Language, AntLocale>();

@@ -64,7 +64,17 @@ export const FileTable = memo(function FileTable(p: Props) {
           <a
             className="efile-name"
             data-testid="efile-name"
+            // No href (opening is an action, not an address): focusable and opened with Enter like a link.
+            role="button"
+            tabIndex={0}
             onClick={(ev) => {
+              ev.stopPropagation();
+              onOpen(e);
+            }}
+            onKeyDown={(ev) => {
+              if (ev.key !== 'Enter') return;
+              // This entry, not the selection the list's own Enter key opens.
+              ev.preventDefault();
               ev.stopPropagation();
               onOpen(e);
             }}

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useRef } from 'react';
 import { Badge, Button, Checkbox, Dropdown, Select, Space, Tooltip } from 'antd';
 import {
   CloudUploadOutlined,
@@ -53,6 +53,13 @@ interface Props {
  * Memoized: nothing of it changes when the page of the folder does.
  */
 export const FileToolbar = memo(function FileToolbar(p: Props) {
+  // The menu entry that opens the name dialog disappears with the menu: the focus goes back to the New button first,
+  // so that the dialog hands it back there when it closes (not to the top of the page).
+  const createButton = useRef<HTMLButtonElement>(null);
+  const create = (type: 'folder' | 'file') => {
+    createButton.current?.focus();
+    p.onCreate(type);
+  };
   const { t } = useTranslation();
   const off = p.disabled ?? false;
   const btn = (key: Parameters<Props['onAction']>[0], icon: React.ReactNode, danger = false) => (
@@ -104,6 +111,9 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
             </Tooltip>
           ) : (
             <Dropdown
+              // Hover for the mouse; Enter or Space for the keyboard, which then moves into the menu.
+              trigger={['hover', 'click']}
+              autoFocus
               menu={{
                 items: p.userHomes.map((h) => ({
                   key: h.clusterId,
@@ -129,6 +139,9 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
           )}
           {p.shareRoots.length > 1 && (
             <Dropdown
+              // Hover for the mouse; Enter or Space for the keyboard, which then moves into the menu.
+              trigger={['hover', 'click']}
+              autoFocus
               menu={{ items: p.shareRoots.map((r) => ({ key: r, label: r })), onClick: (i) => p.onGo(i.key) }}
             >
               <Button icon={<TeamOutlined />} disabled={off}>
@@ -187,6 +200,9 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
       </div>
       <Space wrap size={[6, 6]}>
         <Dropdown
+          // Hover for the mouse; Enter or Space for the keyboard, which then moves into the menu.
+          trigger={['hover', 'click']}
+          autoFocus
           menu={{
             items: [
               { key: 'files', label: t('efile.upload.files'), onClick: p.onUploadFiles },
@@ -199,14 +215,22 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
           </Button>
         </Dropdown>
         <Dropdown
+          // Hover for the mouse; Enter or Space for the keyboard, which then moves into the menu.
+          trigger={['hover', 'click']}
+          autoFocus
           menu={{
             items: [
-              { key: 'folder', label: t('efile.create.folder'), onClick: () => p.onCreate('folder') },
-              { key: 'file', label: t('efile.create.file'), onClick: () => p.onCreate('file') },
+              { key: 'folder', label: t('efile.create.folder'), onClick: () => create('folder') },
+              { key: 'file', label: t('efile.create.file'), onClick: () => create('file') },
             ],
           }}
         >
-          <Button icon={<FolderAddOutlined />} disabled={off} data-testid="efile-create-button">
+          <Button
+            ref={createButton}
+            icon={<FolderAddOutlined />}
+            disabled={off}
+            data-testid="efile-create-button"
+          >
             {t('efile.create.button')}
           </Button>
         </Dropdown>

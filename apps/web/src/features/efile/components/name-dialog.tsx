@@ -85,11 +85,13 @@ export function NameDialog({ api, dir, entry, createType, onClose, onDone }: Pro
       <Form layout="vertical" component={false}>
         <Form.Item
           label={t('efile.name.label')}
+          htmlFor="efile-name-input"
           validateStatus={error ? 'error' : undefined}
           help={error ?? undefined}
         >
           <Input
             autoFocus
+            id="efile-name-input"
             value={name}
             data-testid="efile-name-input"
             onChange={(e) => {

@@ -53,7 +53,25 @@ export const PathBar = memo(function PathBar(p: Props) {
         className="efile-breadcrumb"
         items={breadcrumbs(p.path, p.roots).map((c, i, all) => ({
           key: c.path,
-          title: i === all.length - 1 ? c.name : <a onClick={() => p.onGo(c.path)}>{c.name}</a>,
+          title:
+            i === all.length - 1 ? (
+              c.name
+            ) : (
+              // No href: focusable and followed with Enter, like a link.
+              <a
+                role="link"
+                tabIndex={0}
+                onClick={() => p.onGo(c.path)}
+                onKeyDown={(ev) => {
+                  if (ev.key !== 'Enter') return;
+                  ev.preventDefault();
+                  ev.stopPropagation();
+                  p.onGo(c.path);
+                }}
+              >
+                {c.name}
+              </a>
+            ),
         }))}
       />
       <Input
@@ -63,7 +81,11 @@ export const PathBar = memo(function PathBar(p: Props) {
         onPressEnter={go}
         aria-label={t('efile.goto.label')}
         placeholder={t('efile.goto.placeholder')}
-        addonAfter={<a onClick={go}>{t('efile.goto.go')}</a>}
+        addonAfter={
+          <Button type="link" size="small" onClick={go}>
+            {t('efile.goto.go')}
+          </Button>
+        }
         data-testid="efile-goto"
       />
       <Input.Search

@@ -8,6 +8,9 @@ export interface KeyHandlers {
   onSelectAll: () => void;
 }
 
+const CONTROLS =
+  'button, a[href], [role="button"], [role="link"], [role="menuitem"], [role="tab"], [role="option"]';
+
 /** Whether a key press belongs to a text field or a dialog rather than to the file list. */
 function ignored(e: KeyboardEvent): boolean {
   const el = e.target as HTMLElement | null;
@@ -30,6 +33,9 @@ export function useKeyboard(enabled: boolean, handlers: KeyHandlers) {
     if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
       if (ignored(e)) return;
+      // Enter on a button, link, tab or menu entry is that control's own (it would otherwise never open the New
+      // menu or press a toolbar button from the keyboard).
+      if (e.key === 'Enter' && (e.target as HTMLElement | null)?.closest?.(CONTROLS)) return;
       const h = ref.current;
       if (e.key === 'Delete') h.onDelete();
       else if (e.key === 'F2') h.onRename();

@@ -104,6 +104,7 @@ export function ShareDialog({ api, entry, maxDays, onClose }: Props) {
     <Form layout="vertical" onFinish={() => void open()}>
       <Form.Item
         label={t('efile.share.validity.label')}
+        htmlFor="efile-share-days"
         required
         validateStatus={touched && problem ? 'error' : undefined}
         help={
@@ -120,11 +121,13 @@ export function ShareDialog({ api, entry, maxDays, onClose }: Props) {
           }}
           placeholder={t('efile.share.validity.placeholder')}
           suffix={t('efile.share.days')}
+          id="efile-share-days"
           data-testid="efile-share-days"
         />
       </Form.Item>
       <Form.Item
         label={t('efile.share.code')}
+        htmlFor="efile-share-code"
         required
         validateStatus={touched && !code.trim() ? 'error' : undefined}
         help={touched && !code.trim() ? t('efile.share.codeRequired') : undefined}
@@ -133,8 +136,14 @@ export function ShareDialog({ api, entry, maxDays, onClose }: Props) {
           value={code}
           maxLength={64}
           onChange={(e) => setCode(e.target.value)}
+          id="efile-share-code"
           data-testid="efile-share-code-input"
-          addonAfter={<a onClick={() => setCode(generateShareCode())}>{t('efile.share.regenerate')}</a>}
+          addonAfter={
+            // A button, not an <a> without href: reachable by Tab and Enter like the rest of the dialog.
+            <Button type="link" size="small" onClick={() => setCode(generateShareCode())}>
+              {t('efile.share.regenerate')}
+            </Button>
+          }
         />
       </Form.Item>
     </Form>

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { usePreferences } from '../../../app/preferences';
+import { serverLocale } from '../../../shared/i18n/languages';
 import { useSession } from '../../account/use-session';
 import { userCenterApi } from '../api/user-center.api';
 import { atLogin, changesToSave, type PreferenceValues } from './preference-rules';
@@ -13,7 +14,9 @@ import { atLogin, changesToSave, type PreferenceValues } from './preference-rule
  */
 export function PreferencesSync() {
   const { user } = useSession();
-  const { language, setLanguage, theme, setTheme } = usePreferences();
+  const { language: shown, setLanguage, theme, setTheme } = usePreferences();
+  // The development pseudo-locale is English underneath: the server keeps the product's languages only.
+  const language = serverLocale(shown);
   const userId = user?.id;
   const synced = useRef<(PreferenceValues & { userId: number }) | null>(null);
   const current = useRef<PreferenceValues>({ language, theme });

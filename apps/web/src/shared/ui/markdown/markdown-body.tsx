@@ -59,9 +59,12 @@ const components: Components = {
   img: ({ node: _node, src, alt, title }) => (
     <img src={typeof src === 'string' ? src : undefined} alt={alt ?? ''} title={title} loading="lazy" />
   ),
+  // Code blocks and wide tables scroll sideways: focusable, so the keyboard can scroll them too (axe
+  // scrollable-region-focusable, WCAG 2.1.1).
+  pre: ({ node: _node, ...props }) => <pre tabIndex={0} {...props} />,
   table: ({ node: _node, ...props }) => (
     // Wide tables scroll inside the article instead of widening the page.
-    <div className="hpc-md-table">
+    <div className="hpc-md-table" tabIndex={0}>
       <table {...props} />
     </div>
   ),

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, formatViolations } from './support/axe';
+import { launchBrowser, screenshotDir, screenshotter } from './support/browser';
+import { portalUnderTest, type RunningPortal } from './support/portal';
+import { walkMainScreens } from './support/screens';
+
+/**
+ * axe-core on the portal's main screens in both languages (issue 13 §5): no serious or critical violation of
+ * WCAG 2.1 A/AA or axe's best practices on any of them. Nothing is excluded from the scan.
+ */
+describe('accessibility (axe-core)', () => {
+  let portal: RunningPortal;
+  let browser: Browser;
+  let work: string;
+
+  beforeAll(async () => {
+    portal = await portalUnderTest();
+    browser = await launchBrowser();
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-e2e-a11y-'));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.stop();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  for (const language of ['zh-CN', 'en-US'] as const) {
+    it(`finds no serious or critical violation on the main screens in ${language}`, async () => {
+      const reports: string[] = [];
+      const screens: string[] = [];
+      const errors = await walkMainScreens({
+        browser,
+        baseUrl: portal.url,
+        language,
+        work,
+        onScreen: async (name, page) => {
+          screens.push(name);
+          // Every main-menu entry shows at 1440 px (none folded into "…"): see pseudo-locale.e2e.ts.
+          expect(await page.locator('.hpc-main-menu .ant-menu-overflow-item-rest:visible').count()).toBe(0);
+          await screenshotter(page)(`a11y-${name}`);
+          const found = await axeViolations(page);
+          if (found.length) reports.push(formatViolations(name, found));
+          fs.writeFileSync(path.join(screenshotDir(), `a11y-${name}.json`), JSON.stringify(found, null, 1));
+        },
+      });
+      expect(screens).toHaveLength(15);
+      expect(reports.join('\n')).toBe('');
+      expect(errors).toEqual([]);
+    });
+  }
+});
