@@ -13,6 +13,8 @@ import type { EfileConfig } from './config';
 import type { EfileDatabase } from './db/database';
 import { migrations } from './db/migrations';
 import { PathResolver } from './fs/path-resolver';
+import { createUserFs } from './userfs';
+import type { UserFs } from './userfs/types';
 
 /** What every efile feature is built from. `now` is injectable so tests can move the clock (Linux commands). */
 export interface EfileDeps {
@@ -20,6 +22,8 @@ export interface EfileDeps {
   db: Kysely<EfileDatabase>;
   kv: KvStore;
   resolver: PathResolver;
+  /** Every operation on a user's files (in-process in single mode, the user's worker in unix mode). */
+  userfs: UserFs;
   verifier: ClusterTokenVerifier;
   now: () => number;
   close(): Promise<void>;
@@ -47,14 +51,18 @@ export async function openEfileDeps(config: EfileConfig, opts: EfileDepsOptions 
       ? { clusterId: config.EFILE_CLUSTER_ID, jwks: opts.jwks }
       : { clusterId: config.EFILE_CLUSTER_ID, jwksUrl: config.EFILE_JWKS_URL },
   );
+  const resolver = new PathResolver(fsRoot);
+  const userfs = await createUserFs(config, resolver);
   return {
     config,
     db: db.kysely,
     kv,
-    resolver: new PathResolver(fsRoot),
+    resolver,
+    userfs,
     verifier,
     now: opts.now ?? Date.now,
     async close() {
+      await userfs.close();
       if (ownKv) await kv.close();
       await db.close();
     },
