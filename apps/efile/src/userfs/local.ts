@@ -221,7 +221,8 @@ export class LocalUserFs implements UserFs {
     try {
       host = (await this.resolver.resolve(s, p)).host;
     } catch (e) {
-      if (isAppError(e)) return false;
+      // Refused by the resolver or by the kernel (EACCES on the way there): not allowed, whatever is there.
+      if (isAppError(e) || errno(e) !== undefined) return false;
       throw e;
     }
     const kernel = () =>
