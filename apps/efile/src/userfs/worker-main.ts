@@ -116,10 +116,14 @@ function runLauncher() {
         return reply({ id: m.id, error: { code: err.code ?? '1001', message: err.message } });
       }
       const sock = path.join(dir, `${account.uid}-${process.hrtime.bigint().toString(36)}.sock`);
+      // Bound under a temporary name, handed to the worker, then renamed into place and closed here: a listening
+      // socket open in two processes has the kernel share its connections between them, and the launcher's copy
+      // would leave some unanswered; closing it under its final name would unlink that name.
+      const bound = `${sock}.new`;
       const server = net.createServer();
-      server.listen(sock, () => {
-        fs.chmodSync(sock, 0o600);
-        fs.chownSync(sock, ownerUid, 0);
+      server.listen(bound, () => {
+        fs.chmodSync(bound, 0o600);
+        fs.chownSync(bound, ownerUid, 0);
         const child = fork(self, ['worker', account.name, String(account.uid), String(account.gid), umask], {
           execArgv: process.execArgv,
           env: { ...process.env },
@@ -132,13 +136,14 @@ function runLauncher() {
           if (msg.hello) child.send({ serve: true }, server);
           if (msg.ready && !ready) {
             ready = true;
-            // The launcher keeps its copy of the socket open until the worker ends (closing it unlinks the path).
+            fs.renameSync(bound, sock);
+            server.close();
             reply({ id: m.id, socket: sock, pid: child.pid });
           }
         });
         child.once('exit', (code) => {
           if (workers.get(m.user) === child) workers.delete(m.user);
-          server.close();
+          if (!ready) server.close();
           fs.rmSync(sock, { force: true });
           if (!ready)
             reply({

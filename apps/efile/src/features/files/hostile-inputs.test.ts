@@ -41,10 +41,11 @@ describe('hostile inputs', () => {
     return (await r.json()) as { code: string };
   };
   /** A GET over real HTTP; a body cut short counts as an answer (the status line came). */
-  const fetchStatus = async (url: string) => {
+  const fetchStatus = async (url: string, body?: string) => {
     // The file can turn into a FIFO after a zip's size went out: the zip is then cut, before or after the
     // status line (a fetch failure). Either way an answer came, which is what a frozen server never gives.
-    const r = await fetch(base + url, { headers: { token } }).catch(() => null);
+    const init = body ? { method: 'POST', body, headers: { token, ...FORM } } : { headers: { token } };
+    const r = await fetch(base + url, init).catch(() => null);
     await r?.arrayBuffer().catch(() => undefined);
     return r?.status ?? 0;
   };
@@ -122,7 +123,7 @@ describe('hostile inputs', () => {
       try {
         for (let i = 0; i < 40; i++) {
           calls.push(fetchStatus(`/download.action?path=${HOME}/swap.txt`));
-          calls.push(fetchStatus(`/previewTextFile.action?path=${HOME}/swap.txt`));
+          calls.push(fetchStatus('/previewTextFile.action', form({ path: `${HOME}/swap.txt` })));
           calls.push(fetchStatus(`/multiDownload.action?paths=${HOME}/swap.txt&paths=${HOME}/pipe.fifo`));
         }
         const statuses = await Promise.all(calls);
@@ -213,7 +214,7 @@ describe('hostile inputs', () => {
         (await get(`/download.action?path=${p}`)).body,
         (await post('/checkPermission.action', { path: p, permissionAction: 'read' })).body,
         (await get(`/list.action?path=${p}`)).body,
-        (await get(`/previewTextFile.action?path=${p}`)).body,
+        (await post('/previewTextFile.action', { path: p })).body,
       ];
     };
     const existing = await answers('to-existing');
