@@ -11,6 +11,8 @@ export const entries = [
   ['apps/portal/src/server.ts', 'apps/portal/dist/server.js'],
   ['apps/portal/src/cli/admin.ts', 'apps/portal/dist/admin.js'],
   ['apps/efile/src/server.ts', 'apps/efile/dist/server.js'],
+  // Unix mode's root launcher and per-user worker (issue 10): one small bundle, so a worker starts in milliseconds.
+  ['apps/efile/src/userfs/worker-main.ts', 'apps/efile/dist/efile-worker.js'],
 ];
 
 const externalizeNpm = {
@@ -23,9 +25,9 @@ const externalizeNpm = {
   },
 };
 
-export async function buildServers() {
+export async function buildServers(only = entries) {
   const fs = await import('node:fs');
-  for (const [src, out] of entries) {
+  for (const [src, out] of only) {
     if (!fs.existsSync(path.join(root, src))) continue;
     await build({
       entryPoints: [path.join(root, src)],
@@ -42,6 +44,9 @@ export async function buildServers() {
     });
   }
 }
+
+/** Just the efile worker bundle (the unix-mode tests build it before they start workers). */
+export const buildEfileWorker = () => buildServers(entries.filter(([src]) => src.includes('worker-main')));
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   await buildServers();

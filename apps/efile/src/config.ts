@@ -53,6 +53,24 @@ export const EfileEnv = Type.Object({
   EFILE_FOLDER_FILE_LIMIT: Type.Integer({ default: Limits.folderFileLimit, minimum: 1 }),
   /** Create homes and sample files on a user's first call (all-in-one demo only). */
   EFILE_DEMO: Type.Boolean({ default: false }),
+  /**
+   * 'single': every user's files are handled in this process (a laptop, `npm start`). 'unix': each user's files
+   * are handled by a worker process running as that user (uid, gid, supplementary groups); efile starts as root,
+   * keeps a small root launcher and serves HTTP as EFILE_SERVICE_USER (issue 10, docs/OPERATIONS.md).
+   */
+  EFILE_USER_MODE: Type.Union([Type.Literal('single'), Type.Literal('unix')], { default: 'single' }),
+  /** Unix mode: the account the HTTP front end runs as after binding its port (empty: stay as started). */
+  EFILE_SERVICE_USER: Type.String({ default: '' }),
+  /** Unix mode: users below this uid never get a worker (system accounts). */
+  EFILE_MIN_UID: Type.Integer({ default: 1000, minimum: 1 }),
+  /** Unix mode: login shells that refuse a worker, comma-separated. */
+  EFILE_REFUSED_SHELLS: Type.String({ default: '/usr/sbin/nologin,/sbin/nologin,/bin/false,/usr/bin/false' }),
+  /** Unix mode: a worker exits after this many idle seconds. */
+  EFILE_WORKER_IDLE_S: Type.Number({ default: 300, minimum: 1 }),
+  /** Unix mode: workers running at once; at the limit the least recently used idle one stops first. */
+  EFILE_MAX_WORKERS: Type.Integer({ default: 64, minimum: 1 }),
+  /** Unix mode: where the launcher keeps worker sockets and pid files (default DATA_DIR/run). */
+  EFILE_RUN_DIR: Type.String({ default: '' }),
 });
 export type EfileEnv = Static<typeof EfileEnv>;
 

@@ -14,6 +14,8 @@ import type { EfileDatabase } from './db/database';
 import { migrations } from './db/migrations';
 import { PathResolver } from './fs/path-resolver';
 import { noOwnerRights, portalOwnerRights, type OwnerRightsLookup } from './http/owner-rights';
+import { createUserFs } from './userfs';
+import type { UserFs } from './userfs/types';
 
 /** What every efile feature is built from. `now` is injectable so tests can move the clock (Linux commands). */
 export interface EfileDeps {
@@ -21,6 +23,8 @@ export interface EfileDeps {
   db: Kysely<EfileDatabase>;
   kv: KvStore;
   resolver: PathResolver;
+  /** Every operation on a user's files (in-process in single mode, the user's worker in unix mode). */
+  userfs: UserFs;
   verifier: ClusterTokenVerifier;
   /** The current rights of a share's owner or a Linux command's user, asked on every use (issue 10 §2.3, §2.5). */
   ownerRights: OwnerRightsLookup;
@@ -59,15 +63,19 @@ export async function openEfileDeps(config: EfileConfig, opts: EfileDepsOptions 
     (config.EFILE_SERVICE_SECRET && portalUrl
       ? portalOwnerRights(portalUrl, config.EFILE_SERVICE_SECRET, config.EFILE_CLUSTER_ID)
       : noOwnerRights);
+  const resolver = new PathResolver(fsRoot);
+  const userfs = await createUserFs(config, resolver);
   return {
     config,
     ownerRights,
     db: db.kysely,
     kv,
-    resolver: new PathResolver(fsRoot),
+    resolver,
+    userfs,
     verifier,
     now: opts.now ?? Date.now,
     async close() {
+      await userfs.close();
       if (ownKv) await kv.close();
       await db.close();
     },

@@ -5,6 +5,7 @@
  */
 import { readEfileConfig } from './config';
 import { buildEfile } from './app';
+import { lookupAccount } from './userfs/accounts';
 
 if (!process.env.UV_THREADPOOL_SIZE) {
   console.warn('UV_THREADPOOL_SIZE is not set: file I/O runs on 4 threads (set it before starting, e.g. 16)');
@@ -12,6 +13,18 @@ if (!process.env.UV_THREADPOOL_SIZE) {
 const config = readEfileConfig();
 const { app } = await buildEfile(config);
 await app.listen({ port: config.EFILE_PORT, host: config.EFILE_HOST });
+if (config.EFILE_USER_MODE === 'unix' && config.EFILE_SERVICE_USER) {
+  // Unix mode: the port is bound and the root launcher started (buildEfile); the front end never needs root again
+  // and never touches a user's file itself, so it becomes the service account for good.
+  const service = lookupAccount(config.EFILE_SERVICE_USER)!;
+  (process as unknown as { initgroups(user: string, gid: number): void }).initgroups(
+    service.name,
+    service.gid,
+  );
+  process.setgid!(service.gid);
+  process.setuid!(service.uid);
+  app.log.info({ uid: service.uid }, `serving as ${service.name}`);
+}
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void app.close().then(() => process.exit(0));

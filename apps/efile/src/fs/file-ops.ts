@@ -29,6 +29,12 @@ export function fsError(e: unknown): never {
       throw new AppError('1501');
     case 'ENAMETOOLONG':
       throw new AppError('1004', 'The name is too long');
+    case 'EFBIG':
+    case 'EOVERFLOW':
+      throw new AppError('1011', 'The file would be larger than the file system allows');
+    case 'ENXIO':
+      // O_NONBLOCK open of a FIFO with no reader, or of a socket: not a file efile reads or writes.
+      throw notRegular();
     default:
       throw e;
   }
@@ -118,9 +124,30 @@ export async function atomicWriteFile(target: Resolved, data: string | Buffer): 
   }).catch(fsError);
 }
 
+export const notRegular = () =>
+  new AppError('1028', 'Not a regular file: FIFOs, sockets and devices are not read or written');
+
+/**
+ * Opens a file that must be a regular file: never a link (O_NOFOLLOW) and never waiting (O_NONBLOCK). A FIFO swapped
+ * in under the name after every check blocks a plain open(2) until a writer comes, holding one of libuv's few pool
+ * threads; 16 of them froze the whole server. With O_NONBLOCK the open returns at once (a FIFO without a reader
+ * fails a write-only open with ENXIO), then fstat of the descriptor itself refuses anything but a regular file with
+ * "1028" before a byte is read or written. O_NONBLOCK changes nothing for regular files.
+ */
+export async function openRegular(host: string, flags: number, mode?: number): Promise<fs.FileHandle> {
+  const fh = await fs.open(host, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, mode).catch(fsError);
+  try {
+    if (!(await fh.stat()).isFile()) throw notRegular();
+  } catch (e) {
+    await fh.close();
+    throw e;
+  }
+  return fh;
+}
+
 /** Opens an existing file for reading without following a link swapped in, at the final component or above it. */
 export async function openForRead(host: string): Promise<fs.FileHandle> {
-  const fh = await fs.open(host, constants.O_RDONLY | constants.O_NOFOLLOW).catch(fsError);
+  const fh = await openRegular(host, constants.O_RDONLY);
   try {
     await checkOpened(fh.fd, host);
   } catch (e) {

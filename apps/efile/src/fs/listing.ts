@@ -4,6 +4,7 @@ import type { Stats } from 'node:fs';
 import type { FileEntry } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import { mapLimit, TtlLru } from './concurrency';
+import { fsError } from './file-ops';
 import { isInternalName } from './names';
 import { groupName, permissionString, userName } from './owners';
 import { isUnder } from './path-resolver';
@@ -44,7 +45,7 @@ async function readNames(dirHost: string, key: string): Promise<Name[]> {
   // entries that is ~75 ms instead of ~130 ms, per-entry promise hops being the difference. The Dirent array is
   // transient; what is kept (and cached) is the Name list either way.
   const out: Name[] = [];
-  for (const d of await fs.readdir(dirHost, { withFileTypes: true })) {
+  for (const d of await fs.readdir(dirHost, { withFileTypes: true }).catch(fsError)) {
     if (isInternalName(d.name)) continue;
     const isDir = d.isDirectory();
     out.push({ name: d.name, lower: d.name.toLowerCase(), dir: isDir, ext: extOf(d.name, isDir) });
@@ -77,7 +78,8 @@ export async function listDirectory(
   opts: ListOptions,
   linkInside: (realHost: string) => Promise<boolean>,
 ): Promise<{ list: FileEntry[]; total: number }> {
-  const st = await fs.stat(dirHost);
+  const st = await fs.stat(dirHost).catch(() => null);
+  if (!st) throw new AppError('1024');
   if (!st.isDirectory()) throw new AppError('1022');
   if (!SORTS.has(opts.sort)) throw new AppError('1004', `Unknown sort column ${opts.sort}`);
   const base = `${st.dev}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}`;

@@ -142,7 +142,11 @@ export class PathResolver {
       }
       if (real !== null) {
         if (!inside(real)) throw new AppError('1030', 'The path leads outside your allowed folders');
-        const stat = await fs.lstat(real);
+        // Gone between realpath and lstat: the same answer as gone before.
+        const stat = await fs.lstat(real).catch((e: unknown) => {
+          if (errno(e) === 'ENOENT' || errno(e) === 'ENOTDIR') throw new AppError('1020');
+          throw e;
+        });
         return {
           clusterPath,
           host: real,
@@ -174,8 +178,47 @@ export class PathResolver {
     } catch (e) {
       if (errno(e) !== 'ENOENT' && errno(e) !== 'ENOTDIR') throw e;
     }
+    if (follow && stat?.isSymbolicLink()) {
+      // realpath failed, yet a link is there: it leads nowhere. Where it would lead decides the answer, never
+      // whether something exists there: outside the roots is "1030" like a link to an existing outside target
+      // (issue 10 §2.8: answering 1020 or `exist: true` here told the user what exists in other users' folders).
+      if (!(await this.danglingInside(target, inside)))
+        throw new AppError('1030', 'The path leads outside your allowed folders');
+      if (mustExist) throw new AppError('1020', 'The link leads to nothing');
+    }
     if (!stat && mustExist) throw new AppError('1020');
     return { clusterPath, host: target, parentHost, name, stat, root };
+  }
+
+  /**
+   * Whether a link that realpath could not follow would lead inside the roots: each link of the chain is read and
+   * its target placed under the real path of its deepest existing folder. Anything unreadable counts as outside.
+   */
+  private async danglingInside(linkHost: string, inside: (p: string) => boolean): Promise<boolean> {
+    let p = linkHost;
+    for (let hops = 0; hops < 40; hops++) {
+      let to: string;
+      try {
+        to = await fs.readlink(p);
+      } catch {
+        return false;
+      }
+      let probe = path.resolve(path.dirname(p), to);
+      const rest: string[] = [];
+      for (;;) {
+        try {
+          p = path.join(await fs.realpath(probe), ...rest);
+          break;
+        } catch (e) {
+          if ((errno(e) !== 'ENOENT' && errno(e) !== 'ENOTDIR') || probe === '/') return false;
+          rest.unshift(path.basename(probe));
+          probe = path.dirname(probe);
+        }
+      }
+      const l = await fs.lstat(p).catch(() => null);
+      if (!l?.isSymbolicLink()) return inside(p);
+    }
+    return false;
   }
 
   /**

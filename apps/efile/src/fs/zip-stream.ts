@@ -1,10 +1,11 @@
 import fs from 'node:fs/promises';
-import { close, constants, open, read } from 'node:fs';
+import { close, constants, fstat, open, read } from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import { AppError } from '@hpc/server-kit';
 import { checkOpened } from './anchored';
+import { fsError, notRegular } from './file-ops';
 import { BLOCK, BlockWriter, takeBlock } from './block-pool';
 import { mapLimit } from './concurrency';
 import { isInternalName } from './names';
@@ -40,8 +41,8 @@ export async function collectEntries(
     if (st.isSymbolicLink()) {
       const real = await fs.realpath(host).catch(() => null);
       if (!real || !(await inside(real))) return null;
-      st = await fs.stat(real);
-      if (!st.isFile()) return null;
+      st = await fs.stat(real).catch(() => null);
+      if (!st?.isFile()) return null;
       host = real;
     }
     if (st.isDirectory()) {
@@ -65,7 +66,8 @@ export async function collectEntries(
   }
   while (stack.length > 0) {
     const d = stack.pop()!;
-    const names = (await fs.readdir(d.host)).filter((n) => !isInternalName(n)).sort();
+    // A folder that vanished or became unreadable since it was seen answers with its code, not a 500.
+    const names = (await fs.readdir(d.host).catch(fsError)).filter((n) => !isInternalName(n)).sort();
     const dirs = await mapLimit(names, 32, (n) => add(path.join(d.host, n), `${d.name}/${n}`));
     dirs.forEach((h, i) => h && stack.push({ host: h, name: `${d.name}/${names[i]}` }));
   }
@@ -157,18 +159,28 @@ class Sources {
   }
 }
 
-/** Opens a file to archive, refusing one reached through a link swapped in above it (see `checkOpened`). */
+/**
+ * Opens a file to archive, refusing one reached through a link swapped in above it (see `checkOpened`) and anything
+ * swapped in since the walk that is not a regular file: O_NONBLOCK so a FIFO cannot hold a pool thread, then fstat
+ * (see `openRegular`).
+ */
 const openNoFollow = (host: string) =>
   new Promise<number>((resolve, reject) =>
-    open(host, constants.O_RDONLY | constants.O_NOFOLLOW, (err, fd) => (err ? reject(err) : resolve(fd))),
-  ).then((fd) =>
-    checkOpened(fd, host).then(
-      () => fd,
-      (e: unknown) => {
-        close(fd, () => undefined);
-        throw e;
-      },
+    open(host, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK, (err, fd) =>
+      err ? reject(err) : resolve(fd),
     ),
+  ).then((fd) =>
+    new Promise<void>((resolve, reject) =>
+      fstat(fd, (err, st) => (err ? reject(err) : st.isFile() ? resolve() : reject(notRegular()))),
+    )
+      .then(() => checkOpened(fd, host))
+      .then(
+        () => fd,
+        (e: unknown) => {
+          close(fd, () => undefined);
+          throw e;
+        },
+      ),
   );
 
 const readAt = (fd: number, buf: Buffer, at: number, length: number, pos: number) =>

@@ -4,14 +4,26 @@ import { Limits } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
-import type { Resolved, UserScope } from '../../fs/path-resolver';
+import type { UserScope } from '../../fs/path-resolver';
 import { contentDisposition, sendFile, takeOverResponse } from '../../fs/file-send';
-import { collectEntries, zipArchive } from '../../fs/zip-stream';
+import type { FsScope } from '../../userfs/types';
 
 const DOWN_KEY_TTL_MS = 5 * 60_000;
 
+/**
+ * A selected item: a path resolved by the user file system (`Info`, stat fields) or by the resolver (`Resolved`,
+ * an fs.Stats), as share and Linux downloads still hand them over.
+ */
+export interface Selected {
+  host: string;
+  name: string;
+  stat: { isFile: boolean | (() => boolean) } | null;
+}
+const isFile = (s: Selected) =>
+  !!s.stat && (typeof s.stat.isFile === 'function' ? s.stat.isFile() : s.stat.isFile);
+
 /** Unique top-level names in a multi-selection archive: `a.txt`, `a (1).txt`. */
-function uniqueNames(items: Resolved[]): { host: string; name: string }[] {
+function uniqueNames(items: Selected[]): { host: string; name: string }[] {
   const seen = new Set<string>();
   return items.map((r) => {
     let name = r.name;
@@ -26,41 +38,49 @@ function uniqueNames(items: Resolved[]): { host: string; name: string }[] {
 
 /** Single-file and zip downloads, download keys for long selections. Shared by share and Linux downloads. */
 export function downloadService(deps: EfileDeps) {
-  const { resolver, kv } = deps;
+  const { userfs, kv } = deps;
 
   /**
    * One file as itself, anything else as one zip named after the selection (or `opts.name`) with an exact
    * Content-Length; folders over `opts.fileLimit` files (default the browser's folder limit) are refused with
    * "1508" before any byte is sent. Nothing is written on the server, so an interrupted zip leaves nothing behind.
+   * The bytes come from the user file system: in unix mode they stream from the user's worker.
    */
   async function sendSelection(
     req: FastifyRequest,
     reply: FastifyReply,
-    scope: UserScope,
-    items: Resolved[],
+    scope: UserScope & { cun?: string },
+    items: Selected[],
     opts: { name?: string; fileLimit?: number } = {},
   ) {
+    const as: FsScope = { cun: scope.cun ?? '', roots: scope.roots };
     const only = items[0];
-    if (items.length === 1 && only?.stat?.isFile()) return sendFile(req, reply, only.host, only.name);
+    if (items.length === 1 && only && isFile(only))
+      return sendFile(req, reply, await userfs.openRead(as, only.host), only.name);
     const fileLimit = opts.fileLimit ?? deps.config.EFILE_FOLDER_FILE_LIMIT;
-    const entries = await collectEntries(uniqueNames(items), (h) => resolver.contains(scope, h), fileLimit);
-    const zip = zipArchive(entries);
+    const zip = await userfs.openZip(as, uniqueNames(items), fileLimit);
     reply.header('content-type', 'application/zip');
     reply.header('content-disposition', contentDisposition(zipNameFor(items, opts.name)));
     reply.header('content-length', String(zip.size));
     const res = takeOverResponse(reply);
-    if (req.method === 'HEAD') res.end();
-    else void zip.writeTo(res).catch((err: unknown) => req.log.warn({ err }, 'zip stream failed'));
+    if (req.method === 'HEAD') {
+      res.end();
+      await zip.close();
+    } else
+      void zip
+        .writeTo(res)
+        .catch((err: unknown) => req.log.warn({ err }, 'zip stream failed'))
+        .finally(() => zip.close());
     return reply;
   }
 
-  async function resolveAll(user: UserScope, paths: string[]): Promise<Resolved[]> {
-    const out: Resolved[] = [];
-    for (const p of paths) out.push(await resolver.resolve(user, p));
+  async function resolveAll(user: FsScope, paths: string[]) {
+    const out = [];
+    for (const p of paths) out.push(await userfs.resolve(user, p));
     return out;
   }
 
-  const zipNameFor = (items: Resolved[], name?: string) => {
+  const zipNameFor = (items: Selected[], name?: string) => {
     if (name) return name.endsWith('.zip') ? name : `${name}.zip`;
     return items.length === 1 ? `${items[0]!.name}.zip` : 'download.zip';
   };
@@ -75,19 +95,15 @@ export function downloadService(deps: EfileDeps) {
     /** Counts the selection (refusing over the folder limit with "1508") and hands out a key for long ones. */
     async check(user: EfileUser, paths: string[], urlLimit: number = Limits.downloadPathLimit) {
       const items = await resolveAll(user, paths);
-      const entries = await collectEntries(
-        uniqueNames(items),
-        (h) => resolver.contains(user, h),
-        deps.config.EFILE_FOLDER_FILE_LIMIT,
-      );
+      const zip = await userfs.openZip(user, uniqueNames(items), deps.config.EFILE_FOLDER_FILE_LIMIT);
+      await zip.close();
       const encoded = paths.map((p) => `paths=${encodeURIComponent(p)}`).join('&').length;
       let downKey: string | null = null;
       if (encoded > urlLimit) {
         downKey = crypto.randomBytes(18).toString('base64url');
         await kv.set(`downkey:${downKey}`, JSON.stringify({ sub: user.sub, paths }), DOWN_KEY_TTL_MS);
       }
-      const files = entries.filter((e) => !e.dir);
-      return { downKey, fileCount: files.length, totalSize: files.reduce((s, e) => s + e.size, 0) };
+      return { downKey, fileCount: zip.fileCount, totalSize: zip.totalSize };
     },
 
     async multi(

@@ -1,26 +1,19 @@
 import crypto from 'node:crypto';
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
-import type { Resolved } from '../../fs/path-resolver';
 import { isUnder } from '../../fs/path-resolver';
-import { copyTree, measure, type Progress } from '../../fs/copy-tree';
+import type { Progress } from '../../fs/copy-tree';
 import { errno } from '../../fs/errno';
-import { renameNoReplace } from '../../fs/file-ops';
-import { removeTree } from '../../fs/safe-remove';
-import { TEMP_SUFFIX, tempName } from '../../fs/names';
+import type { TransferItem } from '../../userfs/types';
 import type { ShareRepository } from '../share/share.repository';
 import type { OperationsRepository } from './operations.repository';
 
 const LOCK_TTL_MS = 10 * 60_000;
 const TICK_MS = 500;
 type Kind = 'copy' | 'move';
-interface Item {
-  src: Resolved;
-  dst: Resolved;
-}
+type Item = TransferItem;
 
 /**
  * Copy and move as background operations (spec §4: one per user at a time, cancellable, with progress). The
@@ -33,30 +26,30 @@ export function operationsService(
   shares: ShareRepository,
   log: FastifyBaseLogger,
 ) {
-  const { resolver, kv } = deps;
+  const { userfs, kv } = deps;
   const running = new Map<string, AbortController>();
   const lockKey = (sub: string) => `op-lock:${sub}`;
 
   async function plan(user: EfileUser, paths: string[], targetPath: string, cover: boolean): Promise<Item[]> {
-    const dest = await resolver.resolve(user, targetPath);
-    if (!dest.stat?.isDirectory()) throw new AppError('1022');
+    const dest = await userfs.resolve(user, targetPath);
+    if (!dest.stat?.isDir) throw new AppError('1022');
     const items: Item[] = [];
     const conflicts: string[] = [];
     for (const p of paths) {
-      const src = await resolver.resolve(user, p, { follow: false });
+      const src = await userfs.resolve(user, p, { follow: false });
       const to = `${dest.clusterPath === '/' ? '' : dest.clusterPath}/${src.name}`;
       if (to === src.clusterPath) throw new AppError('1507');
       // Into itself: the real destination is inside the real source folder.
-      if (src.stat?.isDirectory() && isUnder(dest.host, src.host))
+      if (src.stat?.isDir && isUnder(dest.host, src.host))
         throw new AppError('1507', 'A folder cannot go into itself');
-      const dst = await resolver.resolve(user, to, { follow: false, mustExist: false });
+      const dst = await userfs.resolve(user, to, { follow: false, mustExist: false });
       if (dst.stat && !cover) conflicts.push(dst.clusterPath);
       items.push({ src, dst });
     }
     if (conflicts.length > 0) {
       const allDirs = items
         .filter((i) => conflicts.includes(i.dst.clusterPath))
-        .every((i) => i.dst.stat?.isDirectory());
+        .every((i) => i.dst.stat?.isDir);
       throw new AppError(allDirs ? '1023' : '1021', undefined, { data: { conflicts } });
     }
     return items;
@@ -71,8 +64,8 @@ export function operationsService(
     ac: AbortController,
   ) {
     const progress: Progress = { bytesDone: 0, filesDone: 0 };
-    const totals = await measure(items.map((i) => i.src.host));
-    await repo.progress(id, { bytes_total: totals.bytes, files_total: totals.files }, deps.now());
+    // The write of the totals, awaited before the final one so that it cannot land after it.
+    const totals: Promise<void>[] = [];
     const tick = setInterval(() => {
       void (async () => {
         if (await repo.cancelRequested(id)) ac.abort();
@@ -85,37 +78,27 @@ export function operationsService(
       })().catch((err: unknown) => log.warn({ err }, 'operation progress update failed'));
     }, TICK_MS);
     try {
-      for (const { src, dst } of items) {
-        ac.signal.throwIfAborted();
-        const isDir = !!src.stat?.isDirectory();
-        if (cover && dst.stat) await removeTree(dst.host, { force: true });
-        if (kind === 'move') {
-          try {
-            await renameNoReplace(src.host, dst.host, isDir);
-            const m = await measure([dst.host]);
-            progress.filesDone += m.files;
-            progress.bytesDone += m.bytes;
-            await shares.closeUnder(src.clusterPath, deps.now()); // spec §5: sharing becomes invalid
-            continue;
-          } catch (e) {
-            // Across file systems rename(2) fails with EXDEV: fall through to copy, then remove the source.
-            if (errno(e) !== 'EXDEV') throw e;
+      // The files are copied or moved by the user file system (in unix mode, in the user's own worker), which
+      // reports its progress here; the totals come first, once it has measured the selection.
+      await userfs.transfer(
+        user,
+        { kind, items, cover, id },
+        (p) => {
+          progress.bytesDone = p.bytesDone;
+          progress.filesDone = p.filesDone;
+          if (p.bytesTotal !== undefined && totals.length === 0) {
+            const write = repo
+              .progress(id, { bytes_total: p.bytesTotal, files_total: p.filesTotal ?? 0 }, deps.now())
+              .catch((err: unknown) => log.warn({ err }, 'operation progress update failed'));
+            totals.push(write);
           }
-        }
-        // Copy (or a move across file systems): temp name, then one rename into place.
-        const tmp = path.join(dst.parentHost, tempName(dst.name, TEMP_SUFFIX, id.slice(0, 12)));
-        try {
-          await copyTree(src.host, tmp, progress, ac.signal);
-          await renameNoReplace(tmp, dst.host, isDir);
-        } catch (e) {
-          await removeTree(tmp, { force: true });
-          throw e;
-        }
-        if (kind === 'move') {
-          await removeTree(src.host, { force: true });
-          await shares.closeUnder(src.clusterPath, deps.now()); // spec §5: sharing becomes invalid
-        }
-      }
+        },
+        ac.signal,
+      );
+      await Promise.all(totals);
+      if (kind === 'move')
+        // spec §5: moving a shared item (or a parent) makes its sharing invalid.
+        for (const { src } of items) await shares.closeUnder(src.clusterPath, deps.now());
       await repo.progress(
         id,
         { status: 'done', bytes_done: progress.bytesDone, files_done: progress.filesDone },

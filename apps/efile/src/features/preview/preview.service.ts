@@ -3,7 +3,6 @@ import { AppError } from '@hpc/server-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
-import { atomicWriteFile, openForRead } from '../../fs/file-ops';
 import { sendFile } from '../../fs/file-send';
 
 const NOT_TEXT = new Set([
@@ -70,22 +69,16 @@ const extOf = (name: string) =>
 
 /** Text preview and edit (bounded by EFILE_PREVIEW_MAX_BYTES), raw image preview under a sandbox CSP. */
 export function previewService(deps: EfileDeps) {
-  const { resolver, config } = deps;
+  const { userfs, config } = deps;
 
   async function check(user: EfileUser, p: string) {
-    const r = await resolver.resolve(user, p);
-    if (!r.stat?.isFile()) throw new AppError('1506', 'Only files can be opened');
+    const r = await userfs.resolve(user, p);
+    if (!r.stat?.isFile) throw new AppError('1506', 'Only files can be opened');
     if (NOT_TEXT.has(extOf(r.name))) throw new AppError('1506');
     if (r.stat.size > config.EFILE_PREVIEW_MAX_BYTES) throw new AppError('1505');
-    const fh = await openForRead(r.host);
-    try {
-      const head = Buffer.alloc(Math.min(8192, r.stat.size));
-      await fh.read(head, 0, head.length, 0);
-      // A NUL byte or invalid UTF-8 in the first 8 KiB: binary (a cut multi-byte tail is tolerated).
-      if (head.includes(0) || !isUtf8Prefix(head)) throw new AppError('1506', 'This file is not UTF-8 text');
-    } finally {
-      await fh.close();
-    }
+    const head = await userfs.readFile(user, r.host, Math.min(8192, r.stat.size));
+    // A NUL byte or invalid UTF-8 in the first 8 KiB: binary (a cut multi-byte tail is tolerated).
+    if (head.includes(0) || !isUtf8Prefix(head)) throw new AppError('1506', 'This file is not UTF-8 text');
     return {
       r,
       data: { path: r.clusterPath, size: r.stat.size, mtime: Math.round(r.stat.mtimeMs), encoding: 'utf-8' },
@@ -96,29 +89,25 @@ export function previewService(deps: EfileDeps) {
     check: async (user: EfileUser, p: string) => (await check(user, p)).data,
     async read(user: EfileUser, p: string) {
       const { r, data } = await check(user, p);
-      const fh = await openForRead(r.host);
-      try {
-        const content = (await fh.readFile()).toString('utf8');
-        return { path: data.path, content, size: data.size, mtime: data.mtime };
-      } finally {
-        await fh.close();
-      }
+      // Bounded by the size checked against the preview limit: a file that grew since is cut there.
+      const content = (await userfs.readFile(user, r.host, data.size)).toString('utf8');
+      return { path: data.path, content, size: data.size, mtime: data.mtime };
     },
     async edit(user: EfileUser, p: string, content: string, expectedMtime?: number) {
       if (Buffer.byteLength(content) > config.EFILE_PREVIEW_MAX_BYTES) throw new AppError('1505');
-      const r = await resolver.resolve(user, p);
-      if (!r.stat?.isFile()) throw new AppError('1506', 'Only files can be edited');
+      const r = await userfs.resolve(user, p);
+      if (!r.stat?.isFile) throw new AppError('1506', 'Only files can be edited');
       if (expectedMtime !== undefined && Math.round(r.stat.mtimeMs) !== expectedMtime) {
         throw new AppError('1028', 'The file changed since it was opened; reload it before saving');
       }
-      await atomicWriteFile(r, content);
-      return r.clusterPath;
+      return userfs.writeFile(user, p, content);
     },
     async raw(req: FastifyRequest, reply: FastifyReply, user: EfileUser, p: string) {
-      const r = await resolver.resolve(user, p);
+      const r = await userfs.resolve(user, p);
       const type = IMAGE_TYPES[extOf(r.name)];
-      if (!type) return sendFile(req, reply, r.host, r.name, { disposition: 'attachment' });
-      return sendFile(req, reply, r.host, r.name, {
+      const file = await userfs.openRead(user, r.host);
+      if (!type) return sendFile(req, reply, file, r.name, { disposition: 'attachment' });
+      return sendFile(req, reply, file, r.name, {
         disposition: 'inline',
         contentType: type,
         headers: { 'content-security-policy': SANDBOX_CSP, 'cross-origin-resource-policy': 'same-origin' },

@@ -369,7 +369,8 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
     async read(req: FastifyRequest, reply: FastifyReply, user: EfileUser, p: string) {
       const item = await resolver.resolve(user, homeOnly(user, p));
       if (!item.stat?.isFile()) throw new AppError('1022', 'Not a regular file');
-      return tfs.sendRange(req, reply, item.host, item.name);
+      // Through the user file system like every other download (the user's own worker in unix mode).
+      return tfs.sendRange(req, reply, await deps.userfs.openRead(user, item.host), item.name);
     },
 
     /**

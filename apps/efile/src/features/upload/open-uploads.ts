@@ -1,10 +1,10 @@
-import type { FileHandle } from 'node:fs/promises';
+import type { PartialHandle } from '../../userfs/types';
 
 /** What a chunk request needs once its upload is known: the session, where it goes, and the open partial file. */
 export interface OpenUpload<P> {
   id: string;
   prep: P;
-  fh: FileHandle;
+  fh: PartialHandle;
   /**
    * Chunk numbers stored, as this process knows them: loaded from the database when the entry opens, then kept up to
    * date by its own writes. Test GETs answer from it; another instance's chunks unknown here are only sent again.
@@ -68,7 +68,7 @@ export function openUploads<P>(idleMs = 30_000, max = 512) {
       key: string,
       id: string,
       prep: P,
-      fh: FileHandle,
+      fh: PartialHandle,
       stored: Set<number>,
       touchedAt: number,
     ): OpenUpload<P> {

@@ -1,16 +1,13 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import { constants } from 'node:fs';
 import type { ChunkParams } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
-import type { Resolved } from '../../fs/path-resolver';
 import { errno } from '../../fs/errno';
-import { conflictError, fsError, renameNoReplace, replaceFile } from '../../fs/file-ops';
+import { conflictError, fsError } from '../../fs/file-ops';
 import { PARTIAL_SUFFIX, tempName, validateRelativePath } from '../../fs/names';
-import { writeStreamAt } from '../../fs/write-at';
+import type { FsScope, Info } from '../../userfs/types';
 import type { UploadRepository, UploadRow } from './upload.repository';
 import { openUploads, type OpenUpload } from './open-uploads';
 import { acquireFinalizeLock } from './finalize-lock';
@@ -20,7 +17,7 @@ const join = (dir: string, segs: string[]) => (dir === '/' ? '' : dir) + '/' + s
 /** Where a chunk goes: the session row, the target and the partial file beside it. */
 interface Prepared {
   id: string;
-  target: Resolved;
+  target: Info;
   targetPath: string;
   partialHost: string;
 }
@@ -32,7 +29,9 @@ interface Prepared {
  * upload resumes after a browser reload or a server restart from the chunks already stored.
  */
 export function uploadService(deps: EfileDeps, repo: UploadRepository) {
-  const { resolver, config } = deps;
+  const { userfs, config } = deps;
+  /** Partials of swept uploads: the session row knows no user; every path under the file-system root is allowed. */
+  const sweeper: FsScope = { cun: '', roots: ['/'] };
   const sessionId = (sub: string, target: string, identifier: string) =>
     crypto.createHash('sha256').update(`${sub}\0${target}\0${identifier}`).digest('hex').slice(0, 40);
   const partialName = (name: string, id: string) => tempName(name, PARTIAL_SUFFIX, id.slice(0, 12));
@@ -68,27 +67,19 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
   /** Resolves the target (creating the folders of a folder upload when `create`). */
   async function prepare(user: EfileUser, p: ChunkParams, create: boolean): Promise<Prepared | null> {
     const segs = validateRelativePath(p.relativePath);
-    const base = await resolver.resolve(user, p.path);
-    if (!base.stat?.isDirectory()) throw new AppError('1022');
-    // The folder the file goes into, when it existed and was resolved (real) here; null once one was created.
-    let parent: Resolved | null = base;
+    const base = await userfs.resolve(user, p.path);
+    if (!base.stat?.isDir) throw new AppError('1022');
     for (let i = 1; i < segs.length; i++) {
-      const dir = await resolver.resolve(user, join(base.clusterPath, segs.slice(0, i)), {
-        mustExist: false,
-      });
-      if (dir.stat && !dir.stat.isDirectory())
-        throw new AppError('1022', `${dir.clusterPath} is not a folder`);
-      parent = dir.stat ? dir : null;
-      if (!dir.stat) {
-        if (!create) return null;
-        await fs.mkdir(dir.host).catch((e: unknown) => (errno(e) === 'EEXIST' ? undefined : fsError(e)));
+      const sub = join(base.clusterPath, segs.slice(0, i));
+      if (create) await userfs.ensureDir(user, sub);
+      else {
+        const dir = await userfs.resolve(user, sub, { mustExist: false });
+        if (dir.stat && !dir.stat.isDir) throw new AppError('1022', `${dir.clusterPath} is not a folder`);
+        if (!dir.stat) return null;
       }
     }
     const targetPath = join(base.clusterPath, segs);
-    // Every chunk (test GET and POST) comes here: the parent was just realpath-ed, so only the name is looked at.
-    const target = parent
-      ? await resolver.child(parent, segs[segs.length - 1]!)
-      : await resolver.resolve(user, targetPath, { follow: false, mustExist: false });
+    const target = await userfs.resolve(user, targetPath, { follow: false, mustExist: false });
     const id = sessionId(user.sub, targetPath, p.identifier);
     return {
       id,
@@ -98,9 +89,9 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
     };
   }
 
-  async function removePartial(id: string, partialHost: string) {
+  async function removePartial(scope: FsScope, id: string, partialHost: string) {
     open.evict(id);
-    await fs.unlink(partialHost).catch(() => undefined);
+    await userfs.unlink(scope, partialHost);
     await repo.remove(id);
   }
 
@@ -116,26 +107,20 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       if (!fresh || fresh.status === 'done') return 'done';
       if ((await repo.countChunks(row.id)) !== row.total_chunks) return 'busy';
       open.evict(row.id);
-      // Re-resolve: the folder must still be where it was (no link swapped in since the upload began).
-      const target = await resolver.resolve(user, row.target, { follow: false, mustExist: false });
-      const partial = path.join(target.parentHost, partialName(target.name, row.id));
-      if (partial !== row.partial_host)
-        throw new AppError('1030', 'The target folder moved during the upload');
-      const fh = await fs.open(partial, constants.O_RDWR | constants.O_NOFOLLOW).catch(fsError);
+      // The user file system re-resolves the target: the folder must still be where it was when the upload
+      // began, and the partial is renamed into place (over a file only with overwrite).
       try {
-        const st = await fh.stat();
-        if (st.size !== Number(row.total_size)) await fh.truncate(Number(row.total_size));
-        await fh.chmod(0o644);
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      try {
-        if (overwrite && target.stat && !target.stat.isDirectory()) await replaceFile(partial, target.host);
-        else if (target.stat) throw conflictError(target.stat.isDirectory());
-        else await renameNoReplace(partial, target.host, false);
+        await userfs.finalizePartial(user, {
+          target: row.target,
+          partialName: partialName(row.target.slice(row.target.lastIndexOf('/') + 1), row.id),
+          expectedPartial: row.partial_host,
+          size: Number(row.total_size),
+          overwrite,
+        });
       } catch (e) {
-        if (isAppError(e) && (e.code === '1021' || e.code === '1023')) await removePartial(row.id, partial);
+        // A taken name: the partial is gone (removed with the refusal), so is the session.
+        if (isAppError(e) && (e.code === '1021' || e.code === '1023'))
+          await removePartial(user, row.id, row.partial_host);
         throw e;
       }
       await repo.markDone(row.id, deps.now());
@@ -163,15 +148,15 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       await repo.removeIfDone(prep.id);
       existing = await repo.get(prep.id);
     }
-    if (prep.target.stat && (!p.overwrite || prep.target.stat.isDirectory())) {
-      throw conflictError(prep.target.stat.isDirectory());
+    if (prep.target.stat && (!p.overwrite || prep.target.stat.isDir)) {
+      throw conflictError(prep.target.stat.isDir);
     }
     const now = deps.now();
     if (!existing) {
       // A new identifier for the same target replaces an older unfinished upload of it. Not this upload's own
       // session: chunks of a new upload arrive together, and one of them may have created it a moment ago.
       for (const old of await repo.activeForTarget(user.sub, prep.targetPath))
-        if (old.id !== prep.id) await removePartial(old.id, old.partial_host);
+        if (old.id !== prep.id) await removePartial(user, old.id, old.partial_host);
       await repo.create({
         id: prep.id,
         owner_sub: user.sub,
@@ -186,12 +171,7 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
         updated_at: now,
       });
     }
-    const fh = await fs
-      .open(prep.partialHost, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o600)
-      .catch((e: unknown) => {
-        if (errno(e) === 'ENOSPC' || errno(e) === 'EDQUOT') throw new AppError('1501');
-        return fsError(e);
-      });
+    const fh = await userfs.openPartial(user, prep.partialHost);
     // A resumed session counts as alive from its last mark; writeChunk refreshes it once that is a minute old.
     const touchedAt = existing ? Number(existing.updated_at) : now;
     const stored = new Set(existing ? await repo.chunks(prep.id) : []);
@@ -209,7 +189,7 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       if (known) return known.stored.has(p.chunkNumber);
       const prep = await prepare(user, p, false);
       if (!prep) return false;
-      if (prep.target.stat && !p.overwrite) throw conflictError(prep.target.stat.isDirectory());
+      if (prep.target.stat && !p.overwrite) throw conflictError(prep.target.stat.isDir);
       // A finished session stores nothing for a new upload: see begin().
       const row = await repo.get(prep.id);
       return row?.status === 'active' && (await repo.hasChunk(row.id, p.chunkNumber));
@@ -228,11 +208,17 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
         // Not serialized per file: the chunks in flight write at once and the kernel orders them on the inode's
         // lock. Queueing them here instead (tried) put a thread-pool round trip through the busy main thread between
         // writes, and uploads ran ~1.6x slower on 2 shared cores.
-        await writeStreamAt(entry.fh, data, offset);
+        await entry.fh.write(data, offset);
       } catch (e) {
-        if (errno(e) === 'ENOSPC' || errno(e) === 'EDQUOT') {
-          await removePartial(id, prep.partialHost);
+        const code = isAppError(e) ? e.code : errno(e);
+        if (code === 'ENOSPC' || code === 'EDQUOT' || code === '1501') {
+          await removePartial(user, id, prep.partialHost);
           throw new AppError('1501');
+        }
+        // An offset past what the file system can hold (a chunk at 17 TiB on ext4): this upload cannot succeed.
+        if (code === 'EFBIG' || code === 'EOVERFLOW' || code === 'EINVAL' || code === '1011') {
+          await removePartial(user, id, prep.partialHost);
+          throw new AppError('1011', 'The file would be larger than the file system allows');
         }
         if (isAppError(e)) throw e;
         fsError(e);
@@ -259,7 +245,7 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
 
     async chunkStatus(user: EfileUser, q: { path: string; relativePath: string; identifier: string }) {
       const targetPath = join(
-        (await resolver.resolve(user, q.path)).clusterPath,
+        (await userfs.resolve(user, q.path)).clusterPath,
         validateRelativePath(q.relativePath),
       );
       const row = await repo.get(sessionId(user.sub, targetPath, q.identifier));
@@ -274,7 +260,7 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       q: { path: string; relativePath: string; identifier: string; overwrite?: boolean },
     ) {
       const targetPath = join(
-        (await resolver.resolve(user, q.path)).clusterPath,
+        (await userfs.resolve(user, q.path)).clusterPath,
         validateRelativePath(q.relativePath),
       );
       const row = await repo.get(sessionId(user.sub, targetPath, q.identifier));
@@ -292,9 +278,9 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
     async deletePartial(user: EfileUser, paths: string[]) {
       let deleted = 0;
       for (const p of paths) {
-        const t = await resolver.resolve(user, p, { follow: false, mustExist: false });
+        const t = await userfs.resolve(user, p, { follow: false, mustExist: false });
         for (const row of await repo.activeForTarget(user.sub, t.clusterPath)) {
-          await removePartial(row.id, path.join(t.parentHost, partialName(t.name, row.id)));
+          await removePartial(user, row.id, path.join(t.parentHost, partialName(t.name, row.id)));
           deleted++;
         }
       }
@@ -307,7 +293,7 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       let n = 0;
       for (const row of await repo.idleBefore(cutoff)) {
         open.evict(row.id);
-        if (row.status === 'active') await fs.unlink(row.partial_host).catch(() => undefined);
+        if (row.status === 'active') await userfs.unlink(sweeper, row.partial_host);
         await repo.remove(row.id);
         n++;
       }

@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { AppError } from '@hpc/server-kit';
+
+export interface Account {
+  name: string;
+  uid: number;
+  gid: number;
+  home: string;
+  shell: string;
+}
+
+export interface AccountRules {
+  minUid: number;
+  refusedShells: string[];
+}
+
+/** The system's answer for a user name (getent: local files, LDAP or SSSD alike), or null when unknown. */
+export function lookupAccount(name: string): Account | null {
+  // A name that could be an option or carry anything odd is no user of ours.
+  if (!/^[a-z_][a-z0-9_.-]{0,31}\$?$/i.test(name)) return null;
+  let line: string;
+  try {
+    line = execFileSync('getent', ['passwd', name], { encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+  const [n, , uid, gid, , home, shell] = line.split(':');
+  if (n !== name || uid === undefined || gid === undefined) return null;
+  return { name, uid: Number(uid), gid: Number(gid), home: home ?? '', shell: shell ?? '' };
+}
+
+/**
+ * The rules for starting a worker (issue 10 §1), checked by the front end and again by the root launcher: no root,
+ * no uid below the minimum (system accounts), no unknown user, no refused login shell. Throws the spec's codes:
+ * 601009 for an unknown user, 1017 for a refused one.
+ */
+export function checkAccount(name: string, rules: AccountRules): Account {
+  const a = lookupAccount(name);
+  if (!a) throw new AppError('601009', `The cluster user ${name} does not exist on this node`);
+  if (a.uid === 0 || a.gid === 0) throw new AppError('1017', 'Files are never handled as root');
+  if (a.uid < rules.minUid) throw new AppError('1017', `The uid of ${name} is below the minimum for users`);
+  if (rules.refusedShells.includes(a.shell))
+    throw new AppError('1017', `The login shell of ${name} does not allow file access`);
+  return a;
+}
+
+export const parseShells = (list: string) =>
+  list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** The node's default umask for users (login.defs UMASK), 022 when unset. */
+export function defaultUmask(): number {
+  try {
+    const m = /^\s*UMASK\s+([0-7]{3,4})\s*$/m.exec(fs.readFileSync('/etc/login.defs', 'utf8'));
+    if (m) return parseInt(m[1]!, 8);
+  } catch {
+    /* no login.defs */
+  }
+  return 0o022;
+}

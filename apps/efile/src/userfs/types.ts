@@ -1,0 +1,131 @@
+import type { Writable } from 'node:stream';
+import type { FileEntry } from '@hpc/contracts';
+import type { ListOptions } from '../fs/listing';
+import type { ResolveOptions, UserScope } from '../fs/path-resolver';
+import type { Progress } from '../fs/copy-tree';
+
+/**
+ * Who an operation runs as and where it may go: the cluster user name (whose worker runs it in unix mode) and the
+ * cluster roots the resolver confines it to. A portal user's token gives both; a share runs as its owner with the
+ * shared item as its only root; a Linux-command token as its user with its folder.
+ */
+export interface FsScope extends UserScope {
+  cun: string;
+}
+
+/** The JSON-safe part of an lstat (crosses the worker boundary). */
+export interface StatInfo {
+  isDir: boolean;
+  isFile: boolean;
+  isLink: boolean;
+  size: number;
+  mtimeMs: number;
+  mode: number;
+  uid: number;
+  gid: number;
+  dev: number;
+  ino: number;
+}
+
+/** A resolved path (see `PathResolver.resolve`) with a JSON-safe stat. */
+export interface Info {
+  clusterPath: string;
+  host: string;
+  parentHost: string;
+  name: string;
+  root: string;
+  stat: StatInfo | null;
+}
+
+/** An open regular file to send: its size and time, and its bytes on demand. */
+export interface ReadHandle {
+  size: number;
+  mtimeMs: number;
+  /** Writes bytes start..end (inclusive) to `out` from pooled blocks; resolves when sent or the client left. */
+  pipeTo(out: Writable, start: number, end: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A zip of a selection, laid out (its exact size known) before the first byte. */
+export interface ZipHandle {
+  size: number;
+  fileCount: number;
+  totalSize: number;
+  writeTo(out: Writable): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** An upload's partial file held open between chunks. */
+export interface PartialHandle {
+  write(data: AsyncIterable<Buffer>, offset: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface TransferItem {
+  src: Info;
+  dst: Info;
+}
+
+/**
+ * Every operation on a user's files (issue 10 §1). Services keep the rules (sessions, shares, locks, names) and
+ * call this for the files themselves; no service touches `node:fs` on user files. `LocalUserFs` runs the calls in
+ * this process (single mode, and inside each worker); `WorkerUserFs` sends them to the worker process of the
+ * scope's user (unix mode), where the kernel checks every call against that user's uid and groups.
+ * Every failure is an `AppError` with the spec's code (errno mapped by `fsError`).
+ */
+export interface UserFs {
+  resolve(s: FsScope, path: string, opts?: ResolveOptions): Promise<Info>;
+  list(
+    s: FsScope,
+    path: string,
+    opts: ListOptions,
+  ): Promise<{ path: string; list: FileEntry[]; total: number }>;
+  mkdir(s: FsScope, path: string): Promise<string>;
+  touch(s: FsScope, path: string): Promise<string>;
+  /** Resolves every path first (a bad one changes nothing), then removes them; returns their cluster paths. */
+  remove(s: FsScope, paths: string[], recursive: boolean): Promise<string[]>;
+  rename(s: FsScope, path: string, newName: string): Promise<{ from: string; to: string }>;
+  exist(s: FsScope, path: string): Promise<{ exist: boolean; isDirectory: boolean }>;
+  tree(
+    s: FsScope,
+    path: string,
+  ): Promise<{ list: { name: string; path: string; isLeaf: boolean }[]; truncated: boolean }>;
+  /** The kernel's answer for this user (access(2) in unix mode); false for anything the resolver refuses. */
+  access(s: FsScope, path: string, action: 'read' | 'write'): Promise<boolean>;
+
+  /** The first `maxBytes` of a regular file (text preview); `head` only reads the first 8 KiB. */
+  readFile(s: FsScope, host: string, maxBytes: number): Promise<Buffer>;
+  /** Atomically replaces a file's content (temp sibling, fsync, rename). */
+  writeFile(s: FsScope, path: string, data: string): Promise<string>;
+  /** Opens a regular file to send (O_NOFOLLOW|O_NONBLOCK, fstat, checked to be where the resolver saw it). */
+  openRead(s: FsScope, host: string): Promise<ReadHandle>;
+  /** Walks a selection (links followed only to files inside the roots) and lays out its zip; "1508" past the limit. */
+  openZip(s: FsScope, items: { host: string; name: string }[], fileLimit: number): Promise<ZipHandle>;
+
+  /** Creates a missing folder (EEXIST is fine), for folder uploads and tar extraction. */
+  ensureDir(s: FsScope, path: string): Promise<Info>;
+  /** Opens (creating) an upload's partial file: never a link, never a FIFO. */
+  openPartial(s: FsScope, host: string): Promise<PartialHandle>;
+  /**
+   * Truncates to `size`, fsyncs and renames the partial into place (over a file only with `overwrite`); "1021"/"1023"
+   * when the name is taken, the partial then removed.
+   */
+  finalizePartial(
+    s: FsScope,
+    args: { target: string; partialName: string; expectedPartial: string; size: number; overwrite: boolean },
+  ): Promise<void>;
+  /** Removes a file by its host path (partials of cancelled and swept uploads); a missing one is fine. */
+  unlink(s: FsScope, host: string): Promise<void>;
+  /** Streams a body into a new file at `path` (temp sibling, fsync, rename); returns the bytes written. */
+  writeStream(s: FsScope, path: string, body: AsyncIterable<Buffer>, overwrite: boolean): Promise<number>;
+
+  /** Copies or moves planned items, reporting progress; stops at the signal. */
+  transfer(
+    s: FsScope,
+    args: { kind: 'copy' | 'move'; items: TransferItem[]; cover: boolean; id: string },
+    progress: (p: Progress & { bytesTotal?: number; filesTotal?: number }) => void,
+    signal: AbortSignal,
+  ): Promise<void>;
+  /** Stops background work (open uploads, workers). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,417 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http, { type IncomingMessage } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AppError, isAppError } from '@hpc/server-kit';
+import type { EfileConfig } from '../config';
+import type { PathResolver } from '../fs/path-resolver';
+import { checkAccount, parseShells } from './accounts';
+import type { FsScope, PartialHandle, ReadHandle, UserFs, ZipHandle } from './types';
+import { fromWire, type WireError } from './wire';
+
+interface Worker {
+  user: string;
+  socket: string;
+  pid: number;
+  agent: http.Agent;
+  inFlight: number;
+  lastUsed: number;
+}
+
+/** The worker script: the .ts beside this file under tsx (tests, dev), the bundle in apps/efile/dist otherwise. */
+function workerScript(): { script: string; execArgv: string[] } {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  // From src/userfs (tests, dev), from apps/efile/dist (the efile bundle), or through the package (the all-in-one).
+  const candidates = [path.resolve(here, '../../dist/efile-worker.js'), path.join(here, 'efile-worker.js')];
+  try {
+    const pkg = createRequire(import.meta.url).resolve('@hpc/efile/package.json');
+    candidates.push(path.join(path.dirname(pkg), 'dist', 'efile-worker.js'));
+  } catch {
+    /* not resolvable from here */
+  }
+  // The bundle when built: a worker then starts in milliseconds (under tsx each new uid compiles every module anew).
+  const bundle = candidates.find((c) => fs.existsSync(c));
+  if (bundle) return { script: bundle, execArgv: [] };
+  return { script: path.join(here, 'worker-main.ts'), execArgv: ['--import', 'tsx'] };
+}
+
+const gone = () => new AppError('1001', 'The user worker stopped during the request; retry');
+
+/**
+ * Unix mode (issue 10 §1): every operation of a user runs in that user's worker process. This side keeps one
+ * worker per active user (started through the root launcher, at most EFILE_MAX_WORKERS, the least recently used
+ * idle one stopped at the limit, "1001 busy, retry" when none is idle), and speaks the wire format of wire.ts to
+ * it. A worker that dies fails only the requests in flight (1001); the next request starts a new one.
+ */
+export class WorkerUserFs implements UserFs {
+  private launcher: ChildProcess | null = null;
+  private launcherReady: Promise<void> | null = null;
+  private readonly workers = new Map<string, Worker>();
+  private readonly starting = new Map<string, Promise<Worker>>();
+  private readonly pending = new Map<
+    number,
+    (m: { socket?: string; pid?: number; error?: WireError }) => void
+  >();
+  private nextId = 1;
+  /** Cold starts measured (ms), for the bench. */
+  readonly coldStarts: number[] = [];
+
+  constructor(
+    private readonly config: EfileConfig,
+    readonly resolver: PathResolver,
+  ) {}
+
+  private rules() {
+    return {
+      minUid: this.config.EFILE_MIN_UID,
+      refusedShells: parseShells(this.config.EFILE_REFUSED_SHELLS),
+    };
+  }
+
+  /** Starts the root launcher (must run while this process is still root: server.ts calls it before dropping). */
+  startLauncher(socketOwnerUid = process.getuid?.() ?? 0): Promise<void> {
+    if (this.launcherReady) return this.launcherReady;
+    const { script, execArgv } = workerScript();
+    const runDir = this.config.EFILE_RUN_DIR || path.join(this.config.dataDir, 'run');
+    fs.mkdirSync(runDir, { recursive: true, mode: 0o711 });
+    const child = fork(script, ['launcher'], {
+      execArgv,
+      env: {
+        ...process.env,
+        EFILE_RUN_DIR: runDir,
+        EFILE_MIN_UID: String(this.config.EFILE_MIN_UID),
+        EFILE_REFUSED_SHELLS: this.config.EFILE_REFUSED_SHELLS,
+        EFILE_SOCKET_OWNER_UID: String(socketOwnerUid),
+        EFILE_WORKER_FS_ROOT: this.resolver.fsRoot,
+        EFILE_WORKER_IDLE_S: String(this.config.EFILE_WORKER_IDLE_S),
+      },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.launcher = child;
+    this.launcherReady = new Promise<void>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`the efile launcher exited (${code})`)));
+      child.on('message', (m: { launcherReady?: boolean; id?: number; exit?: string; pid?: number }) => {
+        if (m.launcherReady) resolve();
+        else if (m.exit) {
+          const w = this.workers.get(m.exit);
+          if (w && w.pid === m.pid) {
+            this.workers.delete(m.exit);
+            w.agent.destroy();
+          }
+        } else if (m.id !== undefined) {
+          this.pending.get(m.id)?.(m);
+          this.pending.delete(m.id);
+        }
+      });
+    });
+    return this.launcherReady;
+  }
+
+  /** The admin's "restart this user's worker": stops it; the next request starts a new one (with current groups). */
+  restart(user: string): void {
+    this.launcher?.send({ op: 'stop', id: 0, user });
+  }
+
+  /** Running workers (user → pid), for tests and the admin. */
+  running(): Map<string, number> {
+    return new Map([...this.workers].map(([u, w]) => [u, w.pid]));
+  }
+
+  private async worker(user: string): Promise<Worker> {
+    const w = this.workers.get(user);
+    if (w) return w;
+    const s = this.starting.get(user);
+    if (s) return s;
+    const p = this.start(user).finally(() => this.starting.delete(user));
+    this.starting.set(user, p);
+    return p;
+  }
+
+  private async start(user: string): Promise<Worker> {
+    // The front end checks first (a clear answer without a round trip); the launcher checks again itself.
+    checkAccount(user, this.rules());
+    if (this.workers.size + this.starting.size - 1 >= this.config.EFILE_MAX_WORKERS) {
+      const idle = [...this.workers.values()]
+        .filter((x) => x.inFlight === 0)
+        .sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      if (!idle) throw new AppError('1001', 'Every user worker is busy: retry in a moment');
+      this.workers.delete(idle.user);
+      idle.agent.destroy();
+      this.restart(idle.user);
+    }
+    await this.startLauncher();
+    const t0 = performance.now();
+    const id = this.nextId++;
+    const m = await new Promise<{ socket?: string; pid?: number; error?: WireError }>((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve({ error: { code: '1001', message: 'The user worker did not start in time; retry' } });
+      }, 30_000);
+      this.pending.set(id, (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+      this.launcher!.send({ op: 'start', id, user });
+    });
+    if (m.error) throw fromWire(m.error);
+    this.coldStarts.push(performance.now() - t0);
+    const w: Worker = {
+      user,
+      socket: m.socket!,
+      pid: m.pid!,
+      agent: new http.Agent({ keepAlive: true, maxSockets: 64 }),
+      inFlight: 0,
+      lastUsed: Date.now(),
+    };
+    this.workers.set(user, w);
+    return w;
+  }
+
+  /**
+   * One request to the scope's worker; `body` is JSON or a stream. Resolves with the response when its status is
+   * 200, else throws the worker's AppError. `done` must be called when the response was consumed.
+   */
+  private async request(
+    s: FsScope,
+    route: string,
+    body: unknown,
+    opts: { stream?: AsyncIterable<Buffer>; args?: unknown } = {},
+  ): Promise<{ res: IncomingMessage; done: () => void }> {
+    if (!s.cun) throw new AppError('1030', 'No cluster user to run this as');
+    const w = await this.worker(s.cun);
+    w.inFlight++;
+    w.lastUsed = Date.now();
+    let finished = false;
+    const done = () => {
+      if (finished) return;
+      finished = true;
+      w.inFlight--;
+      w.lastUsed = Date.now();
+    };
+    try {
+      const res = await new Promise<IncomingMessage>((resolve, reject) => {
+        const headers: Record<string, string> = {};
+        if (opts.args !== undefined)
+          headers['x-args'] = Buffer.from(JSON.stringify(opts.args)).toString('base64url');
+        const req = http.request(
+          { socketPath: w.socket, path: route, method: 'POST', agent: w.agent, headers },
+          resolve,
+        );
+        req.on('error', reject);
+        if (opts.stream) pipeline(opts.stream, req).catch(reject);
+        else req.end(JSON.stringify(body ?? {}));
+      });
+      if (res.statusCode !== 200) {
+        const parts: Buffer[] = [];
+        for await (const c of res as AsyncIterable<Buffer>) parts.push(c);
+        done();
+        const j = JSON.parse(Buffer.concat(parts).toString('utf8')) as { error: WireError };
+        throw fromWire(j.error);
+      }
+      res.once('close', done);
+      return { res, done };
+    } catch (e) {
+      done();
+      if (isAppError(e)) throw e;
+      // The socket failed: the worker died (or is dying). Forget it; the next request starts a new one.
+      if (this.workers.get(s.cun) === w) {
+        this.workers.delete(s.cun);
+        w.agent.destroy();
+      }
+      throw gone();
+    }
+  }
+
+  /** Forgets a worker whose socket failed: the next request starts a new one. */
+  private forget(user: string, w?: Worker) {
+    const cur = this.workers.get(user);
+    if (cur && (!w || cur === w)) {
+      this.workers.delete(user);
+      cur.agent.destroy();
+    }
+  }
+
+  private async json<T>(
+    s: FsScope,
+    route: string,
+    body: unknown,
+    opts?: { stream?: AsyncIterable<Buffer>; args?: unknown },
+  ): Promise<T> {
+    const { res, done } = await this.request(s, route, body, opts);
+    try {
+      const parts: Buffer[] = [];
+      for await (const c of res as AsyncIterable<Buffer>) parts.push(c);
+      return (JSON.parse(Buffer.concat(parts).toString('utf8')) as { result: T }).result;
+    } catch (e) {
+      if (isAppError(e)) throw e;
+      this.forget(s.cun);
+      throw gone();
+    } finally {
+      done();
+    }
+  }
+
+  /**
+   * A plain call; when the worker died before answering (killed, idle exit racing the request) the call is sent
+   * once more to a new worker. Plain calls are safe to repeat: each re-resolves its paths and refuses to replace
+   * (a mkdir that did happen answers 1023 the second time, never a second copy).
+   */
+  private async call<T>(s: FsScope, method: string, ...args: unknown[]): Promise<T> {
+    const body = { scope: { cun: s.cun, roots: s.roots }, args };
+    try {
+      return await this.json<T>(s, `/call/${method}`, body);
+    } catch (e) {
+      if (!(isAppError(e) && e.code === '1001' && e.message === gone().message)) throw e;
+      this.forget(s.cun);
+      return this.json<T>(s, `/call/${method}`, body);
+    }
+  }
+
+  resolve: UserFs['resolve'] = (s, p, o) => this.call(s, 'resolve', p, o);
+  list: UserFs['list'] = (s, p, o) => this.call(s, 'list', p, o);
+  mkdir: UserFs['mkdir'] = (s, p) => this.call(s, 'mkdir', p);
+  touch: UserFs['touch'] = (s, p) => this.call(s, 'touch', p);
+  remove: UserFs['remove'] = (s, p, r) => this.call(s, 'remove', p, r);
+  rename: UserFs['rename'] = (s, p, n) => this.call(s, 'rename', p, n);
+  exist: UserFs['exist'] = (s, p) => this.call(s, 'exist', p);
+  tree: UserFs['tree'] = (s, p) => this.call(s, 'tree', p);
+  access: UserFs['access'] = (s, p, a) => this.call(s, 'access', p, a);
+  writeFile: UserFs['writeFile'] = (s, p, d) => this.call(s, 'writeFile', p, d);
+  ensureDir: UserFs['ensureDir'] = (s, p) => this.call(s, 'ensureDir', p);
+  finalizePartial: UserFs['finalizePartial'] = (s, a) => this.call(s, 'finalizePartial', a);
+  unlink: UserFs['unlink'] = (s, h) => (s.cun ? this.call(s, 'unlink', h) : Promise.resolve());
+
+  async readFile(s: FsScope, host: string, max: number): Promise<Buffer> {
+    const { res, done } = await this.request(s, '/readFile', { scope: s, host, max });
+    try {
+      const parts: Buffer[] = [];
+      for await (const c of res as AsyncIterable<Buffer>) parts.push(c);
+      return Buffer.concat(parts);
+    } finally {
+      done();
+    }
+  }
+
+  async openRead(s: FsScope, host: string): Promise<ReadHandle> {
+    const st = await this.json<{ size: number; mtimeMs: number }>(s, '/stat', { scope: s, host });
+    return {
+      ...st,
+      pipeTo: async (out: Writable, start: number, end: number) => {
+        const { res, done } = await this.request(s, '/read', { scope: s, host, start, end, ...st }).catch(
+          (e: unknown) => {
+            out.destroy();
+            throw e;
+          },
+        );
+        try {
+          await pipeline(res, out);
+        } catch {
+          out.destroy();
+        } finally {
+          done();
+        }
+      },
+      close: async () => undefined,
+    };
+  }
+
+  async openZip(s: FsScope, items: { host: string; name: string }[], fileLimit: number): Promise<ZipHandle> {
+    const z = await this.json<{ id: string; size: number; fileCount: number; totalSize: number }>(
+      s,
+      '/zip/open',
+      {
+        scope: s,
+        items,
+        fileLimit,
+      },
+    );
+    let streamed = false;
+    return {
+      size: z.size,
+      fileCount: z.fileCount,
+      totalSize: z.totalSize,
+      writeTo: async (out: Writable) => {
+        streamed = true;
+        const { res, done } = await this.request(s, `/zip/stream?id=${z.id}`, {});
+        try {
+          await pipeline(res, out);
+        } finally {
+          done();
+        }
+      },
+      close: async () => {
+        if (!streamed) await this.json(s, `/zip/close?id=${z.id}`, {}).catch(() => undefined);
+      },
+    };
+  }
+
+  async openPartial(s: FsScope, host: string): Promise<PartialHandle> {
+    const id = await this.json<string>(s, '/partial/open', { scope: s, host });
+    return {
+      write: (data, offset) => this.json(s, '/partial/write', null, { stream: data, args: { id, offset } }),
+      close: () =>
+        this.json(s, `/partial/close?id=${id}`, {}).then(
+          () => undefined,
+          () => undefined,
+        ),
+    };
+  }
+
+  writeStream(s: FsScope, p: string, body: AsyncIterable<Buffer>, overwrite: boolean): Promise<number> {
+    return this.json(s, '/writeStream', null, { stream: body, args: { scope: s, path: p, overwrite } });
+  }
+
+  async transfer(
+    s: FsScope,
+    args: Parameters<UserFs['transfer']>[1],
+    report: Parameters<UserFs['transfer']>[2],
+    signal: AbortSignal,
+  ): Promise<void> {
+    const { res, done } = await this.request(s, '/transfer', { scope: s, args });
+    const stop = () => res.destroy();
+    signal.addEventListener('abort', stop);
+    try {
+      let buf = '';
+      let last: { done?: boolean; error?: WireError } | null = null;
+      for await (const c of res as AsyncIterable<Buffer>) {
+        buf += c.toString('utf8');
+        let nl: number;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = JSON.parse(buf.slice(0, nl)) as {
+            progress?: Parameters<typeof report>[0];
+            done?: boolean;
+            error?: WireError;
+          };
+          buf = buf.slice(nl + 1);
+          if (line.progress) report(line.progress);
+          else last = line;
+        }
+      }
+      signal.throwIfAborted();
+      if (last?.error) throw fromWire(last.error);
+      if (!last?.done) throw gone();
+    } catch (e) {
+      signal.throwIfAborted();
+      if (isAppError(e)) throw e;
+      throw gone();
+    } finally {
+      signal.removeEventListener('abort', stop);
+      done();
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const w of this.workers.values()) w.agent.destroy();
+    this.workers.clear();
+    if (this.launcher && this.launcher.exitCode === null) {
+      const exited = new Promise((r) => this.launcher!.once('exit', r));
+      this.launcher.disconnect();
+      await exited;
+    }
+  }
+}

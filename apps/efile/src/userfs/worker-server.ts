@@ -1,0 +1,186 @@
+import crypto from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { AppError } from '@hpc/server-kit';
+import type { LocalUserFs } from './local';
+import type { FsScope, PartialHandle, ZipHandle } from './types';
+import { readJson, toWire } from './wire';
+
+/** The plain calls a worker answers: JSON arguments in, JSON out. */
+const CALLS = new Set([
+  'resolve',
+  'list',
+  'mkdir',
+  'touch',
+  'remove',
+  'rename',
+  'exist',
+  'tree',
+  'access',
+  'writeFile',
+  'ensureDir',
+  'finalizePartial',
+  'unlink',
+]);
+
+const HANDLE_TTL_MS = 120_000;
+
+/** Arguments of a streaming call travel in a header, the body being the bytes. */
+const argsOf = <T>(req: IncomingMessage): T =>
+  JSON.parse(Buffer.from(String(req.headers['x-args'] ?? ''), 'base64url').toString('utf8') || '{}') as T;
+
+/**
+ * Serves one user's LocalUserFs to the front end (see wire.ts). Runs inside the worker, after it has become the
+ * user: every call below is checked by the kernel against the user's uid and groups, and by the resolver against
+ * the scope the front end verified. Open zips and upload partials are kept by id between requests and closed
+ * after two idle minutes. `onActivity` tells the worker when it is busy (for its idle exit).
+ */
+export function workerServer(fsx: LocalUserFs, onActivity: (delta: number) => void): http.Server {
+  const zips = new Map<string, { h: ZipHandle; at: number }>();
+  const partials = new Map<string, { h: PartialHandle; at: number }>();
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - HANDLE_TTL_MS;
+    for (const [id, z] of zips) if (z.at < cutoff) void z.h.close().then(() => zips.delete(id));
+    for (const [id, p] of partials) if (p.at < cutoff) void p.h.close().then(() => partials.delete(id));
+  }, 30_000);
+  sweep.unref();
+  const newId = () => crypto.randomBytes(12).toString('hex');
+  const json = (res: ServerResponse, status: number, body: unknown) => {
+    const b = Buffer.from(JSON.stringify(body));
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': b.length });
+    res.end(b);
+  };
+  const take = <T>(m: Map<string, { h: T; at: number }>, id: string) => {
+    const e = m.get(id);
+    if (!e) throw new AppError('1001', 'The handle is gone (the worker restarted or it expired)');
+    e.at = Date.now();
+    return e.h;
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://worker');
+    const route = url.pathname;
+    if (route.startsWith('/call/')) {
+      const method = route.slice(6);
+      if (!CALLS.has(method)) throw new AppError('404');
+      const { scope, args } = await readJson<{ scope: FsScope; args: unknown[] }>(req);
+      const fn = (fsx as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!;
+      // JSON has no undefined: an omitted optional argument arrives as null.
+      const out = await fn.call(fsx, scope, ...args.map((a) => (a === null ? undefined : a)));
+      return json(res, 200, { result: out ?? null });
+    }
+    if (route === '/readFile') {
+      const { scope, host, max } = await readJson<{ scope: FsScope; host: string; max: number }>(req);
+      const buf = await fsx.readFile(scope, host, max);
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': buf.length });
+      return res.end(buf);
+    }
+    if (route === '/stat') {
+      const { scope, host } = await readJson<{ scope: FsScope; host: string }>(req);
+      const h = await fsx.openRead(scope, host);
+      await h.close();
+      return json(res, 200, { result: { size: h.size, mtimeMs: h.mtimeMs } });
+    }
+    if (route === '/read') {
+      // The front end announced size and time from /stat: the file must still be that file.
+      const a = await readJson<{
+        scope: FsScope;
+        host: string;
+        start: number;
+        end: number;
+        size: number;
+        mtimeMs: number;
+      }>(req);
+      const h = await fsx.openRead(a.scope, a.host);
+      try {
+        if (h.size !== a.size || h.mtimeMs !== a.mtimeMs)
+          throw new AppError('1020', 'The file changed since its size was sent');
+        res.writeHead(200, {
+          'content-type': 'application/octet-stream',
+          'content-length': a.end - a.start + 1,
+        });
+        await h.pipeTo(res, a.start, a.end);
+      } finally {
+        await h.close();
+      }
+      return;
+    }
+    if (route === '/zip/open') {
+      const a = await readJson<{
+        scope: FsScope;
+        items: { host: string; name: string }[];
+        fileLimit: number;
+      }>(req);
+      const h = await fsx.openZip(a.scope, a.items, a.fileLimit);
+      const id = newId();
+      zips.set(id, { h, at: Date.now() });
+      return json(res, 200, { result: { id, size: h.size, fileCount: h.fileCount, totalSize: h.totalSize } });
+    }
+    if (route === '/zip/stream') {
+      const id = url.searchParams.get('id') ?? '';
+      const h = take(zips, id);
+      zips.delete(id);
+      res.writeHead(200, { 'content-type': 'application/zip', 'content-length': h.size });
+      await h.writeTo(res).finally(() => h.close());
+      return;
+    }
+    if (route === '/zip/close') {
+      const id = url.searchParams.get('id') ?? '';
+      await zips.get(id)?.h.close();
+      zips.delete(id);
+      return json(res, 200, { result: null });
+    }
+    if (route === '/partial/open') {
+      const a = await readJson<{ scope: FsScope; host: string }>(req);
+      const h = await fsx.openPartial(a.scope, a.host);
+      const id = newId();
+      partials.set(id, { h, at: Date.now() });
+      return json(res, 200, { result: id });
+    }
+    if (route === '/partial/write') {
+      const a = argsOf<{ id: string; offset: number }>(req);
+      await take(partials, a.id).write(req as AsyncIterable<Buffer>, a.offset);
+      return json(res, 200, { result: null });
+    }
+    if (route === '/partial/close') {
+      const id = url.searchParams.get('id') ?? '';
+      await partials.get(id)?.h.close();
+      partials.delete(id);
+      return json(res, 200, { result: null });
+    }
+    if (route === '/writeStream') {
+      const a = argsOf<{ scope: FsScope; path: string; overwrite: boolean }>(req);
+      return json(res, 200, {
+        result: await fsx.writeStream(a.scope, a.path, req as AsyncIterable<Buffer>, a.overwrite),
+      });
+    }
+    if (route === '/transfer') {
+      // Progress as JSON lines; the front end closing the request cancels the copy.
+      const a = await readJson<{ scope: FsScope; args: Parameters<LocalUserFs['transfer']>[1] }>(req);
+      const ac = new AbortController();
+      res.on('close', () => ac.abort());
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      try {
+        await fsx.transfer(
+          a.scope,
+          a.args,
+          (p) => res.write(JSON.stringify({ progress: p }) + '\n'),
+          ac.signal,
+        );
+        res.end(JSON.stringify({ done: true }) + '\n');
+      } catch (e) {
+        res.end(JSON.stringify({ error: toWire(e) }) + '\n');
+      }
+      return;
+    }
+    throw new AppError('404');
+  }
+
+  return http.createServer((req, res) => {
+    onActivity(1);
+    res.on('close', () => onActivity(-1));
+    handle(req, res).catch((e: unknown) => {
+      if (res.headersSent) return res.destroy();
+      json(res, 500, { error: toWire(e) });
+    });
+  });
+}
