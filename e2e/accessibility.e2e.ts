@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, formatViolations } from './support/axe';
-import { launchBrowser, screenshotDir, screenshotter } from './support/browser';
+import { launchBrowser, newContext, screenshotDir, screenshotter } from './support/browser';
 import { portalUnderTest, type RunningPortal } from './support/portal';
 import { walkMainScreens } from './support/screens';
 
@@ -52,4 +52,14 @@ describe('accessibility (axe-core)', () => {
       expect(errors).toEqual([]);
     });
   }
+
+  it('finds no serious or critical violation on the static 404 page an unknown address leads to', async () => {
+    const ctx = await newContext(browser, portal.url);
+    const page = await ctx.newPage();
+    await page.goto('/no-such-page/at-all');
+    await page.waitForURL((u) => u.pathname === '/404.html');
+    await page.locator('main h1').first().waitFor();
+    expect(formatViolations('static-404', await axeViolations(page))).toBe('');
+    await ctx.close();
+  });
 });

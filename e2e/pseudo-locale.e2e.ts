@@ -83,7 +83,7 @@ describe('pseudo-locale', () => {
     const ctx = await newContext(browser, portal.url);
     await ctx.addInitScript(() => window.localStorage.setItem('hpc.language', 'en-XA'));
     const page = await ctx.newPage();
-    await page.goto('/no-such-page');
+    await page.goto('/404');
     await page.locator('.ant-result').waitFor();
     await page.evaluate(() => {
       const add = (html: string) => document.body.insertAdjacentHTML('afterbegin', html);

@@ -67,13 +67,18 @@ describe('web defects of issue 13', () => {
     await page.locator('.hpc-main-menu').waitFor();
     // The release the tab was loaded from is gone: its part answers 404 until the tab loads the new index.html.
     let reloaded = false;
-    page.on('request', (r) => {
-      if (r.isNavigationRequest() && new URL(r.url()).pathname === '/model-zoo/list') reloaded = true;
-    });
+    // Waited for, not just recorded: the main page has catalogue cards of its own, so waiting for a card alone
+    // could pass before the reload happened.
+    const reload = page.waitForRequest(
+      (r) => r.isNavigationRequest() && new URL(r.url()).pathname === '/model-zoo/list',
+    );
+    void reload.then(() => (reloaded = true)).catch(() => undefined);
     await page.route(MODEL_LIST_CHUNK, (r) =>
       reloaded ? r.continue() : r.fulfill({ status: 404, contentType: 'application/json', body: '{}' }),
     );
     await page.locator('.hpc-main-menu').getByText('模型仓库').click();
+    await reload;
+    await page.waitForURL(/\/model-zoo\/list$/);
     await page.locator('.hpc-card').first().waitFor();
     expect(reloaded).toBe(true);
     expect(await page.getByTestId('page-load-error').count()).toBe(0);

@@ -64,7 +64,9 @@ export async function walkMainScreens(w: ScreenWalk): Promise<string[]> {
     await screen(`${name}-detail`);
   }
 
-  await page.goto('/no-such-page/at-all');
+  // The app's own 404 page. In production an unknown address is sent on to the static /404.html (issue 13 §2),
+  // which is outside the catalogue and is checked on its own by accessibility.e2e.ts.
+  await page.goto('/404');
   await page.locator('.ant-result').waitFor();
   await screen('not-found');
 

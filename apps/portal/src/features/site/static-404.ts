@@ -55,13 +55,13 @@ export const STATIC_404_HTML = `<!doctype html>
       main { display: flex; gap: 48px; flex-wrap: wrap; justify-content: center; padding: 24px; }
       section { text-align: center; min-width: 280px; }
       h1 { font-size: 72px; margin: 8px 0; color: #4c6ae9; }
-      .site { color: rgba(0, 0, 0, 0.45); margin: 0; }
-      a { color: #4c6ae9; }
+      .site { color: rgba(0, 0, 0, 0.65); margin: 0; }
+      a { color: #3b57d4; }
       .actions { display: flex; gap: 8px; justify-content: center; margin-top: 24px; }
       .actions a, .actions button { font: inherit; font-size: 14px; padding: 5px 16px; border-radius: 6px;
         border: 1px solid #d9d9d9; background: #fff; color: rgba(0, 0, 0, 0.88); cursor: pointer;
         text-decoration: none; }
-      .actions .primary { background: #4c6ae9; border-color: #4c6ae9; color: #fff; }
+      .actions .primary { background: #3b57d4; border-color: #3b57d4; color: #fff; }
     </style>
   </head>
   <body>
