@@ -1,5 +1,6 @@
 export * from './envelope';
 export * from './errors';
+export * from './error-names';
 export * from './error-messages-zh';
 export * from './limits';
 export * from './common';
