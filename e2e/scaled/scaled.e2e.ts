@@ -541,10 +541,13 @@ async function keyspaceWatch(port: number, pattern: string) {
   sock.write(`*2\r\n$10\r\nPSUBSCRIBE\r\n$${Buffer.byteLength(pattern)}\r\n${pattern}\r\n`);
   await ready;
   return {
+    // A key that never comes (no lock taken at all) fails here with a message rather than at the test's timeout.
     next: () =>
-      new Promise<string>((r) => {
+      new Promise<string>((r, reject) => {
         if (keys.length) return r(keys.shift()!);
+        const limit = setTimeout(() => reject(new Error(`no key matching ${pattern} was set`)), 120_000);
         waiting = (k) => {
+          clearTimeout(limit);
           waiting = null;
           r(k);
         };

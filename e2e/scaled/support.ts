@@ -144,10 +144,20 @@ export async function startScaledForTest(opts: Partial<StartScaledOptions> = {})
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `check` until it returns a value other than undefined (no deadline: the test's own timeout bounds it). */
-export async function until<T>(check: () => Promise<T | undefined>, everyMs = 100): Promise<T> {
+/**
+ * Polls `check` until it answers. The limit is not a speed bar: it only turns a condition that never comes (a guard
+ * removed, a lock that never expires) into a failure with a message, long before the test's own timeout.
+ */
+export async function until<T>(
+  check: () => Promise<T | undefined>,
+  everyMs = 100,
+  limitMs = 180_000,
+): Promise<T> {
+  const end = Date.now() + limitMs;
   for (;;) {
     const v = await check();
     if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`the awaited condition did not come within ${limitMs / 1000} s`);
     await sleep(everyMs);
   }
 }
