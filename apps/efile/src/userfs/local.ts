@@ -23,6 +23,7 @@ import { PARTIAL_SUFFIX, TEMP_SUFFIX, tempName, validateName } from '../fs/names
 import { lookupUser } from '../fs/owners';
 import { isUnder, type PathResolver, type Resolved } from '../fs/path-resolver';
 import { removeTree } from '../fs/safe-remove';
+import { extractTarInto } from '../fs/tar-put';
 import { writeStreamAt } from '../fs/write-at';
 import { collectEntries, zipArchive } from '../fs/zip-stream';
 import type { FsScope, Info, PartialHandle, ReadHandle, StatInfo, UserFs, ZipHandle } from './types';
@@ -366,8 +367,24 @@ export class LocalUserFs implements UserFs {
   }
 
   async unlink(s: FsScope, host: string) {
+    // Only ever an upload's partial: a front end cannot have a worker remove any other file by host path.
+    if (!path.basename(host).endsWith(PARTIAL_SUFFIX)) return;
     if (!(await this.resolver.contains(s, path.dirname(host)))) return;
     await fs.unlink(host).catch(() => undefined);
+  }
+
+  identify(s: FsScope, p: string) {
+    return coded(async () => {
+      const r = await this.resolver.resolve(s, p);
+      // Birth time in ns tells a new folder from a deleted one whose inode number ext4 handed out again.
+      const st = await fs.stat(r.host, { bigint: true });
+      return { info: info(r), identity: `${st.dev}:${st.ino}:${st.birthtimeNs}`, isDir: st.isDirectory() };
+    });
+  }
+
+  extractTar(s: FsScope, base: string, body: AsyncIterable<Buffer>, overwrite: boolean) {
+    // In a worker the user's umask decides the mode, as for any file they create; 0644 in single mode as before.
+    return coded(() => extractTarInto(this.resolver, s, base, body, overwrite, this.asUser ? 0o666 : 0o644));
   }
 
   writeStream(s: FsScope, p: string, body: AsyncIterable<Buffer>, overwrite: boolean) {

@@ -10,7 +10,7 @@ import { AppError, isAppError } from '@hpc/server-kit';
 import type { EfileConfig } from '../config';
 import type { PathResolver } from '../fs/path-resolver';
 import { checkAccount, parseShells } from './accounts';
-import type { FsScope, PartialHandle, ReadHandle, UserFs, ZipHandle } from './types';
+import type { FsScope, PartialHandle, ReadHandle, TarResult, UserFs, ZipHandle } from './types';
 import { fromWire, type WireError } from './wire';
 
 interface Worker {
@@ -285,6 +285,14 @@ export class WorkerUserFs implements UserFs {
   ensureDir: UserFs['ensureDir'] = (s, p) => this.call(s, 'ensureDir', p);
   finalizePartial: UserFs['finalizePartial'] = (s, a) => this.call(s, 'finalizePartial', a);
   unlink: UserFs['unlink'] = (s, h) => (s.cun ? this.call(s, 'unlink', h) : Promise.resolve());
+  identify: UserFs['identify'] = (s, p) => this.call(s, 'identify', p);
+
+  extractTar(s: FsScope, base: string, body: AsyncIterable<Buffer>, overwrite: boolean) {
+    return this.json<TarResult>(s, '/extractTar', null, {
+      stream: body,
+      args: { scope: s, base, overwrite },
+    });
+  }
 
   async readFile(s: FsScope, host: string, max: number): Promise<Buffer> {
     const { res, done } = await this.request(s, '/readFile', { scope: s, host, max });

@@ -20,6 +20,7 @@ const CALLS = new Set([
   'ensureDir',
   'finalizePartial',
   'unlink',
+  'identify',
 ]);
 
 const HANDLE_TTL_MS = 120_000;
@@ -151,6 +152,12 @@ export function workerServer(fsx: LocalUserFs, onActivity: (delta: number) => vo
       const a = argsOf<{ scope: FsScope; path: string; overwrite: boolean }>(req);
       return json(res, 200, {
         result: await fsx.writeStream(a.scope, a.path, req as AsyncIterable<Buffer>, a.overwrite),
+      });
+    }
+    if (route === '/extractTar') {
+      const a = argsOf<{ scope: FsScope; base: string; overwrite: boolean }>(req);
+      return json(res, 200, {
+        result: await fsx.extractTar(a.scope, a.base, req as AsyncIterable<Buffer>, a.overwrite),
       });
     }
     if (route === '/transfer') {
