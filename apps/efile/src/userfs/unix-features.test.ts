@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access -- untyped JSON answers in route tests */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
