@@ -26,7 +26,13 @@ interface Worker {
 function workerScript(): { script: string; execArgv: string[] } {
   const here = path.dirname(fileURLToPath(import.meta.url));
   // From src/userfs (tests, dev), from apps/efile/dist (the efile bundle), or through the package (the all-in-one).
-  const candidates = [path.resolve(here, '../../dist/efile-worker.js'), path.join(here, 'efile-worker.js')];
+  // From apps/all-in-one/dist (the all-in-one bundle: efile's own dist beside it), or where EFILE_WORKER_SCRIPT says.
+  const candidates = [
+    process.env.EFILE_WORKER_SCRIPT ?? '',
+    path.resolve(here, '../../dist/efile-worker.js'),
+    path.join(here, 'efile-worker.js'),
+    path.resolve(here, '../../efile/dist/efile-worker.js'),
+  ].filter(Boolean);
   try {
     const pkg = createRequire(import.meta.url).resolve('@hpc/efile/package.json');
     candidates.push(path.join(path.dirname(pkg), 'dist', 'efile-worker.js'));
