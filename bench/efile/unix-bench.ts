@@ -60,6 +60,11 @@ const quiet = (cmd: string, ...args: string[]) => {
     /* not there */
   }
 };
+/** CPU seconds (user + system) a process has used so far. */
+const cpuOf = (pid: number) => {
+  const fl = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fl[11]) + Number(fl[12])) / 100;
+};
 const giveToUser = (p: string) => execFileSync('chown', ['-R', `${USER}:${USER}`, p]);
 
 function writeRandomFile(file: string, size: number) {
@@ -145,6 +150,24 @@ async function main() {
   say(
     `Machine: ${os.cpus()[0]?.model} ×${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.release()}, Node ${process.version}; rounds alternate single/unix, medians of ${ROUNDS}`,
   );
+  /** CPU seconds of a mode's server processes: the front end, and in unix mode the user's worker too. */
+  const workerPid = () =>
+    Number(fs.readFileSync(path.join(tmp, 'data-unix', 'run', 'workers', `${USER}.pid`), 'utf8'));
+  const serverCpu = (m: Mode) => cpuOf(servers.get(m)!.proc.pid!) + (m === 'unix' ? cpuOf(workerPid()) : 0);
+  const cpuUsed: Record<string, Record<Mode | 'worker', number[]>> = {};
+  const timed = async <T>(what: string, m: Mode, fn: () => Promise<T> | T): Promise<T> => {
+    const c0 = serverCpu(m);
+    const w0 = m === 'unix' ? cpuOf(workerPid()) : 0;
+    const out = await fn();
+    const used = (cpuUsed[what] ??= { single: [], unix: [], worker: [] });
+    used[m].push(serverCpu(m) - c0);
+    if (m === 'unix') used.worker.push(cpuOf(workerPid()) - w0);
+    return out;
+  };
+  const cpuLine = (what: string) =>
+    say(
+      `  server CPU s per round (${what}): single ${f(cpuUsed[what]!.single, 2)}, unix front end + worker ${f(cpuUsed[what]!.unix, 2)}, of which the worker ${f(cpuUsed[what]!.worker, 2)}`,
+    );
   const curl = (args: string[]) =>
     execFileSync('curl', ['-fsS', '-H', `token: ${token}`, ...args]).toString();
   const ratioLine = (
@@ -171,16 +194,18 @@ async function main() {
         execFileSync('sync');
         const name = `up-${m}-${round}.bin`;
         const t0 = process.hrtime.bigint();
-        await uploadChunked({
-          base: base(m),
-          token,
-          file: src,
-          size: UPLOAD,
-          chunkSize: MiB,
-          inFlight: 3,
-          path: HOME,
-          name,
-        });
+        await timed('upload', m, () =>
+          uploadChunked({
+            base: base(m),
+            token,
+            file: src,
+            size: UPLOAD,
+            chunkSize: MiB,
+            inFlight: 3,
+            path: HOME,
+            name,
+          }),
+        );
         const s = UPLOAD / MiB / secs(t0);
         const st = fs.statSync(path.join(home, name));
         if (st.size !== UPLOAD) throw new Error(`upload ${m}: ${st.size} bytes`);
@@ -191,6 +216,7 @@ async function main() {
       }
     }
     ratioLine(`Upload ${UPLOAD / MiB} MiB (chunked)`, 'MiB/s', speeds.single, speeds.unix, true);
+    cpuLine('upload');
     fs.rmSync(src);
   }
 
@@ -202,17 +228,22 @@ async function main() {
     const speeds: Record<Mode, number[]> = { single: [], unix: [] };
     for (let round = 0; round <= ROUNDS; round++)
       for (const m of round % 2 ? [...MODES].reverse() : MODES) {
-        const out = curl([
-          '-o',
-          '/dev/null',
-          '-w',
-          '%{speed_download} %{size_download}',
-          `${base(m)}/download.action?path=${HOME}/big.bin`,
-        ]).split(' ');
+        const out = (
+          await timed('download', m, () =>
+            curl([
+              '-o',
+              '/dev/null',
+              '-w',
+              '%{speed_download} %{size_download}',
+              `${base(m)}/download.action?path=${HOME}/big.bin`,
+            ]),
+          )
+        ).split(' ');
         if (Number(out[1]) !== DOWNLOAD) throw new Error(`download ${m}: ${out[1]} bytes`);
         if (round > 0) speeds[m].push(Number(out[0]) / MiB);
       }
     ratioLine(`Download ${DOWNLOAD / MiB} MiB`, 'MiB/s', speeds.single, speeds.unix, true);
+    cpuLine('download');
     fs.rmSync(big);
   }
 
@@ -227,18 +258,15 @@ async function main() {
     for (let round = 0; round <= ROUNDS; round++)
       for (const m of round % 2 ? [...MODES].reverse() : MODES) {
         const t0 = process.hrtime.bigint();
-        const got = curl([
-          '-o',
-          '/dev/null',
-          '-w',
-          '%{size_download}',
-          `${base(m)}/download.action?path=${HOME}/many`,
-        ]);
+        const got = await timed('zip', m, () =>
+          curl(['-o', '/dev/null', '-w', '%{size_download}', `${base(m)}/download.action?path=${HOME}/many`]),
+        );
         const s = secs(t0);
         if (Number(got) < ZIP_FILES * payload.length) throw new Error(`zip ${m} too short: ${got}`);
         if (round > 0) times[m].push((ZIP_FILES * payload.length) / MiB / s);
       }
     ratioLine(`Zip ${ZIP_FILES} × 100 KB`, 'MiB/s', times.single, times.unix, true);
+    cpuLine('zip');
     fs.rmSync(dir, { recursive: true });
   }
 
