@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { CommonCodes, FileCodes } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
 import type { EfileConfig } from '../config';
 import type { PathResolver } from '../fs/path-resolver';
@@ -45,7 +46,7 @@ function workerScript(): { script: string; execArgv: string[] } {
   return { script: path.join(here, 'worker-main.ts'), execArgv: ['--import', 'tsx'] };
 }
 
-const gone = () => new AppError('1001', 'The user worker stopped during the request; retry');
+const gone = () => new AppError(CommonCodes.unavailable, 'The user worker stopped during the request; retry');
 
 /**
  * Unix mode (issue 10 §1): every operation of a user runs in that user's worker process. This side keeps one
@@ -145,7 +146,7 @@ export class WorkerUserFs implements UserFs {
       const idle = [...this.workers.values()]
         .filter((x) => x.inFlight === 0)
         .sort((a, b) => a.lastUsed - b.lastUsed)[0];
-      if (!idle) throw new AppError('1001', 'Every user worker is busy: retry in a moment');
+      if (!idle) throw new AppError(CommonCodes.unavailable, 'Every user worker is busy: retry in a moment');
       this.workers.delete(idle.user);
       idle.agent.destroy();
       this.restart(idle.user);
@@ -156,7 +157,9 @@ export class WorkerUserFs implements UserFs {
     const m = await new Promise<{ socket?: string; pid?: number; error?: WireError }>((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        resolve({ error: { code: '1001', message: 'The user worker did not start in time; retry' } });
+        resolve({
+          error: { code: CommonCodes.unavailable, message: 'The user worker did not start in time; retry' },
+        });
       }, 30_000);
       this.pending.set(id, (m) => {
         clearTimeout(timer);
@@ -188,7 +191,7 @@ export class WorkerUserFs implements UserFs {
     body: unknown,
     opts: { stream?: AsyncIterable<Buffer>; args?: unknown } = {},
   ): Promise<{ res: IncomingMessage; done: () => void }> {
-    if (!s.cun) throw new AppError('1030', 'No cluster user to run this as');
+    if (!s.cun) throw new AppError(FileCodes.permissionDenied, 'No cluster user to run this as');
     const w = await this.worker(s.cun);
     w.inFlight++;
     w.lastUsed = Date.now();
@@ -272,7 +275,7 @@ export class WorkerUserFs implements UserFs {
     try {
       return await this.json<T>(s, `/call/${method}`, body);
     } catch (e) {
-      if (!(isAppError(e) && e.code === '1001' && e.message === gone().message)) throw e;
+      if (!(isAppError(e) && e.code === CommonCodes.unavailable && e.message === gone().message)) throw e;
       this.forget(s.cun);
       return this.json<T>(s, `/call/${method}`, body);
     }
