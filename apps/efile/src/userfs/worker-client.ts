@@ -8,6 +8,7 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CommonCodes, FileCodes } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
+import { BLOCK, BlockWriter, takeBlock } from '../fs/block-pool';
 import type { EfileConfig } from '../config';
 import type { PathResolver } from '../fs/path-resolver';
 import { checkAccount, parseShells } from './accounts';
@@ -44,6 +45,37 @@ function workerScript(): { script: string; execArgv: string[] } {
   const bundle = candidates.find((c) => fs.existsSync(c));
   if (bundle) return { script: bundle, execArgv: [] };
   return { script: path.join(here, 'worker-main.ts'), execArgv: ['--import', 'tsx'] };
+}
+
+/**
+ * Copies a worker's answer (a download or a zip) to the client the way single mode writes files: gathered into the
+ * pooled 1 MiB blocks of `BlockWriter`, two writes in flight. Piped as it comes, every 64 KiB piece of the Unix
+ * socket became a write on the client's socket with its own stream bookkeeping; the bench (`unix-bench.ts`) showed
+ * the front end then spending several times the worker's CPU on the relay.
+ */
+export async function relay(res: IncomingMessage, out: Writable): Promise<void> {
+  const w = new BlockWriter(out);
+  let block = takeBlock();
+  let used = 0;
+  for await (const piece of res as AsyncIterable<Buffer>) {
+    if (w.gone) {
+      res.destroy();
+      return;
+    }
+    let at = 0;
+    while (at < piece.length) {
+      const n = piece.copy(block, used, at);
+      used += n;
+      at += n;
+      if (used === BLOCK) {
+        await w.send(block, used);
+        block = takeBlock();
+        used = 0;
+      }
+    }
+  }
+  if (used > 0) await w.send(block, used);
+  await w.end();
 }
 
 const gone = () => new AppError(CommonCodes.unavailable, 'The user worker stopped during the request; retry');
@@ -326,7 +358,7 @@ export class WorkerUserFs implements UserFs {
           },
         );
         try {
-          await pipeline(res, out);
+          await relay(res, out);
         } catch {
           out.destroy();
         } finally {
@@ -356,7 +388,10 @@ export class WorkerUserFs implements UserFs {
         streamed = true;
         const { res, done } = await this.request(s, `/zip/stream?id=${z.id}`, {});
         try {
-          await pipeline(res, out);
+          await relay(res, out);
+        } catch (e) {
+          out.destroy();
+          throw e;
         } finally {
           done();
         }
