@@ -112,7 +112,12 @@ async function main() {
   const port0 = 21000 + Math.floor(Math.random() * 10000);
   for (const [i, mode] of MODES.entries()) {
     const port = port0 + i;
-    const proc = spawn(process.execPath, [serverEntry], {
+    // BENCH_PROFILE=<dir>: the unix-mode front end's CPU profile (`node --cpu-prof`), to see where the relay spends.
+    const prof =
+      process.env.BENCH_PROFILE && mode === 'unix'
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+        : [];
+    const proc = spawn(process.execPath, [...prof, serverEntry], {
       stdio: 'inherit',
       env: {
         ...process.env,
