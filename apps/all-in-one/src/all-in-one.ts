@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { AppServer } from '@hpc/server-kit';
 import { buildPortal, ownerRightsLookup, readPortalConfig, type PortalConfig } from '@hpc/portal';
@@ -32,6 +33,7 @@ export async function buildAllInOne(
       DATABASE_URL: pg ? config.DATABASE_URL : '',
     });
     if (pg) efileConfig.databaseSchema = `efile_${clusterId}`;
+    if (efileConfig.EFILE_USER_MODE === 'unix') reachableByUsers(efileConfig.fsRoot);
     const efileDeps = await openEfileDeps(efileConfig, {
       jwks: () => deps.publicJwks(),
       ownerRights: rightsOn(clusterId),
@@ -40,4 +42,23 @@ export async function buildAllInOne(
     await registerEfile(app, efileDeps, { prefix: `/efile/${clusterId}` });
   }
   return { app, config };
+}
+
+/**
+ * Unix mode (issue 10 §1): each user's worker runs as that user and must walk down to its home under the cluster
+ * root. The roots this process makes are 0755; a folder above them that others cannot search (a 0700 DATA_DIR)
+ * would make every file call fail with 1030, so it is refused at start with the fix to apply.
+ */
+function reachableByUsers(fsRoot: string): void {
+  fs.mkdirSync(fsRoot, { recursive: true });
+  fs.chmodSync(fsRoot, 0o755);
+  fs.chmodSync(path.dirname(fsRoot), 0o755);
+  for (let d = path.dirname(path.dirname(fsRoot)); ; d = path.dirname(d)) {
+    if ((fs.statSync(d).mode & 0o001) === 0)
+      throw new Error(
+        `EFILE_USER_MODE=unix: cluster users cannot reach their files under ${fsRoot}, because ${d} is not ` +
+          `searchable by others: chmod o+x ${d} (or choose another DATA_DIR)`,
+      );
+    if (d === path.dirname(d)) break;
+  }
 }

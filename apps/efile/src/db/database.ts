@@ -22,6 +22,8 @@ export interface EfileDatabase {
   efile_uploads: {
     id: string;
     owner_sub: string;
+    /** The cluster user the partial is written as ('' for rows older than migration 003). */
+    owner_cun: string;
     target: string;
     identifier: string;
     total_size: number;

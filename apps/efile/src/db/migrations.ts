@@ -113,4 +113,14 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '003-upload-owner': {
+    // The cluster user an upload writes as: the sweep of abandoned partials removes them as that user (through their
+    // worker in unix mode, where the service itself may not touch their folders). Older rows have ''.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('efile_uploads')
+        .addColumn('owner_cun', 'varchar(128)', (c) => c.notNull().defaultTo(''))
+        .execute();
+    },
+  },
 };

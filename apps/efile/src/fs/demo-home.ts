@@ -1,5 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { EfileConfig } from '../config';
+import { checkAccount, parseShells, type Account } from '../userfs/accounts';
 import type { PathResolver, UserScope } from './path-resolver';
 
 // A 1×1 PNG: enough for the image preview to show something real.
@@ -26,14 +28,35 @@ const SAMPLES: Record<string, string | Buffer> = {
   'projects/demo/notes.txt': 'Nested folder sample / 嵌套文件夹示例\n',
 };
 
+/** Gives a freshly made tree to its user: lchown of every entry (never following a link). */
+async function giveTo(host: string, a: Account): Promise<void> {
+  await fs.lchown(host, a.uid, a.gid);
+  const st = await fs.lstat(host);
+  if (!st.isDirectory()) return;
+  for (const name of await fs.readdir(host)) await giveTo(path.join(host, name), a);
+}
+
 /**
  * All-in-one demo only (EFILE_DEMO): creates the user's home and granted folders when missing, and fills a new
  * home with sample files. Production homes exist already and are never created.
+ *
+ * In unix mode (the all-in-one started as root with EFILE_USER_MODE=unix) the cluster user must exist on this
+ * machine and pass the worker rules: an unknown one gets 601009 ("does not exist on this node") before anything is
+ * made. What is made is then given to the user (home 0700), as useradd -m would: their worker, running as them,
+ * must be able to work in it, and nobody else to read it.
  */
 export async function ensureDemoHome(
   resolver: PathResolver,
-  scope: UserScope & { home: string },
+  scope: UserScope & { home: string; cun: string },
+  config: Pick<EfileConfig, 'EFILE_USER_MODE' | 'EFILE_MIN_UID' | 'EFILE_REFUSED_SHELLS'>,
 ): Promise<void> {
+  const account =
+    config.EFILE_USER_MODE === 'unix'
+      ? checkAccount(scope.cun, {
+          minUid: config.EFILE_MIN_UID,
+          refusedShells: parseShells(config.EFILE_REFUSED_SHELLS),
+        })
+      : null;
   for (const root of scope.roots) {
     const host = resolver.hostOf(root);
     const existed = await fs.stat(host).then(
@@ -42,13 +65,18 @@ export async function ensureDemoHome(
     );
     if (existed) continue;
     await fs.mkdir(host, { recursive: true });
-    if (root !== scope.home) continue;
-    for (const [rel, content] of Object.entries(SAMPLES)) {
-      const file = path.join(host, rel);
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.writeFile(file, content, {
-        mode: rel.endsWith('.slurm') || rel.endsWith('.py') ? 0o755 : 0o644,
-      });
+    if (root === scope.home) {
+      for (const [rel, content] of Object.entries(SAMPLES)) {
+        const file = path.join(host, rel);
+        await fs.mkdir(path.dirname(file), { recursive: true });
+        await fs.writeFile(file, content, {
+          mode: rel.endsWith('.slurm') || rel.endsWith('.py') ? 0o755 : 0o644,
+        });
+      }
+    }
+    if (account) {
+      await giveTo(host, account);
+      if (root === scope.home) await fs.chmod(host, 0o700);
     }
   }
 }

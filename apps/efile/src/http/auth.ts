@@ -102,7 +102,7 @@ export function createAuth(deps: EfileDeps) {
         exps.set(req, claims.exp);
       }
       if (deps.config.EFILE_DEMO && !seeded.has(`${user.sub}|${user.roots.join('|')}`)) {
-        await ensureDemoHome(deps.resolver, user);
+        await ensureDemoHome(deps.resolver, user, deps.config);
         seeded.add(`${user.sub}|${user.roots.join('|')}`);
       }
       users.set(req, user);

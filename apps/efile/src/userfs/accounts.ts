@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { CommonCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 
 export interface Account {
@@ -37,11 +38,17 @@ export function lookupAccount(name: string): Account | null {
  */
 export function checkAccount(name: string, rules: AccountRules): Account {
   const a = lookupAccount(name);
-  if (!a) throw new AppError('601009', `The cluster user ${name} does not exist on this node`);
-  if (a.uid === 0 || a.gid === 0) throw new AppError('1017', 'Files are never handled as root');
-  if (a.uid < rules.minUid) throw new AppError('1017', `The uid of ${name} is below the minimum for users`);
+  if (!a)
+    throw new AppError(
+      CommonCodes.clusterUserMissing,
+      `The cluster user ${name} does not exist on this node`,
+    );
+  if (a.uid === 0 || a.gid === 0)
+    throw new AppError(CommonCodes.noUserPermission, 'Files are never handled as root');
+  if (a.uid < rules.minUid)
+    throw new AppError(CommonCodes.noUserPermission, `The uid of ${name} is below the minimum for users`);
   if (rules.refusedShells.includes(a.shell))
-    throw new AppError('1017', `The login shell of ${name} does not allow file access`);
+    throw new AppError(CommonCodes.noUserPermission, `The login shell of ${name} does not allow file access`);
   return a;
 }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { constants, type Stats } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { CommonCodes, FileCodes } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
 import { BLOCK, BlockWriter, takeBlock } from '../fs/block-pool';
 import { copyTree, measure, type Progress } from '../fs/copy-tree';
@@ -23,6 +24,7 @@ import { PARTIAL_SUFFIX, TEMP_SUFFIX, tempName, validateName } from '../fs/names
 import { lookupUser } from '../fs/owners';
 import { isUnder, type PathResolver, type Resolved } from '../fs/path-resolver';
 import { removeTree } from '../fs/safe-remove';
+import { extractTarInto } from '../fs/tar-put';
 import { writeStreamAt } from '../fs/write-at';
 import { collectEntries, zipArchive } from '../fs/zip-stream';
 import type { FsScope, Info, PartialHandle, ReadHandle, StatInfo, UserFs, ZipHandle } from './types';
@@ -120,7 +122,7 @@ export class LocalUserFs implements UserFs {
   list(s: FsScope, p: string, opts: Parameters<UserFs['list']>[2]) {
     return coded(async () => {
       const dir = await this.resolver.resolve(s, p).catch((e: unknown) => {
-        throw isAppError(e) && e.code === '1020' ? new AppError('1024') : e;
+        throw isAppError(e) && e.code === FileCodes.notFound ? new AppError(FileCodes.dirNotFound) : e;
       });
       const { list, total } = await listDirectory(dir.host, dir.clusterPath, opts, this.inside(s));
       return { path: dir.clusterPath, list, total };
@@ -157,7 +159,7 @@ export class LocalUserFs implements UserFs {
   rename(s: FsScope, p: string, newName: string) {
     return coded(async () => {
       const src = await this.resolver.resolve(s, p, { follow: false });
-      if (newName === src.name) throw new AppError('1005', 'Name not modified!');
+      if (newName === src.name) throw new AppError(CommonCodes.noChange, 'Name not modified!');
       validateName(newName);
       const to = joinCluster(parentOf(src.clusterPath), newName);
       const dst = await this.resolver.resolve(s, to, { follow: false, mustExist: false });
@@ -175,7 +177,7 @@ export class LocalUserFs implements UserFs {
         const st = await fs.stat(t.host).catch(() => t.stat!);
         return { exist: true, isDirectory: st.isDirectory() };
       } catch (e) {
-        if (isAppError(e) && e.code === '1020') return { exist: false, isDirectory: false };
+        if (isAppError(e) && e.code === FileCodes.notFound) return { exist: false, isDirectory: false };
         throw e;
       }
     });
@@ -185,7 +187,7 @@ export class LocalUserFs implements UserFs {
   tree(s: FsScope, p: string) {
     return coded(async () => {
       const dir = await this.resolver.resolve(s, p);
-      if (!dir.stat?.isDirectory()) throw new AppError('1022');
+      if (!dir.stat?.isDirectory()) throw new AppError(FileCodes.notAFolder);
       const out: { name: string; path: string; isLeaf: boolean }[] = [];
       let truncated = false;
       const handle = await fs.opendir(dir.host, { bufferSize: 256 });
@@ -263,7 +265,7 @@ export class LocalUserFs implements UserFs {
   writeFile(s: FsScope, p: string, data: string) {
     return coded(async () => {
       const r = await this.resolver.resolve(s, p);
-      if (!r.stat?.isFile()) throw new AppError('1506', 'Only files can be edited');
+      if (!r.stat?.isFile()) throw new AppError(FileCodes.typeNotAllowed, 'Only files can be edited');
       await atomicWriteFile(r, data);
       return r.clusterPath;
     });
@@ -275,7 +277,7 @@ export class LocalUserFs implements UserFs {
    */
   private async confine(s: FsScope, host: string): Promise<void> {
     if (!(await this.resolver.contains(s, path.dirname(host))) && !(await this.resolver.contains(s, host)))
-      throw new AppError('1030');
+      throw new AppError(FileCodes.permissionDenied);
   }
 
   async openRead(s: FsScope, host: string): Promise<ReadHandle> {
@@ -311,7 +313,8 @@ export class LocalUserFs implements UserFs {
   ensureDir(s: FsScope, p: string) {
     return coded(async () => {
       const d = await this.resolver.resolve(s, p, { mustExist: false });
-      if (d.stat && !d.stat.isDirectory()) throw new AppError('1022', `${d.clusterPath} is not a folder`);
+      if (d.stat && !d.stat.isDirectory())
+        throw new AppError(FileCodes.notAFolder, `${d.clusterPath} is not a folder`);
       if (!d.stat) {
         await fs.mkdir(d.host).catch((e: unknown) => (errno(e) === 'EEXIST' ? undefined : fsError(e)));
         return info(await this.resolver.resolve(s, p));
@@ -323,7 +326,7 @@ export class LocalUserFs implements UserFs {
   async openPartial(s: FsScope, host: string): Promise<PartialHandle> {
     return coded(async () => {
       await this.confine(s, host);
-      if (!path.basename(host).endsWith(PARTIAL_SUFFIX)) throw new AppError('1030');
+      if (!path.basename(host).endsWith(PARTIAL_SUFFIX)) throw new AppError(FileCodes.permissionDenied);
       // A FIFO put under the partial's name would block a plain write-only open until a reader comes: refused.
       const fh = await openRegular(host, constants.O_WRONLY | constants.O_CREAT, 0o600);
       return {
@@ -342,7 +345,7 @@ export class LocalUserFs implements UserFs {
       const target = await this.resolver.resolve(s, a.target, { follow: false, mustExist: false });
       const partial = path.join(target.parentHost, a.partialName);
       if (partial !== a.expectedPartial)
-        throw new AppError('1030', 'The target folder moved during the upload');
+        throw new AppError(FileCodes.permissionDenied, 'The target folder moved during the upload');
       const fh = await openRegular(partial, constants.O_RDWR);
       try {
         const st = await fh.stat();
@@ -358,7 +361,7 @@ export class LocalUserFs implements UserFs {
         else if (target.stat) throw conflictError(target.stat.isDirectory());
         else await renameNoReplace(partial, target.host, false);
       } catch (e) {
-        if (isAppError(e) && (e.code === '1021' || e.code === '1023'))
+        if (isAppError(e) && (e.code === FileCodes.sameNameFile || e.code === FileCodes.sameNameDir))
           await fs.unlink(partial).catch(() => undefined);
         throw e;
       }
@@ -366,8 +369,24 @@ export class LocalUserFs implements UserFs {
   }
 
   async unlink(s: FsScope, host: string) {
+    // Only ever an upload's partial: a front end cannot have a worker remove any other file by host path.
+    if (!path.basename(host).endsWith(PARTIAL_SUFFIX)) return;
     if (!(await this.resolver.contains(s, path.dirname(host)))) return;
     await fs.unlink(host).catch(() => undefined);
+  }
+
+  identify(s: FsScope, p: string) {
+    return coded(async () => {
+      const r = await this.resolver.resolve(s, p);
+      // Birth time in ns tells a new folder from a deleted one whose inode number ext4 handed out again.
+      const st = await fs.stat(r.host, { bigint: true });
+      return { info: info(r), identity: `${st.dev}:${st.ino}:${st.birthtimeNs}`, isDir: st.isDirectory() };
+    });
+  }
+
+  extractTar(s: FsScope, base: string, body: AsyncIterable<Buffer>, overwrite: boolean) {
+    // In a worker the user's umask decides the mode, as for any file they create; 0644 in single mode as before.
+    return coded(() => extractTarInto(this.resolver, s, base, body, overwrite, this.asUser ? 0o666 : 0o644));
   }
 
   writeStream(s: FsScope, p: string, body: AsyncIterable<Buffer>, overwrite: boolean) {

@@ -61,6 +61,14 @@ export interface PartialHandle {
   close(): Promise<void>;
 }
 
+/** What a tar upload placed and what it skipped (entry names as in the archive). */
+export interface TarResult {
+  files: number;
+  dirs: number;
+  skipped: string[];
+  bytes: number;
+}
+
 export interface TransferItem {
   src: Info;
   dst: Info;
@@ -126,6 +134,16 @@ export interface UserFs {
     progress: (p: Progress & { bytesTotal?: number; filesTotal?: number }) => void,
     signal: AbortSignal,
   ): Promise<void>;
+  /**
+   * Resolves a path (links followed) and names the item behind it for shares: device, inode and birth time in
+   * nanoseconds (statx), and whether it is a folder. Runs as the scope's user, like every other look.
+   */
+  identify(s: FsScope, path: string): Promise<{ info: Info; identity: string; isDir: boolean }>;
+  /**
+   * Extracts a tar stream into the folder `base` (a Linux-command upload): read whole into a hidden staging folder
+   * first, then its folders made and files renamed into place; entries that cannot be placed are listed as skipped.
+   */
+  extractTar(s: FsScope, base: string, body: AsyncIterable<Buffer>, overwrite: boolean): Promise<TarResult>;
   /** Stops background work (open uploads, workers). */
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { CommonCodes } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
 
 /**
@@ -16,7 +17,7 @@ export interface WireError {
 export const toWire = (e: unknown): WireError =>
   isAppError(e)
     ? { code: e.code, message: e.message, data: e.data }
-    : { code: '1001', message: e instanceof Error ? e.message : String(e) };
+    : { code: CommonCodes.unavailable, message: e instanceof Error ? e.message : String(e) };
 
 export const fromWire = (w: WireError): AppError =>
   new AppError(w.code as never, w.message, w.data === undefined ? undefined : { data: w.data });
@@ -26,7 +27,7 @@ export async function readJson<T>(req: IncomingMessage, max = 16 * 1024 * 1024):
   let n = 0;
   for await (const c of req as AsyncIterable<Buffer>) {
     n += c.length;
-    if (n > max) throw new AppError('1004', 'Request too large');
+    if (n > max) throw new AppError(CommonCodes.invalidInput, 'Request too large');
     parts.push(c);
   }
   return JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as T;

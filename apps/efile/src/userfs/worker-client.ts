@@ -6,11 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { CommonCodes, FileCodes } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
+import { BLOCK, BlockWriter, takeBlock } from '../fs/block-pool';
 import type { EfileConfig } from '../config';
 import type { PathResolver } from '../fs/path-resolver';
 import { checkAccount, parseShells } from './accounts';
-import type { FsScope, PartialHandle, ReadHandle, UserFs, ZipHandle } from './types';
+import type { FsScope, PartialHandle, ReadHandle, TarResult, UserFs, ZipHandle } from './types';
 import { fromWire, type WireError } from './wire';
 
 interface Worker {
@@ -26,7 +28,13 @@ interface Worker {
 function workerScript(): { script: string; execArgv: string[] } {
   const here = path.dirname(fileURLToPath(import.meta.url));
   // From src/userfs (tests, dev), from apps/efile/dist (the efile bundle), or through the package (the all-in-one).
-  const candidates = [path.resolve(here, '../../dist/efile-worker.js'), path.join(here, 'efile-worker.js')];
+  // From apps/all-in-one/dist (the all-in-one bundle: efile's own dist beside it), or where EFILE_WORKER_SCRIPT says.
+  const candidates = [
+    process.env.EFILE_WORKER_SCRIPT ?? '',
+    path.resolve(here, '../../dist/efile-worker.js'),
+    path.join(here, 'efile-worker.js'),
+    path.resolve(here, '../../efile/dist/efile-worker.js'),
+  ].filter(Boolean);
   try {
     const pkg = createRequire(import.meta.url).resolve('@hpc/efile/package.json');
     candidates.push(path.join(path.dirname(pkg), 'dist', 'efile-worker.js'));
@@ -39,7 +47,38 @@ function workerScript(): { script: string; execArgv: string[] } {
   return { script: path.join(here, 'worker-main.ts'), execArgv: ['--import', 'tsx'] };
 }
 
-const gone = () => new AppError('1001', 'The user worker stopped during the request; retry');
+/**
+ * Copies a worker's answer (a download or a zip) to the client the way single mode writes files: gathered into the
+ * pooled 1 MiB blocks of `BlockWriter`, two writes in flight. Piped as it comes, every 64 KiB piece of the Unix
+ * socket became a write on the client's socket with its own stream bookkeeping; the bench (`unix-bench.ts`) showed
+ * the front end then spending several times the worker's CPU on the relay.
+ */
+export async function relay(res: IncomingMessage, out: Writable): Promise<void> {
+  const w = new BlockWriter(out);
+  let block = takeBlock();
+  let used = 0;
+  for await (const piece of res as AsyncIterable<Buffer>) {
+    if (w.gone) {
+      res.destroy();
+      return;
+    }
+    let at = 0;
+    while (at < piece.length) {
+      const n = piece.copy(block, used, at);
+      used += n;
+      at += n;
+      if (used === BLOCK) {
+        await w.send(block, used);
+        block = takeBlock();
+        used = 0;
+      }
+    }
+  }
+  if (used > 0) await w.send(block, used);
+  await w.end();
+}
+
+const gone = () => new AppError(CommonCodes.unavailable, 'The user worker stopped during the request; retry');
 
 /**
  * Unix mode (issue 10 §1): every operation of a user runs in that user's worker process. This side keeps one
@@ -139,7 +178,7 @@ export class WorkerUserFs implements UserFs {
       const idle = [...this.workers.values()]
         .filter((x) => x.inFlight === 0)
         .sort((a, b) => a.lastUsed - b.lastUsed)[0];
-      if (!idle) throw new AppError('1001', 'Every user worker is busy: retry in a moment');
+      if (!idle) throw new AppError(CommonCodes.unavailable, 'Every user worker is busy: retry in a moment');
       this.workers.delete(idle.user);
       idle.agent.destroy();
       this.restart(idle.user);
@@ -150,7 +189,9 @@ export class WorkerUserFs implements UserFs {
     const m = await new Promise<{ socket?: string; pid?: number; error?: WireError }>((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        resolve({ error: { code: '1001', message: 'The user worker did not start in time; retry' } });
+        resolve({
+          error: { code: CommonCodes.unavailable, message: 'The user worker did not start in time; retry' },
+        });
       }, 30_000);
       this.pending.set(id, (m) => {
         clearTimeout(timer);
@@ -182,7 +223,7 @@ export class WorkerUserFs implements UserFs {
     body: unknown,
     opts: { stream?: AsyncIterable<Buffer>; args?: unknown } = {},
   ): Promise<{ res: IncomingMessage; done: () => void }> {
-    if (!s.cun) throw new AppError('1030', 'No cluster user to run this as');
+    if (!s.cun) throw new AppError(FileCodes.permissionDenied, 'No cluster user to run this as');
     const w = await this.worker(s.cun);
     w.inFlight++;
     w.lastUsed = Date.now();
@@ -266,7 +307,7 @@ export class WorkerUserFs implements UserFs {
     try {
       return await this.json<T>(s, `/call/${method}`, body);
     } catch (e) {
-      if (!(isAppError(e) && e.code === '1001' && e.message === gone().message)) throw e;
+      if (!(isAppError(e) && e.code === CommonCodes.unavailable && e.message === gone().message)) throw e;
       this.forget(s.cun);
       return this.json<T>(s, `/call/${method}`, body);
     }
@@ -285,6 +326,14 @@ export class WorkerUserFs implements UserFs {
   ensureDir: UserFs['ensureDir'] = (s, p) => this.call(s, 'ensureDir', p);
   finalizePartial: UserFs['finalizePartial'] = (s, a) => this.call(s, 'finalizePartial', a);
   unlink: UserFs['unlink'] = (s, h) => (s.cun ? this.call(s, 'unlink', h) : Promise.resolve());
+  identify: UserFs['identify'] = (s, p) => this.call(s, 'identify', p);
+
+  extractTar(s: FsScope, base: string, body: AsyncIterable<Buffer>, overwrite: boolean) {
+    return this.json<TarResult>(s, '/extractTar', null, {
+      stream: body,
+      args: { scope: s, base, overwrite },
+    });
+  }
 
   async readFile(s: FsScope, host: string, max: number): Promise<Buffer> {
     const { res, done } = await this.request(s, '/readFile', { scope: s, host, max });
@@ -309,7 +358,7 @@ export class WorkerUserFs implements UserFs {
           },
         );
         try {
-          await pipeline(res, out);
+          await relay(res, out);
         } catch {
           out.destroy();
         } finally {
@@ -339,7 +388,10 @@ export class WorkerUserFs implements UserFs {
         streamed = true;
         const { res, done } = await this.request(s, `/zip/stream?id=${z.id}`, {});
         try {
-          await pipeline(res, out);
+          await relay(res, out);
+        } catch (e) {
+          out.destroy();
+          throw e;
         } finally {
           done();
         }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { CommonCodes, FileCodes, PortalCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { LocalUserFs } from './local';
 import type { FsScope, PartialHandle, ZipHandle } from './types';
@@ -20,6 +21,7 @@ const CALLS = new Set([
   'ensureDir',
   'finalizePartial',
   'unlink',
+  'identify',
 ]);
 
 const HANDLE_TTL_MS = 120_000;
@@ -51,7 +53,8 @@ export function workerServer(fsx: LocalUserFs, onActivity: (delta: number) => vo
   };
   const take = <T>(m: Map<string, { h: T; at: number }>, id: string) => {
     const e = m.get(id);
-    if (!e) throw new AppError('1001', 'The handle is gone (the worker restarted or it expired)');
+    if (!e)
+      throw new AppError(CommonCodes.unavailable, 'The handle is gone (the worker restarted or it expired)');
     e.at = Date.now();
     return e.h;
   };
@@ -61,7 +64,7 @@ export function workerServer(fsx: LocalUserFs, onActivity: (delta: number) => vo
     const route = url.pathname;
     if (route.startsWith('/call/')) {
       const method = route.slice(6);
-      if (!CALLS.has(method)) throw new AppError('404');
+      if (!CALLS.has(method)) throw new AppError(PortalCodes.notFound);
       const { scope, args } = await readJson<{ scope: FsScope; args: unknown[] }>(req);
       const fn = (fsx as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!;
       // JSON has no undefined: an omitted optional argument arrives as null.
@@ -93,7 +96,7 @@ export function workerServer(fsx: LocalUserFs, onActivity: (delta: number) => vo
       const h = await fsx.openRead(a.scope, a.host);
       try {
         if (h.size !== a.size || h.mtimeMs !== a.mtimeMs)
-          throw new AppError('1020', 'The file changed since its size was sent');
+          throw new AppError(FileCodes.notFound, 'The file changed since its size was sent');
         res.writeHead(200, {
           'content-type': 'application/octet-stream',
           'content-length': a.end - a.start + 1,
@@ -153,6 +156,12 @@ export function workerServer(fsx: LocalUserFs, onActivity: (delta: number) => vo
         result: await fsx.writeStream(a.scope, a.path, req as AsyncIterable<Buffer>, a.overwrite),
       });
     }
+    if (route === '/extractTar') {
+      const a = argsOf<{ scope: FsScope; base: string; overwrite: boolean }>(req);
+      return json(res, 200, {
+        result: await fsx.extractTar(a.scope, a.base, req as AsyncIterable<Buffer>, a.overwrite),
+      });
+    }
     if (route === '/transfer') {
       // Progress as JSON lines; the front end closing the request cancels the copy.
       const a = await readJson<{ scope: FsScope; args: Parameters<LocalUserFs['transfer']>[1] }>(req);
@@ -172,7 +181,7 @@ export function workerServer(fsx: LocalUserFs, onActivity: (delta: number) => vo
       }
       return;
     }
-    throw new AppError('404');
+    throw new AppError(PortalCodes.notFound);
   }
 
   return http.createServer((req, res) => {

@@ -17,8 +17,8 @@ import {
 } from '@hpc/contracts';
 import { ok } from '@hpc/server-kit';
 import type { EfileApp, EfileContext } from '../../http/context';
-import { listDirectory } from '../../fs/listing';
 import type { DownloadService } from '../download/download.service';
+import type { FsScope } from '../../userfs/types';
 import type { ShareService } from './share.service';
 
 export function shareRoutes(
@@ -72,12 +72,13 @@ export function shareRoutes(
       const { target, scope, row } = await shares.access(q.shareToken, q.path);
       const pageNum = q.pageNum ?? 1;
       const pageSize = q.pageSize ?? 20;
-      const r = await listDirectory(
-        target.host,
-        target.clusterPath,
-        { pageNum, pageSize, sort: q.sort ?? 'name', order: q.order ?? 'asc' },
-        (h) => deps.resolver.contains(scope, h),
-      );
+      // Listed by the owner's worker in unix mode, inside the shared item only.
+      const r = await deps.userfs.list(scope, target.clusterPath, {
+        pageNum,
+        pageSize,
+        sort: q.sort ?? 'name',
+        order: q.order ?? 'asc',
+      });
       // Recipients see paths relative to the shared item, never the owner's home layout.
       const rel = (p: string) => p.slice(row.path.length) || '/';
       return ok({
@@ -96,7 +97,7 @@ export function shareRoutes(
       const q = req.query;
       const rels = q.paths && q.paths.length > 0 ? q.paths : [q.path ?? ''];
       const items = [];
-      let scope = { roots: [] as string[] };
+      let scope: FsScope = { cun: '', roots: [] };
       for (const rel of rels) {
         const a = await shares.access(q.shareToken, rel);
         scope = a.scope;

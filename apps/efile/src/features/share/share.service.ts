@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import { AppError, createAttemptThrottle, type AttemptRule } from '@hpc/server-kit';
+import { CommonCodes, FileCodes, PortalCodes, ShareCodes } from '@hpc/contracts';
+import { AppError, createAttemptThrottle, isAppError, type AttemptRule } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
-import { isUnder, type Resolved, type UserScope } from '../../fs/path-resolver';
+import { isUnder } from '../../fs/path-resolver';
 import { rootsOf } from '../../http/owner-rights';
+import type { FsScope, Info } from '../../userfs/types';
 import type { ShareRepository, ShareRow } from './share.repository';
 
 const DAY = 86_400_000;
@@ -15,22 +16,18 @@ const MAX_FAILS = 10;
 const CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 
 /**
- * The identity of the shared item: device, inode and birth time in nanoseconds (statx). ext4 hands a deleted
- * folder's inode number to the next folder made (seen: `rmdir x; mkdir x` gets the same inode), so dev:ino alone let
- * a new folder at the shared path revive the share; the birth time of the new one differs. Where a file system
- * reports no birth time (0) the identity falls back to dev:ino, and deleting through efile still closes the share.
- * Shares made before this carry `dev:ino` only and are compared on that.
+ * The identity of the shared item (`userfs.identify`): device, inode and birth time in nanoseconds (statx). ext4
+ * hands a deleted folder's inode number to the next folder made (seen: `rmdir x; mkdir x` gets the same inode), so
+ * dev:ino alone let a new folder at the shared path revive the share; the birth time of the new one differs. Where a
+ * file system reports no birth time (0) the identity falls back to dev:ino, and deleting through efile still closes
+ * the share. Shares made before this carry `dev:ino` only and are compared on that.
  */
-const identityOf = async (host: string): Promise<string> => {
-  const st = await fs.stat(host, { bigint: true });
-  return `${st.dev}:${st.ino}:${st.birthtimeNs}`;
-};
 const sameItem = (saved: string, now: string) =>
   saved.split(':').length === 2 ? now.startsWith(`${saved}:`) : saved === now;
 
 /** Shares (issue 4 §6): links with extraction codes, validity, closing, and the anonymous recipient's access. */
 export function shareService(deps: EfileDeps, repo: ShareRepository) {
-  const { resolver, kv, config } = deps;
+  const { userfs, kv, config } = deps;
   const throttle = createAttemptThrottle(kv);
   /**
    * An address is locked out after MAX_FAILS wrong codes; a share is not (a stranger could then lock the recipient
@@ -70,13 +67,13 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
 
   function parseDays(raw: string | undefined): number {
     if (raw === undefined || raw.trim() === '')
-      throw new AppError('1003', 'Share validity period cannot be empty');
+      throw new AppError(CommonCodes.incompleteParams, 'Share validity period cannot be empty');
     if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1)
-      throw new AppError('1004', 'Please enter the correct share validity period');
+      throw new AppError(CommonCodes.invalidInput, 'Please enter the correct share validity period');
     const days = Number(raw);
     if (days > config.EFILE_SHARE_MAX_VALID_DAYS) {
       throw new AppError(
-        '1004',
+        CommonCodes.invalidInput,
         `The maximum period of share validity is ${config.EFILE_SHARE_MAX_VALID_DAYS} days`,
       );
     }
@@ -89,13 +86,13 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
    * disabled or ended, same compute user, the path inside their current home and grants); and the item at the path
    * is the one that was shared (renaming or moving it or a parent makes the share invalid, spec §5).
    */
-  async function liveShare(id: string): Promise<{ row: ShareRow; item: Resolved; scope: UserScope }> {
+  async function liveShare(id: string): Promise<{ row: ShareRow; item: Info; scope: FsScope }> {
     const row = await repo.get(id);
     const now = deps.now();
-    if (!row) throw new AppError('1020', 'No such share');
-    if (row.closed_at !== null) throw new AppError('LINK_CLOSED');
-    if (row.expires_at <= now) throw new AppError('1509');
-    const gone = () => new AppError('LINK_CLOSED', 'The shared item is no longer available');
+    if (!row) throw new AppError(FileCodes.notFound, 'No such share');
+    if (row.closed_at !== null) throw new AppError(ShareCodes.closed);
+    if (row.expires_at <= now) throw new AppError(ShareCodes.expired);
+    const gone = () => new AppError(ShareCodes.closed, 'The shared item is no longer available');
     const rights = await deps.ownerRights(row.owner_sub);
     if (
       !rights ||
@@ -104,13 +101,17 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
       (rights.exp_acct !== null && rights.exp_acct <= now)
     )
       throw gone();
-    const item = await resolver.resolve(rootsOf(rights, config.EFILE_HOME_PATTERN), row.path).catch(() => {
-      throw gone();
+    // Everything a recipient reads is read by the owner's worker in unix mode: the kernel checks the owner's rights
+    // of today, not the portal's record of them. An owner the node no longer knows ends the share like a lost grant.
+    const owner: FsScope = { cun: row.owner_cun, roots: rootsOf(rights, config.EFILE_HOME_PATTERN).roots };
+    const found = await userfs.identify(owner, row.path).catch((e: unknown) => {
+      // A worker that is busy or restarting is a "retry", not the end of the share.
+      if (isAppError(e) && e.code === CommonCodes.unavailable) throw e;
+      return null;
     });
     // Never serve something else that appeared under the same name.
-    const identity = await identityOf(item.host).catch(() => null);
-    if (identity === null || !sameItem(row.dev_ino, identity)) throw gone();
-    return { row, item, scope: { roots: [row.path] } };
+    if (found === null || !sameItem(row.dev_ino, found.identity)) throw gone();
+    return { row, item: found.info, scope: { cun: row.owner_cun, roots: [row.path] } };
   }
 
   return {
@@ -120,10 +121,8 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
       if (code === '')
         code = Array.from(crypto.randomBytes(6), (b) => CODE_ALPHABET[b % CODE_ALPHABET.length]).join('');
       if (!/^[A-Za-z0-9]{4,16}$/.test(code))
-        throw new AppError('1004', 'The extraction code must be 4 to 16 letters or digits');
-      const item = await resolver.resolve(user, p);
-      const st = await fs.stat(item.host);
-      const identity = await identityOf(item.host);
+        throw new AppError(CommonCodes.invalidInput, 'The extraction code must be 4 to 16 letters or digits');
+      const { info: item, identity, isDir } = await userfs.identify(user, p);
       const now = deps.now();
       const row: ShareRow = {
         id: crypto.randomBytes(16).toString('base64url'),
@@ -131,7 +130,7 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
         owner_cun: user.cun,
         path: item.clusterPath,
         name: item.name,
-        is_dir: st.isDirectory() ? 1 : 0,
+        is_dir: isDir ? 1 : 0,
         dev_ino: identity,
         code,
         roots: JSON.stringify(user.roots),
@@ -146,7 +145,7 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
     async close(user: EfileUser, q: { shareId?: string; path?: string }) {
       if (q.shareId) return repo.close(q.shareId, user.sub, deps.now());
       if (q.path) return repo.closeByPath(user.sub, q.path, deps.now());
-      throw new AppError('1003', 'shareId or path is required');
+      throw new AppError(CommonCodes.incompleteParams, 'shareId or path is required');
     },
     async list(user: EfileUser, pageNum: number, pageSize: number) {
       const { rows, total } = await repo.listByOwner(user.sub, (pageNum - 1) * pageSize, pageSize);
@@ -181,14 +180,14 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
     async verify(id: string, password: string, ip: string) {
       const attempt = await throttle.attempt(codeRules(id, ip));
       if (!attempt.allowed) {
-        throw new AppError('429', undefined, {
+        throw new AppError(PortalCodes.tooManyRequests, undefined, {
           data: { retryAfterSeconds: Math.ceil(attempt.retryAfterMs / 1000) },
         });
       }
       const { row } = await liveShare(id);
       const a = crypto.createHash('sha256').update(password).digest();
       const b = crypto.createHash('sha256').update(row.code).digest();
-      if (!crypto.timingSafeEqual(a, b)) throw new AppError('1026');
+      if (!crypto.timingSafeEqual(a, b)) throw new AppError(ShareCodes.wrongCode);
       await attempt.succeeded();
       const shareToken = crypto.randomBytes(24).toString('base64url');
       await kv.set(`share-token:${shareToken}`, id, SHARE_TOKEN_TTL_MS);
@@ -204,12 +203,15 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
     async access(shareToken: string, rel: string | undefined) {
       const id = await kv.get(`share-token:${shareToken}`);
       if (!id)
-        throw new AppError('1406', 'The share token is missing or expired: enter the extraction code again');
+        throw new AppError(
+          CommonCodes.tokenWithoutUser,
+          'The share token is missing or expired: enter the extraction code again',
+        );
       const live = await liveShare(id);
       const sub = (rel ?? '').replace(/^\/+|\/+$/g, '');
       const clusterPath = sub ? `${live.row.path}/${sub}` : live.row.path;
-      const item = await resolver.resolve(live.scope, clusterPath);
-      if (!isUnder(item.clusterPath, live.row.path)) throw new AppError('1030');
+      const item = await userfs.resolve(live.scope, clusterPath);
+      if (!isUnder(item.clusterPath, live.row.path)) throw new AppError(FileCodes.permissionDenied);
       return { ...live, target: item };
     },
   };

@@ -30,8 +30,6 @@ interface Prepared {
  */
 export function uploadService(deps: EfileDeps, repo: UploadRepository) {
   const { userfs, config } = deps;
-  /** Partials of swept uploads: the session row knows no user; every path under the file-system root is allowed. */
-  const sweeper: FsScope = { cun: '', roots: ['/'] };
   const sessionId = (sub: string, target: string, identifier: string) =>
     crypto.createHash('sha256').update(`${sub}\0${target}\0${identifier}`).digest('hex').slice(0, 40);
   const partialName = (name: string, id: string) => tempName(name, PARTIAL_SUFFIX, id.slice(0, 12));
@@ -160,6 +158,7 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       await repo.create({
         id: prep.id,
         owner_sub: user.sub,
+        owner_cun: user.cun,
         target: prep.targetPath,
         identifier: p.identifier,
         total_size: p.totalSize,
@@ -293,7 +292,13 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       let n = 0;
       for (const row of await repo.idleBefore(cutoff)) {
         open.evict(row.id);
-        if (row.status === 'active') await userfs.unlink(sweeper, row.partial_host);
+        // Removed as the user who wrote it (their worker in unix mode; the partial's own folder is the only root).
+        // A row from before owner_cun was recorded names no user: in unix mode its partial stays for the admin.
+        const owner: FsScope = {
+          cun: row.owner_cun,
+          roots: [path.dirname(deps.resolver.toCluster(row.partial_host))],
+        };
+        if (row.status === 'active') await userfs.unlink(owner, row.partial_host).catch(() => undefined);
         await repo.remove(row.id);
         n++;
       }

@@ -1,0 +1,369 @@
+/**
+ * Unix mode against single mode in one run (issue 10 §4). Not a test: figures go to docs/PERFORMANCE.md
+ * "### Unix mode (issue 10)". Needs root (it creates the user `tuxbench` and removes it afterwards).
+ * Run: `node --import tsx bench/efile/unix-bench.ts`; BENCH_UPLOAD_MIB (512), BENCH_DOWNLOAD_MIB (1024),
+ * BENCH_ZIP_FILES (5000), BENCH_LIST_ENTRIES (100000), BENCH_ROUNDS (3) scale it.
+ *
+ * Two efile servers from the bundle over ONE file-system root: `single` (in-process file calls, as root) and `unix`
+ * (every call in the user's worker). Rounds alternate between the two modes, so the load of the shared machine
+ * falls on both alike; medians are compared. Every line carries the 1-minute load average.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import http from 'node:http';
+import path from 'node:path';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { exportJWK, generateKeyPair } from 'jose';
+import { OWNER_RIGHTS_PATH } from '@hpc/contracts';
+import { signClusterToken } from '@hpc/server-kit';
+import { readEfileConfig } from '../../apps/efile/src/config';
+import { PathResolver } from '../../apps/efile/src/fs/path-resolver';
+import { WorkerUserFs } from '../../apps/efile/src/userfs/worker-client';
+import { uploadChunked } from './chunk-client';
+
+if (process.getuid?.() !== 0) {
+  console.error('unix-bench needs root: it creates a user and starts efile in unix mode');
+  process.exit(1);
+}
+const here = path.dirname(fileURLToPath(import.meta.url));
+const serverEntry = path.resolve(here, '../../apps/efile/dist/server.js');
+const MiB = 1024 * 1024;
+const UPLOAD = Number(process.env.BENCH_UPLOAD_MIB ?? 512) * MiB;
+const DOWNLOAD = Number(process.env.BENCH_DOWNLOAD_MIB ?? 1024) * MiB;
+const ZIP_FILES = Number(process.env.BENCH_ZIP_FILES ?? 5000);
+const LIST_ENTRIES = Number(process.env.BENCH_LIST_ENTRIES ?? 100_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const USER = 'tuxbench';
+const HOME = `/public/home/${USER}`;
+type Mode = 'single' | 'unix';
+const MODES: Mode[] = ['single', 'unix'];
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'efile-unix-bench-'));
+fs.chmodSync(tmp, 0o755);
+const root = path.join(tmp, 'root');
+const home = path.join(root, HOME);
+const secs = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
+const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const f = (xs: number[], d = 0) => xs.map((x) => x.toFixed(d)).join('/');
+const results: string[] = [];
+const say = (s: string) => {
+  const line = `${s} [load ${os.loadavg()[0]!.toFixed(1)}]`;
+  console.log(line);
+  results.push(line);
+};
+const quiet = (cmd: string, ...args: string[]) => {
+  try {
+    execFileSync(cmd, args, { stdio: 'ignore' });
+  } catch {
+    /* not there */
+  }
+};
+/** CPU seconds (user + system) a process has used so far. */
+const cpuOf = (pid: number) => {
+  const fl = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fl[11]) + Number(fl[12])) / 100;
+};
+const giveToUser = (p: string) => execFileSync('chown', ['-R', `${USER}:${USER}`, p]);
+
+function writeRandomFile(file: string, size: number) {
+  const fd = fs.openSync(file, 'w');
+  const block = Buffer.alloc(4 * MiB);
+  for (let off = 0; off < size; off += block.length) {
+    for (let i = 0; i < block.length; i += 4096) block.writeUInt32LE((off + i) >>> 0, i);
+    fs.writeSync(fd, block, 0, Math.min(block.length, size - off));
+  }
+  fs.closeSync(fd);
+}
+
+const servers = new Map<Mode, { proc: ChildProcess; base: string }>();
+
+async function main() {
+  quiet('userdel', USER);
+  execFileSync('useradd', ['-M', '-s', '/bin/bash', USER]);
+  fs.mkdirSync(home, { recursive: true });
+  giveToUser(home);
+  fs.chmodSync(home, 0o700);
+
+  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { extractable: true });
+  const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'EdDSA' }] };
+  const rights = { cun: USER, home: HOME, paths: [], st: 'Normal', exp_acct: null };
+  const jwksServer = http
+    .createServer((q, r) =>
+      r.end(
+        JSON.stringify(
+          q.url?.startsWith(OWNER_RIGHTS_PATH) ? { code: '0', msg: 'success', data: rights } : jwks,
+        ),
+      ),
+    )
+    .listen(0, '127.0.0.1');
+  await new Promise((r) => jwksServer.once('listening', r));
+  const token = await signClusterToken(privateKey, 'k1', {
+    sub: 'bench',
+    aud: 'bench',
+    cun: USER,
+    home: HOME,
+    paths: [],
+    st: 'Normal',
+    exp_acct: null,
+  });
+  execFileSync(process.execPath, ['scripts/build-servers.mjs'], { cwd: path.resolve(here, '../..') });
+  const port0 = 21000 + Math.floor(Math.random() * 10000);
+  for (const [i, mode] of MODES.entries()) {
+    const port = port0 + i;
+    // BENCH_PROFILE=<dir>: the unix-mode front end's CPU profile (`node --cpu-prof`), to see where the relay spends.
+    const prof =
+      process.env.BENCH_PROFILE && mode === 'unix'
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+        : [];
+    const proc = spawn(process.execPath, [...prof, serverEntry], {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        UV_THREADPOOL_SIZE: '16',
+        EFILE_CLUSTER_ID: 'bench',
+        EFILE_PORT: String(port),
+        EFILE_HOST: '127.0.0.1',
+        EFILE_FS_ROOT: root,
+        EFILE_USER_MODE: mode,
+        DATA_DIR: path.join(tmp, `data-${mode}`),
+        LOG_LEVEL: 'warn',
+        EFILE_FOLDER_FILE_LIMIT: '1000000',
+        EFILE_JWKS_URL: `http://127.0.0.1:${(jwksServer.address() as { port: number }).port}/`,
+        EFILE_SERVICE_SECRET: 'bench',
+      },
+    });
+    const base = `http://127.0.0.1:${port}`;
+    servers.set(mode, { proc, base });
+    for (let n = 0; n < 200; n++) {
+      if (
+        await fetch(`${base}/check.action`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // The first call: JWKS fetched, and in unix mode the user's worker started.
+    const warm = await fetch(`${base}/list.action?path=${HOME}&pageNum=1&pageSize=1`, { headers: { token } });
+    if (!warm.ok || ((await warm.json()) as { code: string }).code !== '0')
+      throw new Error(`warm-up ${mode}`);
+  }
+  const base = (m: Mode) => servers.get(m)!.base;
+  say(
+    `Machine: ${os.cpus()[0]?.model} ×${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.release()}, Node ${process.version}; rounds alternate single/unix, medians of ${ROUNDS}`,
+  );
+  /** CPU seconds of a mode's server processes: the front end, and in unix mode the user's worker too. */
+  const workerPid = () =>
+    Number(fs.readFileSync(path.join(tmp, 'data-unix', 'run', 'workers', `${USER}.pid`), 'utf8'));
+  const serverCpu = (m: Mode) => cpuOf(servers.get(m)!.proc.pid!) + (m === 'unix' ? cpuOf(workerPid()) : 0);
+  const cpuUsed: Record<string, Record<Mode | 'worker', number[]>> = {};
+  const timed = async <T>(what: string, m: Mode, fn: () => Promise<T> | T): Promise<T> => {
+    const c0 = serverCpu(m);
+    const w0 = m === 'unix' ? cpuOf(workerPid()) : 0;
+    const out = await fn();
+    const used = (cpuUsed[what] ??= { single: [], unix: [], worker: [] });
+    used[m].push(serverCpu(m) - c0);
+    if (m === 'unix') used.worker.push(cpuOf(workerPid()) - w0);
+    return out;
+  };
+  const cpuLine = (what: string) =>
+    say(
+      `  server CPU s per round (${what}): single ${f(cpuUsed[what]!.single, 2)}, unix front end + worker ${f(cpuUsed[what]!.unix, 2)}, of which the worker ${f(cpuUsed[what]!.worker, 2)}`,
+    );
+  const curl = (args: string[]) =>
+    execFileSync('curl', ['-fsS', '-H', `token: ${token}`, ...args]).toString();
+  const ratioLine = (
+    what: string,
+    unit: string,
+    s: number[],
+    u: number[],
+    higherIsBetter: boolean,
+    d = 0,
+  ) => {
+    const r = higherIsBetter ? median(u) / median(s) : median(s) / median(u);
+    say(
+      `${what}: single median ${median(s).toFixed(d)} ${unit} (${f(s, d)}), unix median ${median(u).toFixed(d)} ${unit} (${f(u, d)}); unix/single ${r.toFixed(2)} (bar ≥ 0.9) ${r >= 0.9 ? 'MET' : 'MISSED'}`,
+    );
+  };
+
+  {
+    // Upload: the browser's chunk protocol (1 MiB chunks, 3 in flight), a warm-up round per mode first.
+    const src = path.join(tmp, 'upload.bin');
+    writeRandomFile(src, UPLOAD);
+    const speeds: Record<Mode, number[]> = { single: [], unix: [] };
+    for (let round = 0; round <= ROUNDS; round++) {
+      for (const m of round % 2 ? [...MODES].reverse() : MODES) {
+        execFileSync('sync');
+        const name = `up-${m}-${round}.bin`;
+        const t0 = process.hrtime.bigint();
+        await timed('upload', m, () =>
+          uploadChunked({
+            base: base(m),
+            token,
+            file: src,
+            size: UPLOAD,
+            chunkSize: MiB,
+            inFlight: 3,
+            path: HOME,
+            name,
+          }),
+        );
+        const s = UPLOAD / MiB / secs(t0);
+        const st = fs.statSync(path.join(home, name));
+        if (st.size !== UPLOAD) throw new Error(`upload ${m}: ${st.size} bytes`);
+        if (m === 'unix' && st.uid !== Number(execFileSync('id', ['-u', USER]).toString()))
+          throw new Error('the unix-mode upload is not owned by the user');
+        fs.rmSync(path.join(home, name));
+        if (round > 0) speeds[m].push(s);
+      }
+    }
+    ratioLine(`Upload ${UPLOAD / MiB} MiB (chunked)`, 'MiB/s', speeds.single, speeds.unix, true);
+    cpuLine('upload');
+    fs.rmSync(src);
+  }
+
+  {
+    // Download of one file, warm page cache.
+    const big = path.join(home, 'big.bin');
+    writeRandomFile(big, DOWNLOAD);
+    giveToUser(big);
+    const speeds: Record<Mode, number[]> = { single: [], unix: [] };
+    for (let round = 0; round <= ROUNDS; round++)
+      for (const m of round % 2 ? [...MODES].reverse() : MODES) {
+        const out = (
+          await timed('download', m, () =>
+            curl([
+              '-o',
+              '/dev/null',
+              '-w',
+              '%{speed_download} %{size_download}',
+              `${base(m)}/download.action?path=${HOME}/big.bin`,
+            ]),
+          )
+        ).split(' ');
+        if (Number(out[1]) !== DOWNLOAD) throw new Error(`download ${m}: ${out[1]} bytes`);
+        if (round > 0) speeds[m].push(Number(out[0]) / MiB);
+      }
+    ratioLine(`Download ${DOWNLOAD / MiB} MiB`, 'MiB/s', speeds.single, speeds.unix, true);
+    cpuLine('download');
+    fs.rmSync(big);
+  }
+
+  {
+    // Zip of a folder of ZIP_FILES × 100 KB, streamed by the server (by the worker in unix mode).
+    const dir = path.join(home, 'many');
+    fs.mkdirSync(dir);
+    const payload = Buffer.alloc(100 * 1000, 7);
+    for (let i = 0; i < ZIP_FILES; i++) fs.writeFileSync(path.join(dir, `f${i}.dat`), payload);
+    giveToUser(dir);
+    const times: Record<Mode, number[]> = { single: [], unix: [] };
+    for (let round = 0; round <= ROUNDS; round++)
+      for (const m of round % 2 ? [...MODES].reverse() : MODES) {
+        const t0 = process.hrtime.bigint();
+        const got = await timed('zip', m, () =>
+          curl(['-o', '/dev/null', '-w', '%{size_download}', `${base(m)}/download.action?path=${HOME}/many`]),
+        );
+        const s = secs(t0);
+        if (Number(got) < ZIP_FILES * payload.length) throw new Error(`zip ${m} too short: ${got}`);
+        if (round > 0) times[m].push((ZIP_FILES * payload.length) / MiB / s);
+      }
+    ratioLine(`Zip ${ZIP_FILES} × 100 KB`, 'MiB/s', times.single, times.unix, true);
+    cpuLine('zip');
+    fs.rmSync(dir, { recursive: true });
+  }
+
+  {
+    // First page of a LIST_ENTRIES-entry folder: a folder per mode, each listed for the first time.
+    const firsts: Record<Mode, number> = { single: 0, unix: 0 };
+    const again: Record<Mode, number[]> = { single: [], unix: [] };
+    const page = (m: Mode, n: number) =>
+      new Promise<number>((resolve, reject) => {
+        const t = process.hrtime.bigint();
+        http
+          .get(
+            `${base(m)}/list.action?path=${HOME}/list-${m}&pageNum=${n}&pageSize=20`,
+            { agent: false, headers: { token } },
+            (res) => {
+              const parts: Buffer[] = [];
+              res.on('data', (c: Buffer) => parts.push(c));
+              res.on('end', () => {
+                const body = JSON.parse(Buffer.concat(parts).toString()) as { code: string };
+                if (body.code !== '0') reject(new Error(`list ${m} page ${n}: ${body.code}`));
+                else resolve(ms(t));
+              });
+            },
+          )
+          .on('error', reject);
+      });
+    for (const m of MODES) {
+      const ldir = path.join(home, `list-${m}`);
+      fs.mkdirSync(ldir);
+      for (let i = 0; i < LIST_ENTRIES; i++) fs.writeFileSync(path.join(ldir, `entry-${i}`), '');
+      giveToUser(ldir);
+    }
+    for (const m of MODES) firsts[m] = await page(m, 1);
+    for (let round = 0; round < ROUNDS; round++)
+      for (const m of MODES) {
+        await page(m, 500 + round); // another page in between: the first page is asked again, not served twice
+        again[m].push(await page(m, 1));
+      }
+    for (const m of MODES)
+      say(
+        `List ${LIST_ENTRIES} entries, ${m}: first page ${firsts[m].toFixed(0)} ms (bar < 200 ${firsts[m] < 200 ? 'MET' : 'MISSED'}), first page again ${f(again[m])} ms`,
+      );
+    for (const m of MODES) fs.rmSync(path.join(home, `list-${m}`), { recursive: true });
+  }
+
+  {
+    // A worker's cold start, in this process: launcher round trip, account check, socket, fork from the bundle,
+    // identity set, ready; and the first call through a new worker, end to end.
+    const config = readEfileConfig({
+      EFILE_CLUSTER_ID: 'bench',
+      EFILE_FS_ROOT: root,
+      DATA_DIR: path.join(tmp, 'data-cold'),
+      EFILE_USER_MODE: 'unix',
+      EFILE_JWKS_URL: 'http://127.0.0.1:1/',
+    });
+    const fsx = new WorkerUserFs(config, new PathResolver(fs.realpathSync(root)));
+    await fsx.startLauncher();
+    const firstCall: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = process.hrtime.bigint();
+      await fsx.list({ cun: USER, roots: [HOME] }, HOME, {
+        pageNum: 1,
+        pageSize: 20,
+        sort: 'name',
+        order: 'asc',
+      });
+      firstCall.push(ms(t0));
+      const pid = fsx.running().get(USER);
+      fsx.restart(USER);
+      while (fsx.running().get(USER) === pid) await new Promise((r) => setTimeout(r, 10));
+    }
+    say(
+      `Worker cold start (launcher to ready) ${f(fsx.coldStarts)} ms, median ${median(fsx.coldStarts).toFixed(0)} ms; first call through a new worker ${f(firstCall)} ms`,
+    );
+    await fsx.close();
+  }
+
+  for (const { proc } of servers.values()) {
+    proc.kill('SIGTERM');
+    await new Promise((r) => proc.once('exit', r));
+  }
+  jwksServer.close();
+  fs.writeFileSync(path.join(here, 'last-unix-run.txt'), results.join('\n') + '\n');
+}
+
+main()
+  .catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    for (const { proc } of servers.values()) proc.kill('SIGTERM');
+    fs.rmSync(tmp, { recursive: true, force: true });
+    quiet('userdel', USER);
+  });
