@@ -56,6 +56,8 @@ export class Session {
   private webToken: string | null = null;
   private uk: string | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  /** Told of every login (the portal and its web token) and logout: the relay polls while logged in. */
+  onChange: (web: { portal: string; token: string } | null) => void = () => undefined;
 
   constructor(private readonly configDir: string) {}
 
@@ -91,6 +93,7 @@ export class Session {
     };
     if (persist) await writeAtomic(this.file, JSON.stringify({ portal, uk }));
     this.startHeartbeat();
+    this.onChange({ portal, token: me.token });
     return this.info;
   }
 
@@ -128,6 +131,7 @@ export class Session {
     this.remote = null;
     this.webToken = null;
     this.uk = null;
+    this.onChange(null);
     await fs.rm(this.file, { force: true });
   }
 
