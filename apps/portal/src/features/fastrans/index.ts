@@ -100,7 +100,7 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
       },
       async (req) => {
         const live = await http.requireUser(req);
-        const { code, msg, data } = await relay.send(live.user.id, req.body as Record<string, unknown>);
+        const { code, msg, data } = await relay.send(live.user.id, req.body);
         return { code, msg, data };
       },
     );
@@ -143,7 +143,7 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
       async (req) => {
         try {
           const session = await service.webSession(req.query.token);
-          await relay.answer(session.sub, req.body.n, req.body.answer as RelayAnswer);
+          await relay.answer(session.sub, req.body.n, req.body.answer);
           return { code: '0', msg: '', data: null };
         } catch (e) {
           if (e instanceof WebError) return { code: e.code, msg: e.message, data: e.data };
