@@ -16,7 +16,7 @@ import { createSessionHttp } from '../auth/session-http';
 import { createIdentityServices } from '../identity/identity.services';
 import { fastransService, WebError } from './fastrans.service';
 import { packagePath, packageTail } from './client-package';
-import { relayService, type RelayAnswer } from './relay.service';
+import { relayService } from './relay.service';
 
 const tags = ['fastrans'];
 /** The prefix under which the spec puts the model zoo's file-service calls. */
