@@ -2,6 +2,7 @@ import { forwardRef, useImperativeHandle, useRef, useState, type ReactNode } fro
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../../shared/api/notify';
+import { offerFastTransfer } from '../fastrans/fastrans-offer';
 import type { EfileApi, InitInfo } from '../api/efile.api';
 import { useConflictPrompt } from '../upload/conflict-prompt';
 import { readDrop, readInput } from '../upload/drop-entries';
@@ -51,7 +52,9 @@ export const UploadDropZone = forwardRef<UploadPickers, Props>(function UploadDr
           folderFileLimit: init.folderFileLimit,
           maxChunkSize: init.maxChunkSize,
           askConflict,
+          // Over 1,000 files, fast transfer is offered instead (spec §5); the plain warning when it cannot be.
           refuse: (reason, name) =>
+            (reason === 'folderLimit' && offerFastTransfer({ kind: 'upload', name })) ||
             void message.warning(t(`efile.upload.refused.${reason}`, { name, limit: init.folderFileLimit })),
         },
         files,
