@@ -40,7 +40,13 @@ async function main(argv: string[]): Promise<number> {
   const overwrite = args.includes('--overwrite');
   const pos = args.filter((a) => !a.startsWith('--'));
   const cmd = pos[0] ?? 'serve';
-  const config = loadConfig();
+  // `node fastrans.cjs` (every system but Linux x64): the package's fastrans.json is beside the script, not beside
+  // the node binary; the single executable has it beside itself.
+  const script = process.argv[1] ?? '';
+  const config = loadConfig(
+    process.env,
+    script.endsWith('.cjs') ? path.dirname(path.resolve(script)) : path.dirname(process.execPath),
+  );
   const pidFile = path.join(config.configDir, 'fastrans.pid');
 
   if (cmd === 'help' || args.includes('--help')) {

@@ -68,7 +68,8 @@ export class Relay {
         if (run !== this.run) return;
         // The token is never in a log: only the message of the failure.
         if (failures++ === 0) this.opts.log(`relay poll failed: ${(e as Error).message.replace(token, '…')}`);
-        await sleep(Math.min(30_000, 1_000 * 2 ** Math.min(failures, 5)));
+        // Short backoff: the page waits on this path while the portal restarts.
+        await sleep(Math.min(8_000, 500 * 2 ** Math.min(failures, 4)));
       }
     }
   }

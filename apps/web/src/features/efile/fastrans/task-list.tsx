@@ -50,7 +50,6 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
       size="large"
       title={t('fastrans.tasks.title')}
       onClose={onClose}
-      data-testid="fastrans-tasks"
       extra={
         via && (
           <Tag color={via === 'direct' ? 'blue' : 'purple'} data-testid="fastrans-via">
@@ -59,136 +58,142 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
         )
       }
     >
-      {tasks.length === 0 ? (
-        <Empty description={t('fastrans.tasks.empty')} />
-      ) : (
-        <Table<FastransTask>
-          size="small"
-          rowKey="task_id"
-          dataSource={tasks}
-          pagination={tasks.length > 20 ? { pageSize: 20 } : false}
-          onRow={(r) => ({ 'data-testid': `fastrans-task-${r.task_id}`, 'data-state': r.state }) as object}
-          columns={[
-            {
-              key: 'what',
-              title: t('fastrans.tasks.what'),
-              render: (_: unknown, r) => (
-                <Space direction="vertical" size={0}>
-                  <Space size={4}>
-                    {r.kind === 'upload' ? <CloudUploadOutlined /> : <CloudDownloadOutlined />}
-                    <Typography.Text strong>{t(`fastrans.kind.${r.kind}`)}</Typography.Text>
+      <div data-testid="fastrans-tasks">
+        {tasks.length === 0 ? (
+          <Empty description={t('fastrans.tasks.empty')} />
+        ) : (
+          <Table<FastransTask>
+            size="small"
+            rowKey="task_id"
+            dataSource={tasks}
+            pagination={tasks.length > 20 ? { pageSize: 20 } : false}
+            onRow={(r) => ({ 'data-testid': `fastrans-task-${r.task_id}`, 'data-state': r.state }) as object}
+            columns={[
+              {
+                key: 'what',
+                title: t('fastrans.tasks.what'),
+                render: (_: unknown, r) => (
+                  <Space direction="vertical" size={0}>
+                    <Space size={4}>
+                      {r.kind === 'upload' ? <CloudUploadOutlined /> : <CloudDownloadOutlined />}
+                      <Typography.Text strong>{t(`fastrans.kind.${r.kind}`)}</Typography.Text>
+                    </Space>
+                    <Typography.Text type="secondary" ellipsis className="fastrans-task-path">
+                      {r.kind === 'upload'
+                        ? t('fastrans.tasks.fromTo', { from: r.local, to: r.remote })
+                        : t('fastrans.tasks.fromTo', { from: r.remote, to: r.local })}
+                    </Typography.Text>
                   </Space>
-                  <Typography.Text type="secondary" ellipsis className="fastrans-task-path">
-                    {r.kind === 'upload'
-                      ? t('fastrans.tasks.fromTo', { from: r.local, to: r.remote })
-                      : t('fastrans.tasks.fromTo', { from: r.remote, to: r.local })}
-                  </Typography.Text>
-                </Space>
-              ),
-            },
-            {
-              key: 'state',
-              title: t('fastrans.tasks.state'),
-              width: 130,
-              render: (_: unknown, r) => (
-                <Tooltip title={r.error ? t('fastrans.tasks.error', { error: r.error }) : undefined}>
-                  <Tag color={stateColor(r.state)} data-testid="fastrans-task-state">
-                    {t(`fastrans.state.${STATE_NAMES[r.state] ?? 'unknown'}`)}
-                  </Tag>
-                </Tooltip>
-              ),
-            },
-            {
-              key: 'progress',
-              title: t('fastrans.tasks.progress'),
-              width: 220,
-              render: (_: unknown, r) => (
-                <div>
-                  <Progress
-                    size="small"
-                    percent={
-                      r.bytesTotal
-                        ? Math.floor((r.bytesDone * 100) / r.bytesTotal)
-                        : r.state === S.successful
-                          ? 100
-                          : 0
-                    }
-                    status={
-                      FAILED.includes(r.state) ? 'exception' : r.state === S.successful ? 'success' : 'active'
-                    }
-                  />
-                  <Typography.Text type="secondary" className="fastrans-task-numbers">
-                    {t('fastrans.tasks.files', { done: r.count, count: r.files })}
-                    {' · '}
-                    {formatSize(r.bytesDone)} / {formatSize(r.bytesTotal)}
-                    {RUNNING.includes(r.state) && r.speed > 0 ? ` · ${formatSpeed(r.speed)}` : ''}
-                  </Typography.Text>
-                </div>
-              ),
-            },
-            {
-              key: 'ops',
-              title: t('fastrans.tasks.operation'),
-              width: 130,
-              render: (_: unknown, r) => (
-                <Space size={0}>
-                  {RUNNING.includes(r.state) && (
-                    <Tooltip title={t('fastrans.tasks.pause')}>
-                      <Button
-                        type="text"
-                        icon={<PauseCircleOutlined />}
-                        aria-label={t('fastrans.tasks.pause')}
-                        onClick={() => onControl(r.task_id, 'pause')}
-                      />
-                    </Tooltip>
-                  )}
-                  {PAUSED.includes(r.state) && (
-                    <Tooltip title={t('fastrans.tasks.resume')}>
-                      <Button
-                        type="text"
-                        icon={<PlayCircleOutlined />}
-                        aria-label={t('fastrans.tasks.resume')}
-                        onClick={() => onControl(r.task_id, 'resume')}
-                      />
-                    </Tooltip>
-                  )}
-                  {FAILED.includes(r.state) && r.error !== 'cancelled' && (
-                    <Tooltip title={t('fastrans.tasks.retry')}>
-                      <Button
-                        type="text"
-                        icon={<RedoOutlined />}
-                        aria-label={t('fastrans.tasks.retry')}
-                        onClick={() => onControl(r.task_id, 'retry')}
-                      />
-                    </Tooltip>
-                  )}
-                  {r.state !== S.successful && r.state !== S.failed && (
-                    <Tooltip title={t('fastrans.tasks.cancel')}>
-                      <Button
-                        type="text"
-                        danger
-                        icon={<CloseCircleOutlined />}
-                        aria-label={t('fastrans.tasks.cancel')}
-                        onClick={() => onControl(r.task_id, 'cancel')}
-                      />
-                    </Tooltip>
-                  )}
-                  {r.kind === 'upload' && (
-                    <Tooltip title={t('fastrans.tasks.open')}>
-                      <Button
-                        type="text"
-                        icon={<FolderOpenOutlined />}
-                        aria-label={t('fastrans.tasks.open')}
-                        onClick={() => onOpenRemote(r.remote)}
-                      />
-                    </Tooltip>
-                  )}
-                </Space>
-              ),
-            },
-          ]}
-        />
-      )}
+                ),
+              },
+              {
+                key: 'state',
+                title: t('fastrans.tasks.state'),
+                width: 130,
+                render: (_: unknown, r) => (
+                  <Tooltip title={r.error ? t('fastrans.tasks.error', { error: r.error }) : undefined}>
+                    <Tag color={stateColor(r.state)} data-testid="fastrans-task-state">
+                      {t(`fastrans.state.${STATE_NAMES[r.state] ?? 'unknown'}`)}
+                    </Tag>
+                  </Tooltip>
+                ),
+              },
+              {
+                key: 'progress',
+                title: t('fastrans.tasks.progress'),
+                width: 220,
+                render: (_: unknown, r) => (
+                  <div>
+                    <Progress
+                      size="small"
+                      percent={
+                        r.bytesTotal
+                          ? Math.floor((r.bytesDone * 100) / r.bytesTotal)
+                          : r.state === S.successful
+                            ? 100
+                            : 0
+                      }
+                      status={
+                        FAILED.includes(r.state)
+                          ? 'exception'
+                          : r.state === S.successful
+                            ? 'success'
+                            : 'active'
+                      }
+                    />
+                    <Typography.Text type="secondary" className="fastrans-task-numbers">
+                      {t('fastrans.tasks.files', { done: r.count, count: r.files })}
+                      {' · '}
+                      {formatSize(r.bytesDone)} / {formatSize(r.bytesTotal)}
+                      {RUNNING.includes(r.state) && r.speed > 0 ? ` · ${formatSpeed(r.speed)}` : ''}
+                    </Typography.Text>
+                  </div>
+                ),
+              },
+              {
+                key: 'ops',
+                title: t('fastrans.tasks.operation'),
+                width: 130,
+                render: (_: unknown, r) => (
+                  <Space size={0}>
+                    {RUNNING.includes(r.state) && (
+                      <Tooltip title={t('fastrans.tasks.pause')}>
+                        <Button
+                          type="text"
+                          icon={<PauseCircleOutlined />}
+                          aria-label={t('fastrans.tasks.pause')}
+                          onClick={() => onControl(r.task_id, 'pause')}
+                        />
+                      </Tooltip>
+                    )}
+                    {PAUSED.includes(r.state) && (
+                      <Tooltip title={t('fastrans.tasks.resume')}>
+                        <Button
+                          type="text"
+                          icon={<PlayCircleOutlined />}
+                          aria-label={t('fastrans.tasks.resume')}
+                          onClick={() => onControl(r.task_id, 'resume')}
+                        />
+                      </Tooltip>
+                    )}
+                    {FAILED.includes(r.state) && r.error !== 'cancelled' && (
+                      <Tooltip title={t('fastrans.tasks.retry')}>
+                        <Button
+                          type="text"
+                          icon={<RedoOutlined />}
+                          aria-label={t('fastrans.tasks.retry')}
+                          onClick={() => onControl(r.task_id, 'retry')}
+                        />
+                      </Tooltip>
+                    )}
+                    {r.state !== S.successful && r.state !== S.failed && (
+                      <Tooltip title={t('fastrans.tasks.cancel')}>
+                        <Button
+                          type="text"
+                          danger
+                          icon={<CloseCircleOutlined />}
+                          aria-label={t('fastrans.tasks.cancel')}
+                          onClick={() => onControl(r.task_id, 'cancel')}
+                        />
+                      </Tooltip>
+                    )}
+                    {r.kind === 'upload' && (
+                      <Tooltip title={t('fastrans.tasks.open')}>
+                        <Button
+                          type="text"
+                          icon={<FolderOpenOutlined />}
+                          aria-label={t('fastrans.tasks.open')}
+                          onClick={() => onOpenRemote(r.remote)}
+                        />
+                      </Tooltip>
+                    )}
+                  </Space>
+                ),
+              },
+            ]}
+          />
+        )}
+      </div>
     </Drawer>
   );
 }
