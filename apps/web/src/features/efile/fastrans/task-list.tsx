@@ -67,7 +67,13 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
             rowKey="task_id"
             dataSource={tasks}
             pagination={tasks.length > 20 ? { pageSize: 20 } : false}
-            onRow={(r) => ({ 'data-testid': `fastrans-task-${r.task_id}`, 'data-state': r.state }) as object}
+            onRow={(r) =>
+              ({
+                'data-testid': `fastrans-task-${r.task_id}`,
+                'data-state': r.state,
+                'data-error': r.error ?? '',
+              }) as object
+            }
             columns={[
               {
                 key: 'what',
