@@ -65,6 +65,10 @@ describe('fast transfer', () => {
 
   const efile = (lang: 'zh-CN' | 'en-US' = 'zh-CN') => logInToEfile(browser, proxy.origin, lang);
 
+  /** Waits until dialogs finished opening (for a screenshot that shows them whole). */
+  const opened = (page: Page) =>
+    page.locator('.ant-zoom-appear, .ant-zoom-enter').first().waitFor({ state: 'detached' });
+
   /** Ticks a row of the local file browser. */
   const pick = async (page: Page, name: string) => {
     await page
@@ -99,6 +103,7 @@ describe('fast transfer', () => {
       expect(await page.getByTestId('fastrans-download-client').getAttribute('href')).toBe(
         '/share/fasttrans-client.tar.gz',
       );
+      await opened(page);
       await shot(`fastrans-prompt-a-${lang}`);
       const download = page.waitForEvent('download');
       await page.getByTestId('fastrans-download-client').click();
@@ -127,6 +132,7 @@ describe('fast transfer', () => {
         expect(await page.getByTestId('fastrans-update').getAttribute('href')).toContain(
           '/share/fasttrans-client.tar.gz',
         );
+        await opened(page);
         await shot(`fastrans-prompt-b-${lang}`);
         // Continue: the local file browser opens with the old client.
         await page.getByTestId('fastrans-continue').click();
@@ -147,6 +153,7 @@ describe('fast transfer', () => {
     await page.getByTestId('fastrans-picker').waitFor();
     await pick(page, 'up5000');
     await pick(page, 'big.bin');
+    await opened(page);
     await shot('fastrans-picker-upload-zh-CN');
     await page.getByTestId('fastrans-picker-ok').click();
     await page.getByTestId('fastrans-tasks').waitFor();

@@ -72,7 +72,7 @@ export function LocalPicker({ mode, remote, onCancel, onPick, onError }: Props) 
             ? t('fastrans.picker.uploadTo', { path: remote })
             : t('fastrans.picker.downloadFrom', { path: remote })}
         </Typography.Paragraph>
-        <Space.Compact className="fastrans-picker-path">
+        <Space.Compact block className="fastrans-picker-path">
           <Button
             icon={<ArrowUpOutlined />}
             aria-label={t('fastrans.picker.up')}

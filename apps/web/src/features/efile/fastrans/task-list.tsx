@@ -79,17 +79,23 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
                 key: 'what',
                 title: t('fastrans.tasks.what'),
                 render: (_: unknown, r) => (
-                  <Space direction="vertical" size={0}>
-                    <Space size={4}>
-                      {r.kind === 'upload' ? <CloudUploadOutlined /> : <CloudDownloadOutlined />}
-                      <Typography.Text strong>{t(`fastrans.kind.${r.kind}`)}</Typography.Text>
-                    </Space>
-                    <Typography.Text type="secondary" ellipsis className="fastrans-task-path">
+                  <div>
+                    <div>
+                      <Space size={4}>
+                        {r.kind === 'upload' ? <CloudUploadOutlined /> : <CloudDownloadOutlined />}
+                        <Typography.Text strong>{t(`fastrans.kind.${r.kind}`)}</Typography.Text>
+                      </Space>
+                    </div>
+                    <Typography.Text
+                      type="secondary"
+                      ellipsis={{ tooltip: true }}
+                      className="fastrans-task-path"
+                    >
                       {r.kind === 'upload'
                         ? t('fastrans.tasks.fromTo', { from: r.local, to: r.remote })
                         : t('fastrans.tasks.fromTo', { from: r.remote, to: r.local })}
                     </Typography.Text>
-                  </Space>
+                  </div>
                 ),
               },
               {
