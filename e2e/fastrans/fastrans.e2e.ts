@@ -65,6 +65,13 @@ describe('fast transfer', () => {
 
   const efile = (lang: 'zh-CN' | 'en-US' = 'zh-CN') => logInToEfile(browser, proxy.origin, lang);
 
+  /**
+   * The page's errors, less the browser's own log lines of refused connections to 127.0.0.1 (detection tries ports
+   * where nothing listens, and the refusal tests are refused on purpose).
+   */
+  const pageErrors = (errors: string[]) =>
+    errors.filter((e) => !/WebSocket connection to 'ws:\/\/127\.0\.0\.1|status of 403/.test(e));
+
   /** Waits until dialogs finished opening (for a screenshot that shows them whole). */
   const opened = (page: Page) =>
     page.locator('.ant-zoom-appear, .ant-zoom-enter').first().waitFor({ state: 'detached' });
@@ -96,7 +103,7 @@ describe('fast transfer', () => {
 
   it('client not running: prompt (a) with start and download, closed after the click', async () => {
     for (const lang of ['zh-CN', 'en-US'] as const) {
-      const { ctx, page, shot } = await efile(lang);
+      const { ctx, page, shot, errors } = await efile(lang);
       await page.getByTestId('fastrans-upload').click();
       await page.getByTestId('fastrans-prompt-notRunning').waitFor();
       expect(await page.getByTestId('fastrans-start').getAttribute('href')).toBe('fastrans://start');
@@ -109,6 +116,7 @@ describe('fast transfer', () => {
       await page.getByTestId('fastrans-download-client').click();
       expect((await download).suggestedFilename()).toBe('fasttrans-client.tar.gz');
       await page.getByTestId('fastrans-prompt-notRunning').waitFor({ state: 'detached' });
+      expect(pageErrors(errors)).toEqual([]);
       await ctx.close();
     }
   });
@@ -148,7 +156,7 @@ describe('fast transfer', () => {
     smallFiles(path.join(home, 'up5000'), 5000);
     bigFile(path.join(home, 'big.bin'), 1024 * 1024 * 1024);
     client = await startClient(pkg, home);
-    const { ctx, page, shot } = await efile('zh-CN');
+    const { ctx, page, shot, errors } = await efile('zh-CN');
     await page.getByTestId('fastrans-upload').click();
     await page.getByTestId('fastrans-picker').waitFor();
     await pick(page, 'up5000');
@@ -168,6 +176,7 @@ describe('fast transfer', () => {
     const local = hashTree(path.join(home, 'up5000'));
     expect(local.size).toBe(5000);
     expect(hashTree(path.join(remoteHome, 'up5000'))).toEqual(local);
+    expect(pageErrors(errors)).toEqual([]);
     await ctx.close();
   }, 240_000);
 
@@ -176,7 +185,13 @@ describe('fast transfer', () => {
     const { ctx, page, shot } = await efile('en-US');
     await nameLink(page, 'dl2000').waitFor();
     await select(page, 'dl2000');
-    await page.getByTestId('fastrans-download').click();
+    // The browser's zip download refuses over 1,000 files and offers fast transfer instead (spec §5).
+    await page.getByTestId('efile-action-download').click();
+    const offer = page.locator('.ant-modal-confirm').filter({ hasText: 'More than 1,000 files' });
+    await offer.waitFor();
+    await opened(page);
+    await shot('fastrans-offer-download-en-US');
+    await offer.getByRole('button', { name: 'Fast download' }).click();
     await page.getByTestId('fastrans-picker').waitFor();
     await page.getByTestId('fastrans-local-downloads').click();
     await page.getByTestId('fastrans-picker').getByText('This folder is empty').waitFor();
@@ -268,7 +283,7 @@ describe('fast transfer', () => {
 
   it('the second path: with the direct connection blocked, the page works through the portal', async () => {
     smallFiles(path.join(home, 'relay50'), 50);
-    const { ctx, page, shot } = await efile('en-US');
+    const { ctx, page, shot, errors } = await efile('en-US');
     // The browser blocks every connection to the local client (as Safari, or Chrome without the permission).
     await page.routeWebSocket(/^ws:\/\/127\.0\.0\.1/, (ws) => ws.close());
     await page.getByTestId('fastrans-upload').click();
@@ -280,6 +295,7 @@ describe('fast transfer', () => {
     await waitSucceeded(page, 4);
     await shot('fastrans-tasks-relay-en-US');
     expect(hashTree(path.join(remoteHome, 'relay50'))).toEqual(hashTree(path.join(home, 'relay50')));
+    expect(pageErrors(errors)).toEqual([]);
     await ctx.close();
   }, 120_000);
 

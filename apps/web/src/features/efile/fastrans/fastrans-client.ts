@@ -256,16 +256,19 @@ export class FastransClient {
     for (let round = 0; round < 2; round++) {
       if (round > 0) await sleep(FastransTimings.retryMs);
       for (const port of this.ports) {
+        // Declared first: a socket may close (refused) before openDirect resolves.
+        let mine: Transport | null = null;
         const found = await openDirect(
           port,
           (e) => {
             if (e.event === 'task') this.upsert(e.data as FastransTask);
           },
           () => {
-            if (this.transport === found?.transport) this.lost();
+            if (mine && this.transport === mine) this.lost();
           },
         );
         if (found) {
+          mine = found.transport;
           this.transport = found.transport;
           return this.connected('direct', found.version);
         }
