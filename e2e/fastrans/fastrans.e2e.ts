@@ -72,6 +72,9 @@ describe('fast transfer', () => {
   const pageErrors = (errors: string[]) =>
     errors.filter((e) => !/WebSocket connection to 'ws:\/\/127\.0\.0\.1|status of 403/.test(e));
 
+  /** Starting a transfer: the portal's login, the client's, the spec's 2.5 s, then the client lists the files. */
+  const STARTED_MS = 90_000;
+
   /** Waits until dialogs finished opening (for a screenshot that shows them whole). */
   const opened = (page: Page) =>
     page.locator('.ant-zoom-appear, .ant-zoom-enter').first().waitFor({ state: 'detached' });
@@ -164,7 +167,7 @@ describe('fast transfer', () => {
     await opened(page);
     await shot('fastrans-picker-upload-zh-CN');
     await page.getByTestId('fastrans-picker-ok').click();
-    await page.getByTestId('fastrans-tasks').waitFor();
+    await page.getByTestId('fastrans-tasks').waitFor({ timeout: STARTED_MS });
     await shot('fastrans-tasks-running-zh-CN');
     await waitSucceeded(page, 2);
     await shot('fastrans-tasks-done-zh-CN');
@@ -197,14 +200,14 @@ describe('fast transfer', () => {
     await page.getByTestId('fastrans-picker').getByText('This folder is empty').waitFor();
     await shot('fastrans-picker-download-en-US');
     await page.getByTestId('fastrans-picker-ok').click();
-    await page.getByTestId('fastrans-tasks').waitFor();
+    await page.getByTestId('fastrans-tasks').waitFor({ timeout: STARTED_MS });
     await waitSucceeded(page, 3);
     await shot('fastrans-tasks-done-en-US');
     const remote = hashTree(path.join(remoteHome, 'dl2000'));
     expect(remote.size).toBe(2000);
     expect(hashTree(path.join(home, 'downloads', 'dl2000'))).toEqual(remote);
     await ctx.close();
-  }, 120_000);
+  }, 240_000);
 
   it('refusals: another origin, a rebound Host, outside the home, no write permission', async () => {
     const port = client!.port;
@@ -290,7 +293,7 @@ describe('fast transfer', () => {
     await page.getByTestId('fastrans-picker').waitFor();
     await pick(page, 'relay50');
     await page.getByTestId('fastrans-picker-ok').click();
-    await page.getByTestId('fastrans-tasks').waitFor();
+    await page.getByTestId('fastrans-tasks').waitFor({ timeout: STARTED_MS });
     await page.getByTestId('fastrans-via').filter({ hasText: 'Connected through the portal' }).waitFor();
     await waitSucceeded(page, 4);
     await shot('fastrans-tasks-relay-en-US');
@@ -315,7 +318,7 @@ describe('fast transfer', () => {
     // The page lost the client; opening the task list finds it again.
     await page.keyboard.press('Escape');
     await page.getByTestId('fastrans-tasks-button').click();
-    await page.getByTestId('fastrans-tasks').waitFor();
+    await page.getByTestId('fastrans-tasks').waitFor({ timeout: STARTED_MS });
     await waitSucceeded(page, 5);
     expect(sha256File(path.join(remoteHome, 'mid1.bin'))).toBe(sha256File(path.join(home, 'mid1.bin')));
     await ctx.close();
@@ -329,7 +332,7 @@ describe('fast transfer', () => {
     await page.getByTestId('fastrans-picker').waitFor();
     await pick(page, 'mid2.bin');
     await page.getByTestId('fastrans-picker-ok').click();
-    await page.getByTestId('fastrans-tasks').waitFor();
+    await page.getByTestId('fastrans-tasks').waitFor({ timeout: STARTED_MS });
     await until(() => proxy.held() > 0 || undefined);
     // efile runs inside the all-in-one portal: the whole process goes, and comes back on the same data.
     await portal.kill('SIGKILL');

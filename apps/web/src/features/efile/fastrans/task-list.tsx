@@ -64,6 +64,7 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
         ) : (
           <Table<FastransTask>
             size="small"
+            tableLayout="fixed"
             rowKey="task_id"
             dataSource={tasks}
             pagination={tasks.length > 20 ? { pageSize: 20 } : false}
@@ -101,7 +102,7 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
               {
                 key: 'state',
                 title: t('fastrans.tasks.state'),
-                width: 130,
+                width: 120,
                 render: (_: unknown, r) => (
                   <Tooltip title={r.error ? t('fastrans.tasks.error', { error: r.error }) : undefined}>
                     <Tag color={stateColor(r.state)} data-testid="fastrans-task-state">
@@ -113,7 +114,7 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
               {
                 key: 'progress',
                 title: t('fastrans.tasks.progress'),
-                width: 220,
+                width: 250,
                 render: (_: unknown, r) => (
                   <div>
                     <Progress
@@ -145,7 +146,7 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
               {
                 key: 'ops',
                 title: t('fastrans.tasks.operation'),
-                width: 130,
+                width: 150,
                 render: (_: unknown, r) => (
                   <Space size={0}>
                     {RUNNING.includes(r.state) && (
