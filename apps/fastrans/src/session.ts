@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { FastransCodes } from '@hpc/contracts';
 import { request } from './transfer/http';
 import { Remote } from './transfer/remote';
 import { writeAtomic } from './store/history';
@@ -33,7 +34,7 @@ async function web<T>(portal: string, body: Record<string, unknown>, token?: str
     body: JSON.stringify({ id: ++seq, version: CLIENT_VERSION, ...body }),
     timeoutMs: 30_000,
   }).catch((e: Error) => {
-    throw new ClientError('30002', `The portal does not answer: ${e.message}`);
+    throw new ClientError(FastransCodes.timeout, `The portal does not answer: ${e.message}`);
   });
   let env: { code: string; msg: string; data: T };
   try {

@@ -114,7 +114,7 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
               {
                 key: 'progress',
                 title: t('fastrans.tasks.progress'),
-                width: 250,
+                width: 210,
                 render: (_: unknown, r) => (
                   <div>
                     <Progress
