@@ -52,10 +52,11 @@ export const UploadDropZone = forwardRef<UploadPickers, Props>(function UploadDr
           folderFileLimit: init.folderFileLimit,
           maxChunkSize: init.maxChunkSize,
           askConflict,
-          // Over 1,000 files, fast transfer is offered instead (spec §5); the plain warning when it cannot be.
-          refuse: (reason, name) =>
-            (reason === 'folderLimit' && offerFastTransfer({ kind: 'upload', name })) ||
-            void message.warning(t(`efile.upload.refused.${reason}`, { name, limit: init.folderFileLimit })),
+          refuse: (reason, name) => {
+            void message.warning(t(`efile.upload.refused.${reason}`, { name, limit: init.folderFileLimit }));
+            // Over 1,000 files: not a dead end, fast transfer is offered at once (spec §5).
+            if (reason === 'folderLimit') offerFastTransfer({ kind: 'upload', name });
+          },
         },
         files,
         dirs,

@@ -1,7 +1,7 @@
 /**
  * The refusals of folders over 1,000 files (spec §5) offer fast transfer: the browser upload and the zip download
- * call {@link offerFastTransfer}; the fast-transfer bar of the file manager answers with its offer. Returns false
- * when no bar is on screen, so the caller shows its plain warning.
+ * warn, then call {@link offerFastTransfer}; the fast-transfer bar of the file manager answers with its offer.
+ * Returns false when no bar is on screen.
  */
 export type FastransOffer = { kind: 'upload'; name: string } | { kind: 'download'; paths: string[] };
 

@@ -125,9 +125,9 @@ export function useFileActions(ctx: Ctx) {
       );
     } catch (e) {
       if (isApiError(e) && e.code === FileCodes.downloadLimit) {
-        // Over 1,000 files: fast transfer is offered (spec §5); the plain warning when it cannot be.
-        if (!offerFastTransfer({ kind: 'download', paths: selected.map((x) => x.path) }))
-          void message.warning(t('efile.download.tooMany', { limit: Limits.folderFileLimit }));
+        void message.warning(t('efile.download.tooMany', { limit: Limits.folderFileLimit }));
+        // Not a dead end: fast transfer is offered at once (spec §5).
+        offerFastTransfer({ kind: 'download', paths: selected.map((x) => x.path) });
       } else notifyError(e);
     }
   }, [api, need, selected, message, t]);
