@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, formatViolations } from '../support/axe';
 import { launchBrowser } from '../support/browser';
 import { logInToEfile, nameLink, select } from '../support/efile-page';
 import {
@@ -115,6 +116,7 @@ describe('fast transfer', () => {
       );
       await opened(page);
       await shot(`fastrans-prompt-a-${lang}`);
+      expect(formatViolations(`fastrans-prompt-a-${lang}`, await axeViolations(page))).toBe('');
       const download = page.waitForEvent('download');
       await page.getByTestId('fastrans-download-client').click();
       expect((await download).suggestedFilename()).toBe('fasttrans-client.tar.gz');
@@ -166,11 +168,13 @@ describe('fast transfer', () => {
     await pick(page, 'big.bin');
     await opened(page);
     await shot('fastrans-picker-upload-zh-CN');
+    expect(formatViolations('fastrans-picker', await axeViolations(page))).toBe('');
     await page.getByTestId('fastrans-picker-ok').click();
     await page.getByTestId('fastrans-tasks').waitFor({ timeout: STARTED_MS });
     await shot('fastrans-tasks-running-zh-CN');
     await waitSucceeded(page, 2);
     await shot('fastrans-tasks-done-zh-CN');
+    expect(formatViolations('fastrans-tasks', await axeViolations(page))).toBe('');
     // The folder in view refreshed by itself when the tasks into it succeeded.
     await page.locator('.ant-drawer-close').click();
     await nameLink(page, 'up5000').waitFor();

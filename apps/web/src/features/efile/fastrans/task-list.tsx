@@ -1,4 +1,4 @@
-import { Button, Drawer, Empty, Progress, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Badge, Button, Drawer, Empty, Progress, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import {
   CloseCircleOutlined,
   CloudDownloadOutlined,
@@ -105,9 +105,11 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
                 width: 120,
                 render: (_: unknown, r) => (
                   <Tooltip title={r.error ? t('fastrans.tasks.error', { error: r.error }) : undefined}>
-                    <Tag color={stateColor(r.state)} data-testid="fastrans-task-state">
-                      {t(`fastrans.state.${STATE_NAMES[r.state] ?? 'unknown'}`)}
-                    </Tag>
+                    <Badge
+                      status={stateColor(r.state)}
+                      text={t(`fastrans.state.${STATE_NAMES[r.state] ?? 'unknown'}`)}
+                      data-testid="fastrans-task-state"
+                    />
                   </Tooltip>
                 ),
               },
@@ -118,6 +120,7 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
                 render: (_: unknown, r) => (
                   <div>
                     <Progress
+                      aria-label={t('fastrans.tasks.progress')}
                       size="small"
                       percent={
                         r.bytesTotal
