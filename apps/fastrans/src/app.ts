@@ -1,5 +1,6 @@
 import { loadConfig, type ClientConfig } from './config';
 import { protocol } from './protocol';
+import { Relay } from './relay';
 import { startLocalServer } from './server';
 import { Session } from './session';
 import { HistoryStore } from './store/history';
@@ -28,6 +29,10 @@ export async function startClient(opts: ClientOptions = {}) {
     log,
   });
   await runner.load();
+  const handle = protocol(config, session, runner);
+  // The second path for pages whose browser blocks the local connection: an outbound poll while logged in.
+  const relay = new Relay({ handle, log });
+  session.onChange = (web) => (web ? relay.start(web.portal, web.token) : relay.stop());
   const restored = await session.restore();
   if (restored) {
     log(`logged in again as ${restored.clusterUserName} on cluster ${restored.clusterId}`);
@@ -36,7 +41,7 @@ export async function startClient(opts: ClientOptions = {}) {
   const server = await startLocalServer({
     ports: config.ports,
     allowedOrigins: config.allowedOrigins,
-    handle: protocol(config, session, runner),
+    handle,
     log,
   });
   broadcast = (event, data) => server.broadcast(event, data);
@@ -49,6 +54,7 @@ export async function startClient(opts: ClientOptions = {}) {
     session,
     config,
     async close() {
+      relay.stop();
       runner.close();
       session.close();
       await server.close();

@@ -11,7 +11,7 @@ import { CLIENT_VERSION } from './version';
 const STATE_NAMES = Object.fromEntries(Object.entries(FastransTaskState).map(([k, v]) => [v, k]));
 
 const USAGE = `fastrans ${CLIENT_VERSION}: the fast-transfer client of the HPC portal
-  fastrans [serve]                       run the local server the E-File page drives
+  fastrans [serve]                       run the local server the E-File page drives (with --token: logged in)
   fastrans stop                          stop the running local server
   fastrans upload <local> <remote-dir>   upload a file or folder
   fastrans download <remote> <local-dir> download a remote file or folder
@@ -40,7 +40,13 @@ async function main(argv: string[]): Promise<number> {
   const overwrite = args.includes('--overwrite');
   const pos = args.filter((a) => !a.startsWith('--'));
   const cmd = pos[0] ?? 'serve';
-  const config = loadConfig();
+  // `node fastrans.cjs` (every system but Linux x64): the package's fastrans.json is beside the script, not beside
+  // the node binary; the single executable has it beside itself.
+  const script = process.argv[1] ?? '';
+  const config = loadConfig(
+    process.env,
+    script.endsWith('.cjs') ? path.dirname(path.resolve(script)) : path.dirname(process.execPath),
+  );
   const pidFile = path.join(config.configDir, 'fastrans.pid');
 
   if (cmd === 'help' || args.includes('--help')) {
@@ -53,6 +59,14 @@ async function main(argv: string[]): Promise<number> {
   }
   if (cmd === 'serve') {
     const client = await startClient({ config });
+    // A token on the command line logs in at once: the client then polls the portal, so a page whose browser
+    // blocks the local connection reaches it through the relay without ever connecting directly.
+    const portal = portalArg ? new URL(portalArg).origin : config.portal;
+    if (token && portal) {
+      const info = await client.session.login(portal, token);
+      client.runner.setRemote(client.session.remote);
+      console.log(`logged in as ${info.clusterUserName} on cluster ${info.clusterId}`);
+    }
     fs.mkdirSync(config.configDir, { recursive: true });
     fs.writeFileSync(pidFile, String(process.pid));
     const stop = () => {

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { FastransCodes } from '@hpc/contracts';
 import { request } from './transfer/http';
 import { Remote } from './transfer/remote';
 import { writeAtomic } from './store/history';
@@ -33,7 +34,7 @@ async function web<T>(portal: string, body: Record<string, unknown>, token?: str
     body: JSON.stringify({ id: ++seq, version: CLIENT_VERSION, ...body }),
     timeoutMs: 30_000,
   }).catch((e: Error) => {
-    throw new ClientError('30002', `The portal does not answer: ${e.message}`);
+    throw new ClientError(FastransCodes.timeout, `The portal does not answer: ${e.message}`);
   });
   let env: { code: string; msg: string; data: T };
   try {
@@ -56,6 +57,8 @@ export class Session {
   private webToken: string | null = null;
   private uk: string | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  /** Told of every login (the portal and its web token) and logout: the relay polls while logged in. */
+  onChange: (web: { portal: string; token: string } | null) => void = () => undefined;
 
   constructor(private readonly configDir: string) {}
 
@@ -91,6 +94,7 @@ export class Session {
     };
     if (persist) await writeAtomic(this.file, JSON.stringify({ portal, uk }));
     this.startHeartbeat();
+    this.onChange({ portal, token: me.token });
     return this.info;
   }
 
@@ -128,6 +132,7 @@ export class Session {
     this.remote = null;
     this.webToken = null;
     this.uk = null;
+    this.onChange(null);
     await fs.rm(this.file, { force: true });
   }
 

@@ -16,6 +16,7 @@ import { createSessionHttp } from '../auth/session-http';
 import { createIdentityServices } from '../identity/identity.services';
 import { fastransService, WebError } from './fastrans.service';
 import { packagePath, packageTail } from './client-package';
+import { relayService } from './relay.service';
 
 const tags = ['fastrans'];
 /** The prefix under which the spec puts the model zoo's file-service calls. */
@@ -37,6 +38,8 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
     return `http://${host.includes(':') ? `[${host}]` : host}:${a.port}`;
   };
   const service = fastransService(deps, services, selfBase);
+  const relay = relayService(deps.kv, (userId) => service.presence(userId));
+  const Envelope = Type.Object({ code: Type.String(), msg: Type.String(), data: Type.Unknown() });
   // These calls change nothing on the server but hand out a token: the page's CSRF header is required all the same.
   const csrf = csrfCheck({
     applies: () => true,
@@ -78,6 +81,75 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
         },
       },
       async (req) => ok(await service.presence((await http.requireUser(req)).user.id)),
+    );
+
+    // The second path (docs/FASTRANS.md "The relay"): the page's action, carried to the user's client through its
+    // outbound long poll; the answer is the client's own envelope.
+    scope.post(
+      `${PREFIX}/relay`,
+      {
+        preHandler: csrf,
+        schema: {
+          tags,
+          body: Type.Object(
+            { action: Type.String({ minLength: 1, maxLength: 32 }) },
+            { additionalProperties: true },
+          ),
+          response: { 200: Envelope },
+        },
+      },
+      async (req) => {
+        const live = await http.requireUser(req);
+        const { code, msg, data } = await relay.send(live.user.id, req.body);
+        return { code, msg, data };
+      },
+    );
+    const RelayQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
+    scope.post(
+      '/fastrans/relay/poll',
+      {
+        schema: {
+          tags,
+          querystring: RelayQuery,
+          body: Type.Object({ after: Type.Integer({ minimum: 0 }), version: Type.String({ maxLength: 32 }) }),
+          response: { 200: Envelope },
+        },
+      },
+      async (req) => {
+        try {
+          const session = await service.webSession(req.query.token);
+          // Polling is the client's sign of life too: the page tells "blocked by the browser" from "not running".
+          await service.heartbeat(session, req.body.version);
+          return { code: '0', msg: '', data: await relay.poll(session.sub, req.body.after) };
+        } catch (e) {
+          if (e instanceof WebError) return { code: e.code, msg: e.message, data: e.data };
+          throw e;
+        }
+      },
+    );
+    scope.post(
+      '/fastrans/relay/answer',
+      {
+        schema: {
+          tags,
+          querystring: RelayQuery,
+          body: Type.Object({
+            n: Type.Integer({ minimum: 1 }),
+            answer: Type.Object({ code: Type.String(), msg: Type.String(), data: Type.Unknown() }),
+          }),
+          response: { 200: Envelope },
+        },
+      },
+      async (req) => {
+        try {
+          const session = await service.webSession(req.query.token);
+          await relay.answer(session.sub, req.body.n, req.body.answer);
+          return { code: '0', msg: '', data: null };
+        } catch (e) {
+          if (e instanceof WebError) return { code: e.code, msg: e.message, data: e.data };
+          throw e;
+        }
+      },
     );
 
     // The client package, with this portal's origin written into its config file at download time.

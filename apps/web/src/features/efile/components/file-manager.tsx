@@ -19,6 +19,7 @@ import { createEfileApi } from '../api/efile.api';
 import { homeDirectory, userHomes } from '../lib/home-places';
 import { parentPath } from '../lib/paths';
 import { useActiveUploadCount, useUploadLanded } from '../upload/use-uploads';
+import { FastransBar } from '../fastrans/fastrans-bar';
 import { UploadPanel } from '../upload/upload-panel';
 import { ContextMenu, type ContextAction } from './context-menu';
 import { FileDialogs } from './file-dialogs';
@@ -246,6 +247,17 @@ export function FileManager() {
         fullscreen={fullscreen}
         onFullscreen={toggleFullscreen}
         disabled={unavailable !== null || api === null}
+        extra={
+          <FastransBar
+            clusterId={clusterId}
+            dir={path}
+            homePath={ownHome}
+            selected={selectedEntries}
+            refresh={refresh}
+            goTo={goTo}
+            disabled={unavailable !== null || api === null}
+          />
+        }
       />
       {path && !unavailable && (
         <PathBar

@@ -45,6 +45,8 @@ interface Props {
   onFullscreen: () => void;
   /** No working file service on this centre (or not known yet): only the centre switch and the view stay enabled. */
   disabled?: boolean;
+  /** More buttons after the selection's actions (fast transfer). */
+  extra?: React.ReactNode;
 }
 
 /**
@@ -240,6 +242,7 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
         {btn('move', <ScissorOutlined />)}
         {btn('share', <ShareAltOutlined />)}
         {btn('delete', <DeleteOutlined />, true)}
+        {p.extra}
       </Space>
     </div>
   );

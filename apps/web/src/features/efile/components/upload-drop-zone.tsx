@@ -2,6 +2,7 @@ import { forwardRef, useImperativeHandle, useRef, useState, type ReactNode } fro
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../../shared/api/notify';
+import { offerFastTransfer } from '../fastrans/fastrans-offer';
 import type { EfileApi, InitInfo } from '../api/efile.api';
 import { useConflictPrompt } from '../upload/conflict-prompt';
 import { readDrop, readInput } from '../upload/drop-entries';
@@ -51,8 +52,11 @@ export const UploadDropZone = forwardRef<UploadPickers, Props>(function UploadDr
           folderFileLimit: init.folderFileLimit,
           maxChunkSize: init.maxChunkSize,
           askConflict,
-          refuse: (reason, name) =>
-            void message.warning(t(`efile.upload.refused.${reason}`, { name, limit: init.folderFileLimit })),
+          refuse: (reason, name) => {
+            void message.warning(t(`efile.upload.refused.${reason}`, { name, limit: init.folderFileLimit }));
+            // Over 1,000 files: not a dead end, fast transfer is offered at once (spec §5).
+            if (reason === 'folderLimit') offerFastTransfer({ kind: 'upload', name });
+          },
         },
         files,
         dirs,

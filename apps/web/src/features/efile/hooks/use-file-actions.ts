@@ -2,11 +2,12 @@ import { useCallback } from 'react';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@hpc/api-client';
-import { Limits, type FileEntry } from '@hpc/contracts';
+import { FileCodes, Limits, type FileEntry } from '@hpc/contracts';
 import { notifyError } from '../../../shared/api/notify';
 import type { EfileApi } from '../api/efile.api';
 import { isImage } from '../lib/file-kinds';
 import { baseName } from '../lib/paths';
+import { offerFastTransfer } from '../fastrans/fastrans-offer';
 
 /** The dialogs the file manager opens; one at a time. */
 export type Dialog =
@@ -123,8 +124,10 @@ export function useFileActions(ctx: Ctx) {
         await api.multiDownloadUrl(check.downKey ? { downKey: check.downKey, name } : { paths, name }),
       );
     } catch (e) {
-      if (isApiError(e) && e.code === '1508') {
+      if (isApiError(e) && e.code === FileCodes.downloadLimit) {
         void message.warning(t('efile.download.tooMany', { limit: Limits.folderFileLimit }));
+        // Not a dead end: fast transfer is offered at once (spec §5).
+        offerFastTransfer({ kind: 'download', paths: selected.map((x) => x.path) });
       } else notifyError(e);
     }
   }, [api, need, selected, message, t]);

@@ -1,0 +1,76 @@
+import type { Answer, Request } from './protocol';
+import { request } from './transfer/http';
+import { CLIENT_VERSION } from './version';
+
+/** The portal's origin the page belongs to; the relay hands it as the origin of the actions it carries. */
+export interface RelayOptions {
+  handle(m: Request, origin: string): Promise<Answer>;
+  log(msg: string): void;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The second path between page and client (docs/FASTRANS.md "The relay"): browsers that block a public page's
+ * connection to 127.0.0.1 (Safari; Chrome without the Local Network Access permission) cannot reach the local
+ * server, so the client keeps an outbound long poll to the portal it is logged in to and runs the page's actions
+ * it receives there, exactly as if they had come over the local WebSocket from the portal's origin.
+ *
+ * Only a logged-in client polls: the portal hands it the requests of the portal user its web token belongs to.
+ */
+export class Relay {
+  private run = 0;
+
+  constructor(private readonly opts: RelayOptions) {}
+
+  /** (Re)starts polling `portal` with the web server's token; a previous loop ends. */
+  start(portal: string, webToken: string) {
+    const run = ++this.run;
+    void this.loop(run, portal, webToken);
+  }
+
+  stop() {
+    this.run++;
+  }
+
+  private async call<T>(portal: string, route: string, token: string, body: unknown, timeoutMs: number) {
+    const r = await request(`${portal}/fastrans/relay/${route}?token=${encodeURIComponent(token)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      timeoutMs,
+    });
+    const env = JSON.parse(r.body.toString('utf8')) as { code: string; msg: string; data: T };
+    if (r.status !== 200 || env.code !== '0') throw new Error(`relay ${route}: ${env.code} ${env.msg}`);
+    return env.data;
+  }
+
+  private async loop(run: number, portal: string, token: string) {
+    let after = 0;
+    let failures = 0;
+    while (run === this.run) {
+      try {
+        const { seq, requests } = await this.call<{
+          seq: number;
+          requests: { n: number; m: Request }[];
+        }>(portal, 'poll', token, { after, version: CLIENT_VERSION }, 60_000);
+        if (run !== this.run) return;
+        after = seq;
+        failures = 0;
+        // Each request on its own: a slow one (a login) does not hold up the next poll or a pause click.
+        for (const { n, m } of requests) {
+          void this.opts
+            .handle(m, portal)
+            .then((answer) => this.call(portal, 'answer', token, { n, answer }, 30_000))
+            .catch((e: Error) => this.opts.log(`relay answer failed: ${e.message}`));
+        }
+      } catch (e) {
+        if (run !== this.run) return;
+        // The token is never in a log: only the message of the failure.
+        if (failures++ === 0) this.opts.log(`relay poll failed: ${(e as Error).message.replace(token, '…')}`);
+        // Short backoff: the page waits on this path while the portal restarts.
+        await sleep(Math.min(8_000, 500 * 2 ** Math.min(failures, 4)));
+      }
+    }
+  }
+}

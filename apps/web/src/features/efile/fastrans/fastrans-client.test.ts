@@ -1,0 +1,183 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+const api = vi.hoisted(() => ({
+  presence: vi.fn(async () => ({ running: false, version: null as string | null })),
+  relay: vi.fn(async (_m: Record<string, unknown>): Promise<unknown> => ({})),
+  login: vi.fn(async () => ({ token: 'day-token' })),
+  canWrite: vi.fn(async () => ({ allowded: true })),
+}));
+vi.mock('./fastrans.api', () => ({ fastransApi: api }));
+
+import { FastransClient, type FastransTask } from './fastrans-client';
+
+type Behaviour = 'refuse' | 'silent' | { version: string; wrongSign?: boolean };
+
+/** A stand-in for the browser's WebSocket to 127.0.0.1: each port refuses, stays silent or answers as a client. */
+class FakeSocket {
+  static OPEN = 1;
+  static ports: Record<number, Behaviour> = {};
+  static tried: number[] = [];
+  static last: FakeSocket | null = null;
+  readyState = 0;
+  onopen: (() => void) | null = null;
+  onmessage: ((e: { data: string }) => void) | null = null;
+  onerror: (() => void) | null = null;
+  onclose: (() => void) | null = null;
+  readonly behaviour: Behaviour;
+  sent: Record<string, unknown>[] = [];
+
+  constructor(url: string) {
+    const port = Number(new URL(url).port);
+    FakeSocket.tried.push(port);
+    FakeSocket.last = this;
+    this.behaviour = FakeSocket.ports[port] ?? 'refuse';
+    queueMicrotask(() => {
+      if (this.behaviour === 'refuse') {
+        this.onerror?.();
+        this.onclose?.();
+      } else {
+        this.readyState = 1;
+        this.onopen?.();
+      }
+    });
+  }
+  send(text: string) {
+    const m = JSON.parse(text) as { id: number; action: string; sign?: string };
+    this.sent.push(m);
+    const b = this.behaviour;
+    if (b === 'silent' || b === 'refuse') return;
+    const data =
+      m.action === 'check'
+        ? { sign: b.wrongSign ? 'other' : m.sign, version: b.version, protocolVersion: 1 }
+        : m.action === 'open_trans_list'
+          ? { list: [] }
+          : null;
+    queueMicrotask(() => this.onmessage?.({ data: JSON.stringify({ id: m.id, code: '0', msg: '', data }) }));
+  }
+  event(data: unknown) {
+    this.onmessage?.({ data: JSON.stringify({ event: 'task', data }) });
+  }
+  close() {
+    this.readyState = 3;
+    queueMicrotask(() => this.onclose?.());
+  }
+}
+
+const task = (state: number): FastransTask => ({
+  task_id: 't1',
+  kind: 'upload',
+  state,
+  files: 1,
+  count: state === 10 ? 1 : 0,
+  failed: 0,
+  bytesDone: 0,
+  bytesTotal: 1,
+  speed: 0,
+  eta: null,
+  local: '/l',
+  remote: '/public/home/u',
+  error: null,
+  createdAt: 0,
+  updatedAt: 0,
+});
+
+describe('detecting the fast-transfer client', () => {
+  beforeEach(() => {
+    vi.stubGlobal('WebSocket', FakeSocket);
+    FakeSocket.ports = {};
+    FakeSocket.tried = [];
+    api.presence.mockResolvedValue({ running: false, version: null });
+    api.relay.mockReset();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('tries the ports in order and takes the first that returns its sign', async () => {
+    FakeSocket.ports = { 2: { version: '1.0.0', wrongSign: true }, 3: { version: '1.2.0' } };
+    const c = new FastransClient([1, 2, 3, 4]);
+    expect(await c.detect()).toBe('connected');
+    expect(FakeSocket.tried).toEqual([1, 2, 3]);
+    expect(c.getSnapshot()).toMatchObject({ status: 'connected', via: 'direct', version: '1.2.0' });
+  });
+
+  it('waits 1 s for a check reply, then a second round 300 ms later; nothing and no presence: not running', async () => {
+    vi.useFakeTimers();
+    FakeSocket.ports = { 1: 'silent' };
+    const c = new FastransClient([1, 2]);
+    const result = c.detect();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(FakeSocket.tried).toEqual([1]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(FakeSocket.tried).toEqual([1, 2]);
+    await vi.advanceTimersByTimeAsync(299);
+    expect(FakeSocket.tried).toEqual([1, 2]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(FakeSocket.tried).toEqual([1, 2, 1]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await result).toBe('notRunning');
+    expect(FakeSocket.tried).toEqual([1, 2, 1, 2]);
+    expect(api.relay).not.toHaveBeenCalled();
+  });
+
+  it('a client present at the portal but unreachable is driven through the relay', async () => {
+    api.presence.mockResolvedValue({ running: true, version: '1.0.0' });
+    api.relay.mockImplementation(async (m) =>
+      m.action === 'check' ? { sign: 'relay', version: '1.0.0', protocolVersion: 1 } : { list: [task(7)] },
+    );
+    const c = new FastransClient([1]);
+    expect(await c.detect()).toBe('connected');
+    expect(c.getSnapshot()).toMatchObject({ via: 'relay' });
+    expect(c.getSnapshot().tasks.map((t) => t.state)).toEqual([7]);
+    c.close();
+  });
+
+  it('present but the relay fails too: blocked, not "not running"', async () => {
+    api.presence.mockResolvedValue({ running: true, version: '1.0.0' });
+    api.relay.mockRejectedValue(new Error('no answer'));
+    expect(await new FastransClient([1]).detect()).toBe('blocked');
+  });
+
+  it('an older client version is detected as too old until the user continues', async () => {
+    FakeSocket.ports = { 1: { version: '0.9.9' } };
+    const c = new FastransClient([1]);
+    expect(await c.detect()).toBe('tooOld');
+    c.acceptOldVersion();
+    expect(c.getSnapshot().status).toBe('connected');
+  });
+
+  it('fires the success listener once when a task turns successful', async () => {
+    FakeSocket.ports = { 1: { version: '1.0.0' } };
+    const c = new FastransClient([1]);
+    await c.detect();
+    const done = vi.fn();
+    c.onTaskSuccess(done);
+    FakeSocket.last!.event(task(7));
+    FakeSocket.last!.event(task(10));
+    FakeSocket.last!.event(task(10));
+    expect(done).toHaveBeenCalledTimes(1);
+    expect(c.getSnapshot().tasks).toHaveLength(1);
+  });
+
+  it('logs the client in once per cluster and waits 2.5 s after the login before a transfer', async () => {
+    vi.useFakeTimers();
+    vi.stubGlobal('window', { location: { origin: 'https://portal.example' } });
+    FakeSocket.ports = { 1: { version: '1.0.0' } };
+    const c = new FastransClient([1]);
+    const detected = c.detect();
+    await vi.advanceTimersByTimeAsync(0);
+    await detected;
+    let ready = false;
+    void c.ensureLogin('c1', '/public/home/u').then(() => (ready = true));
+    await vi.advanceTimersByTimeAsync(2499);
+    expect(ready).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(ready).toBe(true);
+    expect(FakeSocket.last!.sent.filter((m) => m.action === 'login')).toEqual([
+      expect.objectContaining({ token: 'day-token', portal: 'https://portal.example' }),
+    ]);
+    await c.ensureLogin('c1', '/public/home/u');
+    expect(api.login).toHaveBeenCalledTimes(1);
+  });
+});

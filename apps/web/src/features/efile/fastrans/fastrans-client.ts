@@ -1,0 +1,409 @@
+import {
+  FASTRANS_MIN_CLIENT_VERSION,
+  FASTRANS_PORTS,
+  FASTRANS_PROTOCOL_VERSION,
+  FastransCodes,
+  FastransTaskState,
+  compareVersions,
+} from '@hpc/contracts';
+import { isApiError } from '@hpc/api-client';
+import { fastransApi } from './fastrans.api';
+
+/** spec §9: how long a check reply is awaited, the pause before a second round, the wait after a login. */
+export const FastransTimings = { checkReplyMs: 1000, retryMs: 300, afterLoginMs: 2500 } as const;
+
+/** A task as the client reports it (docs/FASTRANS.md "task summary"). */
+export interface FastransTask {
+  task_id: string;
+  kind: 'upload' | 'download';
+  state: number;
+  files: number;
+  count: number;
+  failed: number;
+  bytesDone: number;
+  bytesTotal: number;
+  speed: number;
+  eta: number | null;
+  local: string;
+  remote: string;
+  error: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface LocalEntry {
+  name: string;
+  path: string;
+  dir: boolean;
+  size: number;
+  mtime: number;
+}
+export interface LocalListing {
+  path: string;
+  parent: string;
+  total: number;
+  list: LocalEntry[];
+}
+
+/** A refusal of the client (its result codes, spec §8) or of the portal, with the client's message. */
+export class FastransError extends Error {
+  constructor(
+    readonly code: string,
+    msg: string,
+    readonly data: unknown = null,
+  ) {
+    super(msg);
+  }
+}
+
+/**
+ * Where detection stands. `blocked`: nothing answered on 127.0.0.1 but the client is running (it calls the portal)
+ * or the browser says it denies local access; `tooOld`: it answered with a version below the portal's minimum.
+ */
+export type FastransStatus = 'idle' | 'detecting' | 'connected' | 'notRunning' | 'blocked' | 'tooOld';
+
+export interface FastransSnapshot {
+  status: FastransStatus;
+  /** How actions travel: the local WebSocket, or the portal's relay to the client's outbound connection. */
+  via: 'direct' | 'relay' | null;
+  version: string | null;
+  /** The browser's answer for local network access, where it has the permission (else null). */
+  permission: PermissionState | null;
+  tasks: FastransTask[];
+}
+
+interface Transport {
+  send(m: Record<string, unknown>): Promise<unknown>;
+  close(): void;
+}
+
+type Listener = () => void;
+type Done = (t: FastransTask) => void;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A WebSocket to one local port, answered once the check's sign comes back within the spec's second. */
+function openDirect(
+  port: number,
+  onEvent: (e: { event: string; data: unknown }) => void,
+  onClose: () => void,
+) {
+  return new Promise<{ transport: Transport; version: string } | null>((resolve) => {
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(`ws://127.0.0.1:${port}`);
+    } catch {
+      resolve(null);
+      return;
+    }
+    let seq = 0;
+    const waiting = new Map<number, { ok: (v: unknown) => void; fail: (e: Error) => void }>();
+    const sign = Math.random().toString(36).slice(2);
+    let settled = false;
+    const give = (v: { transport: Transport; version: string } | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (!v) ws.close();
+      resolve(v);
+    };
+    const timer = setTimeout(() => give(null), FastransTimings.checkReplyMs);
+    const transport: Transport = {
+      send(m) {
+        return new Promise((ok, fail) => {
+          if (ws.readyState !== WebSocket.OPEN) {
+            fail(new FastransError(FastransCodes.clientClosed, 'The client closed the connection'));
+            return;
+          }
+          const id = ++seq;
+          waiting.set(id, { ok, fail });
+          ws.send(JSON.stringify({ ...m, id }));
+        });
+      },
+      close: () => ws.close(),
+    };
+    ws.onopen = () => {
+      transport.send({ action: 'check', sign }).then(
+        (d) => {
+          const data = d as { sign?: string; version?: string; protocolVersion?: number };
+          if (data.sign === sign && data.protocolVersion === FASTRANS_PROTOCOL_VERSION)
+            give({ transport, version: String(data.version ?? '0') });
+          else give(null);
+        },
+        () => give(null),
+      );
+    };
+    ws.onmessage = (ev) => {
+      let m: { id?: number; code?: string; msg?: string; data?: unknown; event?: string };
+      try {
+        m = JSON.parse(String(ev.data)) as typeof m;
+      } catch {
+        return;
+      }
+      if (typeof m.event === 'string') {
+        onEvent({ event: m.event, data: m.data });
+        return;
+      }
+      const w = typeof m.id === 'number' ? waiting.get(m.id) : undefined;
+      if (!w) return;
+      waiting.delete(m.id!);
+      if (m.code === FastransCodes.ok) w.ok(m.data);
+      else w.fail(new FastransError(String(m.code), String(m.msg ?? ''), m.data));
+    };
+    ws.onerror = () => give(null);
+    ws.onclose = () => {
+      give(null);
+      for (const w of waiting.values())
+        w.fail(new FastransError(FastransCodes.clientClosed, 'The client closed the connection'));
+      waiting.clear();
+      onClose();
+    };
+  });
+}
+
+/** The same actions through the portal (no events: the task list is asked for instead). */
+const relayTransport: Transport = {
+  async send(m) {
+    try {
+      return await fastransApi.relay(m);
+    } catch (e) {
+      if (isApiError(e)) throw new FastransError(e.code, e.msg, e.data);
+      throw e;
+    }
+  },
+  close: () => undefined,
+};
+
+/** `navigator.permissions` for local network access (Chrome 142+: 'loopback-network', before 145 LNA). */
+async function localAccessPermission(): Promise<PermissionState | null> {
+  for (const name of ['loopback-network', 'local-network-access']) {
+    try {
+      const s = await navigator.permissions.query({ name } as unknown as PermissionDescriptor);
+      return s.state;
+    } catch {
+      /* not a permission this browser knows */
+    }
+  }
+  return null;
+}
+
+/**
+ * The page's side of the fast-transfer client (spec §4 "client connection"): detection on the spec's ports, the
+ * second path through the portal, the task list kept from the client's events, and the login before a transfer.
+ * One per page (module state), so the toolbar, the prompt and the task list share it.
+ */
+export class FastransClient {
+  private snap: FastransSnapshot = {
+    status: 'idle',
+    via: null,
+    version: null,
+    permission: null,
+    tasks: [],
+  };
+  private readonly listeners = new Set<Listener>();
+  private readonly doneListeners = new Set<Done>();
+  private transport: Transport | null = null;
+  private detecting: Promise<FastransStatus> | null = null;
+  private poller: ReturnType<typeof setInterval> | null = null;
+  /** The cluster the client is logged in to from this page, and when (the 2.5 s wait after a login). */
+  private login: { clusterId: string; at: number } | null = null;
+
+  constructor(private readonly ports: readonly number[] = FASTRANS_PORTS) {}
+
+  subscribe = (l: Listener): (() => void) => {
+    this.listeners.add(l);
+    return () => void this.listeners.delete(l);
+  };
+  getSnapshot = () => this.snap;
+
+  /** Called with each task that turns successful (spec §4 "a transfer-success event fires"). */
+  onTaskSuccess(l: Done): () => void {
+    this.doneListeners.add(l);
+    return () => void this.doneListeners.delete(l);
+  }
+
+  private set(patch: Partial<FastransSnapshot>) {
+    this.snap = { ...this.snap, ...patch };
+    for (const l of this.listeners) l();
+  }
+
+  private upsert(t: FastransTask) {
+    const before = this.snap.tasks.find((x) => x.task_id === t.task_id);
+    const tasks = before
+      ? this.snap.tasks.map((x) => (x.task_id === t.task_id ? { ...x, ...t } : x))
+      : [t, ...this.snap.tasks];
+    this.set({ tasks });
+    if (t.state === FastransTaskState.successful && before?.state !== FastransTaskState.successful)
+      for (const l of this.doneListeners) l(t);
+  }
+
+  /**
+   * Detection: each port in order, a check within a second; a second round after 300 ms. When nothing answers,
+   * the browser's permission and the client's presence at the portal tell "blocked" from "not running"; a running
+   * client is then driven through the portal. Call it first from a click: Chrome shows its local-network prompt
+   * only for a page the user acted on.
+   */
+  detect(): Promise<FastransStatus> {
+    if (this.snap.status === 'connected' && this.transport) return Promise.resolve('connected');
+    this.detecting ??= this.runDetect().finally(() => {
+      this.detecting = null;
+    });
+    return this.detecting;
+  }
+
+  private async runDetect(): Promise<FastransStatus> {
+    this.set({ status: 'detecting' });
+    for (let round = 0; round < 2; round++) {
+      if (round > 0) await sleep(FastransTimings.retryMs);
+      for (const port of this.ports) {
+        // Declared first: a socket may close (refused) before openDirect resolves.
+        let mine: Transport | null = null;
+        const found = await openDirect(
+          port,
+          (e) => {
+            if (e.event === 'task') this.upsert(e.data as FastransTask);
+          },
+          () => {
+            if (mine && this.transport === mine) this.lost();
+          },
+        );
+        if (found) {
+          mine = found.transport;
+          this.transport = found.transport;
+          return this.connected('direct', found.version);
+        }
+      }
+    }
+    const permission = await localAccessPermission();
+    const presence = await fastransApi.presence().catch(() => ({ running: false, version: null }));
+    this.set({ permission });
+    if (presence.running) {
+      // Running, but this page cannot reach 127.0.0.1: the same actions through the portal.
+      try {
+        const d = (await relayTransport.send({ action: 'check', sign: 'relay' })) as { version?: string };
+        this.transport = relayTransport;
+        return this.connected('relay', String(d.version ?? presence.version ?? '0'));
+      } catch {
+        this.set({ status: 'blocked', via: null, version: presence.version });
+        return 'blocked';
+      }
+    }
+    const status = permission === 'denied' ? 'blocked' : 'notRunning';
+    this.set({ status, via: null, version: null });
+    return status;
+  }
+
+  private async connected(via: 'direct' | 'relay', version: string): Promise<FastransStatus> {
+    const old = compareVersions(version, FASTRANS_MIN_CLIENT_VERSION) < 0;
+    this.set({ status: old ? 'tooOld' : 'connected', via, version });
+    if (via === 'relay') this.startPolling();
+    await this.refreshTasks().catch(() => undefined);
+    return old ? 'tooOld' : 'connected';
+  }
+
+  /** The user chose "continue uploading" with an old client. */
+  acceptOldVersion() {
+    if (this.snap.status === 'tooOld') this.set({ status: 'connected' });
+  }
+
+  private lost() {
+    this.transport = null;
+    this.login = null;
+    this.stopPolling();
+    this.set({ status: 'idle', via: null });
+  }
+
+  /** Without events (the relay), the task list is asked for every second while the page is open. */
+  private startPolling() {
+    this.stopPolling();
+    this.poller = setInterval(() => void this.refreshTasks().catch(() => undefined), 1000);
+  }
+  private stopPolling() {
+    if (this.poller) clearInterval(this.poller);
+    this.poller = null;
+  }
+
+  async request<T>(action: string, params: Record<string, unknown> = {}): Promise<T> {
+    if (!this.transport) throw new FastransError(FastransCodes.clientClosed, 'The client is not connected');
+    return (await this.transport.send({ action, ...params })) as T;
+  }
+
+  async refreshTasks(): Promise<void> {
+    const { list } = await this.request<{ list: FastransTask[] }>('open_trans_list');
+    for (const t of list) this.upsert(t);
+  }
+
+  /** `get_task_info` with pause, resume, cancel or retry. */
+  async control(taskId: string, control: 'pause' | 'resume' | 'cancel' | 'retry'): Promise<void> {
+    this.upsert(await this.request<FastransTask>('get_task_info', { task_id: taskId, control }));
+  }
+
+  /**
+   * Logs the client in to `clusterId` with a day token from the portal (for `directory`, which must be inside the
+   * home), then waits the spec's 2.5 s before the first transfer of this login.
+   */
+  async ensureLogin(clusterId: string, directory: string): Promise<void> {
+    if (this.login?.clusterId !== clusterId) {
+      const { token } = await fastransApi.login(directory, clusterId);
+      await this.request('login', { token, portal: window.location.origin });
+      this.login = { clusterId, at: Date.now() };
+    }
+    const wait = this.login.at + FastransTimings.afterLoginMs - Date.now();
+    if (wait > 0) await sleep(wait);
+  }
+
+  async list(path?: string): Promise<LocalListing> {
+    return this.request<LocalListing>('list', { path: path ?? '', limit: 5000 });
+  }
+
+  async upload(clusterId: string, dir: string, local: LocalEntry[]): Promise<FastransTask[]> {
+    await this.ensureLogin(clusterId, dir);
+    const tasks: FastransTask[] = [];
+    // One action per kind: the client checks each pick is what the page says (`type` 0 file, 1 folder).
+    for (const type of [0, 1]) {
+      const picks = local.filter((e) => (e.dir ? 1 : 0) === type).map((e) => e.path);
+      if (picks.length === 0) continue;
+      const r = await this.request<{ tasks: FastransTask[] }>('upload', { type, path: dir, local: picks });
+      tasks.push(...r.tasks);
+    }
+    for (const t of tasks) this.upsert(t);
+    return tasks;
+  }
+
+  async download(clusterId: string, dir: string, src: string[], localDir: string): Promise<FastransTask> {
+    await this.ensureLogin(clusterId, dir);
+    const { task } = await this.request<{ task: FastransTask }>('download', { src, path: localDir });
+    this.upsert(task);
+    return task;
+  }
+
+  /** The package's address to update from (the client downloads or runs nothing itself). */
+  async updateUrl(): Promise<string> {
+    const d = await this.request<{ url: string | null }>('start_update').catch(() => ({ url: null }));
+    return d.url ?? FASTRANS_PACKAGE_URL;
+  }
+
+  /** For tests and a new login elsewhere. */
+  close() {
+    this.transport?.close();
+    this.lost();
+  }
+}
+
+/** Where the portal serves the client package (spec §7). */
+export const FASTRANS_PACKAGE_URL = '/share/fasttrans-client.tar.gz';
+/** The start button's link: registered by the package's install-url-handler.sh where the system allows. */
+export const FASTRANS_START_URL = 'fastrans://start';
+
+export const fastransClient = new FastransClient();
+
+/** A refusal of fast transfer by the portal or the client, as the key of its warning. */
+export function refusalKey(e: unknown): string | null {
+  const code = e instanceof FastransError ? e.code : isApiError(e) ? e.code : null;
+  const data = e instanceof FastransError || isApiError(e) ? e.data : null;
+  const reason = (data as { reason?: string } | null)?.reason;
+  if (reason === 'fastransOutsideHome') return 'fastrans.warn.outsideHome';
+  if (reason === 'fastransNoWrite') return 'fastrans.warn.noWrite';
+  if (code === FastransCodes.versionTooOld) return 'fastrans.prompt.oldTitle';
+  return null;
+}

@@ -1,0 +1,109 @@
+import { useEffect, useRef } from 'react';
+import { Alert, Button, Modal, Space, Typography } from 'antd';
+import { DownloadOutlined, PlayCircleOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { FASTRANS_PACKAGE_URL, FASTRANS_START_URL } from './fastrans-client';
+
+/** spec §9: the prompt closes one second after start or download is clicked. */
+export const PROMPT_CLOSE_MS = 1000;
+
+export type PromptKind = 'notRunning' | 'blocked' | 'tooOld';
+
+interface Props {
+  kind: PromptKind;
+  /** The running client's version (prompt b). */
+  version: string | null;
+  updateUrl: string;
+  onClose: () => void;
+  /** Prompt (b): go on with the old client. */
+  onContinue: () => void;
+  /** Try the detection again (after starting the client or allowing the browser). */
+  onRetry: () => void;
+}
+
+/**
+ * The fast-transfer prompt (spec §2): (a) client not detected: a start button (the `fastrans://` link the package
+ * registers) and a download link; (b) client too old: update, or continue uploading. A close icon; it closes 1 s
+ * after start or download is clicked. A third form says the browser blocks the page's connection to the client.
+ */
+export function FastransPrompt({ kind, version, updateUrl, onClose, onContinue, onRetry }: Props) {
+  const { t } = useTranslation();
+  const closing = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => void (closing.current && clearTimeout(closing.current)), []);
+  const closeSoon = () => {
+    if (closing.current) clearTimeout(closing.current);
+    closing.current = setTimeout(onClose, PROMPT_CLOSE_MS);
+  };
+  const title =
+    kind === 'tooOld'
+      ? t('fastrans.prompt.oldTitle')
+      : kind === 'blocked'
+        ? t('fastrans.prompt.blockedTitle')
+        : t('fastrans.prompt.startTitle');
+  return (
+    <Modal open title={title} onCancel={onClose} footer={null} destroyOnHidden data-testid="fastrans-prompt">
+      <div data-testid={`fastrans-prompt-${kind}`}>
+        {kind === 'tooOld' ? (
+          <>
+            <Typography.Paragraph>
+              {t('fastrans.prompt.oldText', { version: version ?? '?' })}
+            </Typography.Paragraph>
+            <Space wrap>
+              <Button
+                type="primary"
+                icon={<DownloadOutlined />}
+                href={updateUrl}
+                download
+                onClick={closeSoon}
+                data-testid="fastrans-update"
+              >
+                {t('fastrans.prompt.update')}
+              </Button>
+              <Button onClick={onContinue} data-testid="fastrans-continue">
+                {t('fastrans.prompt.continue')}
+              </Button>
+            </Space>
+          </>
+        ) : (
+          <>
+            {kind === 'blocked' && (
+              <Alert
+                type="warning"
+                showIcon
+                className="fastrans-blocked"
+                title={t('fastrans.prompt.blockedText')}
+              />
+            )}
+            <Typography.Paragraph>{t('fastrans.prompt.startText')}</Typography.Paragraph>
+            <Space wrap>
+              <Button
+                type="primary"
+                icon={<PlayCircleOutlined />}
+                href={FASTRANS_START_URL}
+                onClick={closeSoon}
+                data-testid="fastrans-start"
+              >
+                {t('fastrans.prompt.start')}
+              </Button>
+              <Button
+                icon={<DownloadOutlined />}
+                href={FASTRANS_PACKAGE_URL}
+                download
+                onClick={closeSoon}
+                data-testid="fastrans-download-client"
+              >
+                {t('fastrans.prompt.download')}
+              </Button>
+              <Button icon={<ReloadOutlined />} onClick={onRetry} data-testid="fastrans-retry">
+                {t('fastrans.prompt.retry')}
+              </Button>
+            </Space>
+            <Typography.Paragraph type="secondary" className="fastrans-prompt-hint">
+              {t('fastrans.prompt.startHint')}
+            </Typography.Paragraph>
+          </>
+        )}
+      </div>
+    </Modal>
+  );
+}
