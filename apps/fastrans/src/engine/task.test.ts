@@ -6,6 +6,9 @@ import {
   batchDone,
   cancel,
   createTask,
+  failedFiles,
+  feed,
+  fileOf,
   finalizeDone,
   finalizeFailed,
   nextWork,
@@ -16,6 +19,7 @@ import {
   rangeFailed,
   recover,
   resume,
+  room,
   start,
   type EngineLimits,
   type TaskKind,
@@ -38,6 +42,7 @@ const LIMITS: EngineLimits = {
   maxAttempts: 1000,
   backoffBaseMs: 10,
   backoffMaxMs: 100,
+  window: 3,
 };
 
 /**
@@ -85,12 +90,14 @@ function perform(
   now: number,
   garbageByte: number,
 ): void {
-  const src = (i: number) => w.sources.get(t.files[i]!.rel)!;
+  // Work in flight names files that are in the window (a file leaves it only once settled).
+  const file = (i: number) => fileOf(t, i)!;
+  const src = (i: number) => w.sources.get(file(i).rel)!;
   switch (work.type) {
     case 'open': {
       if (outcome === 'fail') return openFailed(t, work.files, 'net', now, LIMITS);
       const res = work.files.map((i) => {
-        const f = t.files[i]!;
+        const f = file(i);
         if (w.final.has(f.rel)) return { file: i, id: w.idOf(f.rel), done: true, ranges: [] };
         const { id, stored } = w.buf(f.rel, f.size);
         return { file: i, id, done: false, ranges: [...stored] };
@@ -99,7 +106,7 @@ function perform(
       return opened(t, res, now);
     }
     case 'range': {
-      const f = t.files[work.file]!;
+      const f = file(work.file);
       const { buf, stored } = w.buf(f.rel, f.size);
       if (outcome === 'garbage' || outcome === 'fail') {
         if (outcome === 'garbage') buf.fill(garbageByte, work.start, Math.max(work.start, work.end - 1));
@@ -120,7 +127,7 @@ function perform(
           LIMITS,
         );
       // Each file of a batch is checked and renamed on its own: all of them land whole.
-      for (const i of work.files) w.final.set(t.files[i]!.rel, Buffer.from(src(i)));
+      for (const i of work.files) w.final.set(file(i).rel, Buffer.from(src(i)));
       if (outcome === 'lostAnswer')
         return batchDone(
           t,
@@ -132,7 +139,7 @@ function perform(
       return batchDone(t, work.files, [], now, LIMITS);
     }
     case 'finalize': {
-      const f = t.files[work.file]!;
+      const f = file(work.file);
       if (outcome === 'fail') return finalizeFailed(t, work.file, 'net', false, now, LIMITS);
       if (w.final.has(f.rel)) return finalizeDone(t, work.file, now); // an earlier answer was lost
       const { id, buf } = w.buf(f.rel, f.size);
@@ -149,18 +156,19 @@ function perform(
   }
 }
 
-const fileArb = fc.array(fc.integer({ min: 0, max: 900 }), { minLength: 1, maxLength: 6 });
+const fileArb = fc.array(fc.integer({ min: 0, max: 900 }), { minLength: 0, maxLength: 8 });
 const stepArb = fc.record({
   pick: fc.nat(),
   outcome: fc.constantFrom<Outcome>('ok', 'ok', 'fail', 'garbage', 'lostAnswer'),
   event: fc.constantFrom('none', 'none', 'none', 'none', 'clientKill', 'snapshot', 'pause', 'serverKill'),
+  feed: fc.boolean(),
   byte: fc.integer({ min: 0, max: 255 }),
 });
 
 function run(
   kind: TaskKind,
   sizes: number[],
-  steps: { pick: number; outcome: Outcome; event: string; byte: number }[],
+  steps: { pick: number; outcome: Outcome; event: string; byte: number; feed: boolean }[],
   seed: number,
 ) {
   const rnd = crypto.createHash('sha256').update(String(seed)).digest();
@@ -172,7 +180,20 @@ function run(
   );
   const w = new World(kind, sources);
   const files = [...sources].map(([rel, b]) => ({ rel, size: b.length }));
-  let t = createTask({ id: 't', kind, local: '/l', remote: '/r', clusterId: 'c', files }, 0, LIMITS);
+  // The list stays with the driver (on disk in the client); the window takes at most LIMITS.window files of it.
+  let t = createTask(
+    {
+      id: 't',
+      kind,
+      local: '/l',
+      remote: '/r',
+      clusterId: 'c',
+      filesTotal: files.length,
+      bytesTotal: files.reduce((a, f) => a + f.size, 0),
+    },
+    0,
+    LIMITS,
+  );
   start(t, true, 0);
   let snapshot = structuredClone(t);
   let now = 0;
@@ -180,10 +201,17 @@ function run(
   let i = 0;
   for (let guard = 0; guard < 100_000; guard++) {
     now += 7;
+    const step = steps[i++];
+    // The window is fed at any moment, and always when nothing else would happen.
+    const space = room(t, LIMITS);
+    if (space > 0 && (step?.feed !== false || flying.length === 0)) {
+      const part = files.slice(t.fed, t.fed + space);
+      feed(t, part, t.fed + part.length, t.fed + part.length === files.length, LIMITS);
+    }
+    expect(t.files.length).toBeLessThanOrEqual(LIMITS.window);
     flying.push(...nextWork(t, now, LIMITS));
     if (t.state === S.successful) break;
     expect(t.state).not.toBe(S.failed);
-    const step = steps[i++];
     if (step && step.event === 'snapshot') snapshot = structuredClone(t);
     if (step && step.event === 'pause') {
       pause(t, now);
@@ -212,6 +240,7 @@ function run(
   }
   expect(t.state).toBe(S.successful);
   expect(t.bytesDone).toBe(t.bytesTotal);
+  expect([t.filesDone, t.fed]).toEqual([files.length, files.length]);
   for (const [rel, src] of sources) {
     const got = w.final.get(rel);
     expect(got && got.equals(src), rel).toBe(true);
@@ -280,7 +309,7 @@ describe('transfer engine', () => {
     const again = nextWork(t, 1000, limits).find((x) => x.type === 'range' && x.n === first.n);
     expect(again).toBeTruthy();
     rangeFailed(t, 0, first.n, 'net', 1000, limits);
-    expect(t.files[0]!.state).toBe('failed');
+    expect(failedFiles(t).map((f) => f.rel)).toEqual(['a']);
     expect(t.state).toBe(S.failed);
 
     const u = createTask(

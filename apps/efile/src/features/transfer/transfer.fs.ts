@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { constants } from 'node:fs';
+import { CommonCodes, FileCodes } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
 import type { Resolved } from '../../fs/path-resolver';
 import { errno } from '../../fs/errno';
@@ -21,7 +22,7 @@ import { sendFile } from '../../fs/file-send';
 const noSpace = (e: unknown) => errno(e) === 'ENOSPC' || errno(e) === 'EDQUOT';
 const mapError = (e: unknown): never => {
   if (isAppError(e)) throw e;
-  if (noSpace(e)) throw new AppError('1501');
+  if (noSpace(e)) throw new AppError(FileCodes.noSpace);
   return fsError(e);
 };
 
@@ -50,7 +51,7 @@ export async function makeFolder(host: string): Promise<void> {
   await fs.mkdir(host, { mode: 0o755 }).catch(async (e: unknown) => {
     if (errno(e) !== 'EEXIST') return mapError(e);
     const st = await fs.lstat(host);
-    if (!st.isDirectory()) throw new AppError('1022', 'A file is in the way of a folder');
+    if (!st.isDirectory()) throw new AppError(FileCodes.notAFolder, 'A file is in the way of a folder');
   });
 }
 
@@ -66,7 +67,8 @@ export async function preparePartial(partialHost: string, size: number): Promise
   ).catch(mapError);
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new AppError('1030', 'The partial file is not a regular file');
+    if (!st.isFile())
+      throw new AppError(FileCodes.permissionDenied, 'The partial file is not a regular file');
     if (st.size !== size) await fh.truncate(size).catch(mapError);
   } finally {
     await fh.close();
@@ -171,7 +173,8 @@ export async function writeVerifiedTemp(
   try {
     await writeStreamAt(fh, hashed(), 0).catch(mapError);
     await fh.close();
-    if (hash.digest('hex') !== sha256) throw new AppError('1010', 'The checksum of the file differs');
+    if (hash.digest('hex') !== sha256)
+      throw new AppError(CommonCodes.verificationFailed, 'The checksum of the file differs');
     return tmp;
   } catch (e) {
     await fh.close().catch(() => undefined);
@@ -217,7 +220,7 @@ export async function readWhole(
   const st = await fh.stat();
   if (!st.isFile()) {
     await fh.close();
-    throw new AppError('1022', 'Not a regular file');
+    throw new AppError(FileCodes.notAFolder, 'Not a regular file');
   }
   return {
     size: st.size,
@@ -227,7 +230,8 @@ export async function readWhole(
       try {
         while (left > 0) {
           const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, left), null);
-          if (bytesRead === 0) throw new AppError('1028', 'The file shrank while it was read');
+          if (bytesRead === 0)
+            throw new AppError(FileCodes.abnormalFile, 'The file shrank while it was read');
           left -= bytesRead;
           yield Buffer.from(buf.subarray(0, bytesRead));
         }

@@ -1,8 +1,11 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import tar from 'tar-stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  CommonCodes,
+  FileCodes,
   FastransRefusal,
   type TransferBeginBody,
   type TransferFileRef,
@@ -16,7 +19,6 @@ import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '..
 import { readTar } from '../../fs/tar-extract';
 import * as tfs from './transfer.fs';
 import type { TransferRepository, TransferRow } from './transfer.repository';
-import { END_OF_ARCHIVE, entryHeader, entryPadding } from './tar-write';
 
 /** The first entry of an upload batch and the last of a download batch: `{ files: { rel: { sha256, identifier } } }`. */
 export const MANIFEST_NAME = '.fastrans-manifest.json';
@@ -47,13 +49,15 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
       home = '';
     }
     if (!home || !isUnder(p, home))
-      throw new AppError('1030', 'Use fast transfer within your home directory', {
+      throw new AppError(FileCodes.permissionDenied, 'Use fast transfer within your home directory', {
         data: { reason: FastransRefusal.outsideHome },
       });
     return p;
   }
   const noWrite = (p: string) =>
-    new AppError('1030', `No permission to write in ${p}`, { data: { reason: FastransRefusal.noWrite } });
+    new AppError(FileCodes.permissionDenied, `No permission to write in ${p}`, {
+      data: { reason: FastransRefusal.noWrite },
+    });
 
   /**
    * Resolves the final path of an upload, creating its missing folders (each inside the home, each in a folder the
@@ -75,9 +79,18 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
   async function folder(user: EfileUser, p: string, dirs: Map<string, Resolved>): Promise<Resolved> {
     const hit = dirs.get(p);
     if (hit) return hit;
-    const r = await resolver.resolve(user, p, { mustExist: false });
+    let r: Resolved;
+    try {
+      r = await resolver.resolve(user, p, { mustExist: false });
+    } catch (e) {
+      // The parent is missing too (batches in flight at once each start somewhere in a new tree): make it first.
+      if (!isAppError(e) || e.code !== FileCodes.notFound || p === path.posix.dirname(p)) throw e;
+      homeOnly(user, p);
+      await folder(user, path.posix.dirname(p), dirs);
+      r = await resolver.resolve(user, p, { mustExist: false });
+    }
     if (r.stat) {
-      if (!r.stat.isDirectory()) throw new AppError('1022', `${p} is not a folder`);
+      if (!r.stat.isDirectory()) throw new AppError(FileCodes.notAFolder, `${p} is not a folder`);
       if (!(await tfs.canWrite(r.host, user.cun))) throw noWrite(p);
     } else {
       homeOnly(user, p);
@@ -102,7 +115,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
 
   function refusal(path: string, id: string, rangeSize: number, e: unknown): TransferFileStatus {
     if (!isAppError(e)) throw e;
-    if (e.code === '1501') throw e;
+    if (e.code === FileCodes.noSpace) throw e;
     const reason = (e.data as { reason?: string } | null)?.reason;
     return {
       path,
@@ -144,7 +157,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
             row = null;
           }
           if (target.stat && (!body.overwrite || target.stat.isDirectory()))
-            throw new AppError(target.stat.isDirectory() ? '1023' : '1021');
+            throw new AppError(target.stat.isDirectory() ? FileCodes.sameNameDir : FileCodes.sameNameFile);
           const partialHost = path.join(target.parentHost, partialName(target.name, id));
           await tfs.preparePartial(partialHost, f.size);
           if (!row) {
@@ -210,14 +223,14 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
     /** Writes range `n` at its offset; recorded only when it arrived whole. */
     async range(user: EfileUser, id: string, n: number, body: AsyncIterable<Buffer>) {
       const row = await repo.get(id);
-      if (!row || row.owner_sub !== user.sub) throw new AppError('1020', 'No such upload');
+      if (!row || row.owner_sub !== user.sub) throw new AppError(FileCodes.notFound, 'No such upload');
       const total = Number(row.total_ranges);
       if (row.status === 'done') return { stored: total, total };
-      if (n >= total) throw new AppError('1004', 'No such range');
+      if (n >= total) throw new AppError(CommonCodes.invalidInput, 'No such range');
       const start = n * Number(row.range_size);
       const length = Math.min(Number(row.size), start + Number(row.range_size)) - start;
       if (!(await tfs.writeRange(row.partial_host, start, length, body)))
-        throw new AppError('1012', 'The range arrived incomplete');
+        throw new AppError(CommonCodes.interrupted, 'The range arrived incomplete');
       await repo.addRange(id, n);
       const now = deps.now();
       if (now - Number(row.updated_at) > 60_000) await repo.touch(id, now);
@@ -227,25 +240,25 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
     /** Checks the SHA-256 of the whole partial, then gives it its final name (atomically, never half-written). */
     async finalize(user: EfileUser, id: string, sha256: string) {
       const row = await repo.get(id);
-      if (!row || row.owner_sub !== user.sub) throw new AppError('1020', 'No such upload');
+      if (!row || row.owner_sub !== user.sub) throw new AppError(FileCodes.notFound, 'No such upload');
       if (row.status === 'done') return { path: row.target, size: Number(row.size) };
       if (!(await deps.kv.setIfAbsent(`fastrans:finalize:${id}`, '1', 10 * 60_000)))
-        throw new AppError('1001', 'The file is being finalized');
+        throw new AppError(CommonCodes.unavailable, 'The file is being finalized');
       try {
         if ((await repo.countRanges(id)) !== Number(row.total_ranges))
-          throw new AppError('1003', 'Not every range is stored yet');
+          throw new AppError(CommonCodes.incompleteParams, 'Not every range is stored yet');
         const target = await resolver.resolve(user, homeOnly(user, row.target), {
           follow: false,
           mustExist: false,
         });
         const partial = path.join(target.parentHost, partialName(target.name, id));
         if (partial !== row.partial_host)
-          throw new AppError('1030', 'The target folder moved during the upload');
+          throw new AppError(FileCodes.permissionDenied, 'The target folder moved during the upload');
         const got = await tfs.sha256Of(partial);
         if (got.sha256 !== sha256 || got.size !== Number(row.size)) {
           // Some range is wrong: forget them all, the client sends the file again.
           await repo.forgetRanges(id);
-          throw new AppError('1010', 'The checksum of the uploaded file differs', {
+          throw new AppError(CommonCodes.verificationFailed, 'The checksum of the uploaded file differs', {
             data: { mismatch: true },
           });
         }
@@ -280,7 +293,16 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
               stored.push(p.rel);
             } catch (err) {
               await tfs.removeQuietly(p.tmp);
-              failed.push({ path: p.rel, code: isAppError(err) ? err.code : '1001' });
+              // The same file of the same task, stored by an earlier send of this batch whose answer was lost:
+              // stored, not "name taken".
+              if (isAppError(err) && err.code === FileCodes.sameNameFile) {
+                const prior = await repo.get(p.row.id);
+                if (prior?.status === 'done' && (await stillDone(prior, p.target.host))) {
+                  stored.push(p.rel);
+                  return;
+                }
+              }
+              failed.push({ path: p.rel, code: isAppError(err) ? err.code : CommonCodes.unavailable });
             }
           }),
         );
@@ -288,7 +310,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
       await readTar(body, async (e, data) => {
         if (manifest === null) {
           if (e.path !== MANIFEST_NAME || e.size > 16 * 1024 * 1024)
-            throw new AppError('1003', `A batch starts with ${MANIFEST_NAME}`);
+            throw new AppError(CommonCodes.incompleteParams, `A batch starts with ${MANIFEST_NAME}`);
           const parts: Buffer[] = [];
           for await (const p of data()) parts.push(p);
           manifest =
@@ -303,9 +325,11 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
             await folder(user, homeOnly(user, target), dirs);
             return;
           }
-          if (e.type !== 'file') throw new AppError('1028', 'Only files and folders are accepted');
+          if (e.type !== 'file')
+            throw new AppError(FileCodes.abnormalFile, 'Only files and folders are accepted');
           const m = manifest[rel];
-          if (!m || !/^[0-9a-f]{64}$/.test(m.sha256)) throw new AppError('1010', 'No checksum for this file');
+          if (!m || !/^[0-9a-f]{64}$/.test(m.sha256))
+            throw new AppError(CommonCodes.verificationFailed, 'No checksum for this file');
           const t = await uploadTarget(user, target, dirs);
           const tmp = await tfs.writeVerifiedTemp(t, data(), m.sha256);
           const now = deps.now();
@@ -325,7 +349,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           publishes.push({ rel, tmp, target: t, row });
           if (publishes.length >= 64) await flush();
         } catch (err) {
-          if (!isAppError(err) || err.code === '1501') throw err;
+          if (!isAppError(err) || err.code === FileCodes.noSpace) throw err;
           failed.push({ path: rel, code: err.code });
         }
       }).finally(async () => {
@@ -368,55 +392,68 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
 
     async read(req: FastifyRequest, reply: FastifyReply, user: EfileUser, p: string) {
       const item = await resolver.resolve(user, homeOnly(user, p));
-      if (!item.stat?.isFile()) throw new AppError('1022', 'Not a regular file');
+      if (!item.stat?.isFile()) throw new AppError(FileCodes.notAFolder, 'Not a regular file');
       // Through the user file system like every other download (the user's own worker in unix mode).
       return tfs.sendRange(req, reply, await deps.userfs.openRead(user, item.host), item.name);
     },
 
     /**
-     * Small files as one tar stream, named by their cluster paths (without the leading '/'), hashed while they are
-     * sent; the SHA-256 of each (or the code of a file that could not be read) goes in a manifest entry at the end.
+     * Small files as one tar stream (tar-stream's writer), named by their cluster paths (without the leading '/');
+     * each is read whole (batches hold files ≤ 1 MiB) and hashed before its entry goes out, so a file that cannot be
+     * read is a failure in the manifest, never a half-written entry. The SHA-256 of each (or the code of a file that
+     * could not be read) goes in a manifest entry at the end. The pack is read as the client reads: a slow client
+     * holds the files back instead of the server holding the batch (an entry is put once the previous one drained).
      */
     async *readBatch(user: EfileUser, paths: string[]): AsyncGenerator<Buffer> {
       const files: Record<string, { sha256: string }> = {};
       const failed: Record<string, string> = {};
-      for (const input of paths) {
-        let p = input;
-        let opened: Awaited<ReturnType<typeof tfs.readWhole>> & { mtime: number };
-        try {
-          p = homeOnly(user, input);
-          const item = await resolver.resolve(user, p);
-          if (!item.stat?.isFile()) throw new AppError('1022', 'Not a regular file');
-          opened = { ...(await tfs.readWhole(item.host)), mtime: item.stat.mtimeMs };
-        } catch (e) {
-          if (!isAppError(e)) throw e;
-          failed[p] = e.code;
-          continue;
+      const pack = tar.pack();
+      let closed = false;
+      const whenClosed = new Promise<void>((r) =>
+        pack.once('close', () => {
+          closed = true;
+          r();
+        }),
+      );
+      // Resolves once the entry drained, or at once when the pack was closed (the client went away).
+      const put = (h: tar.Headers, data: Buffer) =>
+        Promise.race([
+          new Promise<void>((res, rej) => pack.entry(h, data, (e) => (e ? rej(e) : res()))),
+          whenClosed,
+        ]);
+      const producing = (async () => {
+        for (const input of paths) {
+          if (closed) return;
+          let p = input;
+          try {
+            p = homeOnly(user, input);
+            const item = await resolver.resolve(user, p);
+            if (!item.stat?.isFile()) throw new AppError(FileCodes.notAFolder, 'Not a regular file');
+            const opened = await tfs.readWhole(item.host);
+            const parts: Buffer[] = [];
+            for await (const c of opened.chunks()) parts.push(c);
+            const data = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+            files[p] = { sha256: crypto.createHash('sha256').update(data).digest('hex') };
+            await put({ name: p.slice(1), size: data.length, mtime: new Date(item.stat.mtimeMs) }, data);
+          } catch (e) {
+            if (!isAppError(e)) throw e;
+            failed[p] = e.code;
+          }
         }
-        // Once the header is out, a read error aborts the stream (the client retries the batch): a tar entry cannot
-        // be taken back.
-        const hash = crypto.createHash('sha256');
-        yield entryHeader(p.slice(1), opened.size, false, opened.mtime);
-        let sent = 0;
-        for await (const c of opened.chunks()) {
-          hash.update(c);
-          sent += c.length;
-          yield c;
-        }
-        if (sent !== opened.size) throw new AppError('1028');
-        yield entryPadding(opened.size);
-        files[p] = { sha256: hash.digest('hex') };
+        await put({ name: MANIFEST_NAME }, Buffer.from(JSON.stringify({ files, failed })));
+        pack.finalize();
+      })().catch((e: unknown) => pack.destroy(e instanceof Error ? e : new Error(String(e))));
+      try {
+        for await (const c of pack as unknown as AsyncIterable<Buffer>) yield c;
+      } finally {
+        pack.destroy();
+        await producing;
       }
-      const m = Buffer.from(JSON.stringify({ files, failed }));
-      yield entryHeader(MANIFEST_NAME, m.length);
-      yield m;
-      yield entryPadding(m.length);
-      yield END_OF_ARCHIVE;
     },
 
     async sha256(user: EfileUser, p: string) {
       const item = await resolver.resolve(user, homeOnly(user, p));
-      if (!item.stat?.isFile()) throw new AppError('1022', 'Not a regular file');
+      if (!item.stat?.isFile()) throw new AppError(FileCodes.notAFolder, 'Not a regular file');
       return tfs.sha256Of(item.host);
     },
   };

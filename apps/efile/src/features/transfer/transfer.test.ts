@@ -7,20 +7,21 @@ import { FastransRefusal } from '@hpc/contracts';
 import { testDbTargets } from '@hpc/server-kit/testing';
 import { makeHarness, type Harness } from '../../testing/efile-testing';
 import { readTar } from '../../fs/tar-extract';
-import { END_OF_ARCHIVE, entryHeader, entryPadding } from './tar-write';
+import tar from 'tar-stream';
 import { MANIFEST_NAME } from './transfer.service';
 
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 const HOME = '/public/home/demo';
 const RANGE = 64 * 1024;
 
+/** A whole archive (tar-stream pushes entries given as buffers at once, so it reads back synchronously). */
 function tarOf(entries: { name: string; data?: Buffer; dir?: boolean }[]): Buffer {
+  const pack = tar.pack();
+  for (const e of entries)
+    pack.entry({ name: e.name, type: e.dir ? 'directory' : 'file' }, e.data ?? Buffer.alloc(0));
+  pack.finalize();
   const parts: Buffer[] = [];
-  for (const e of entries) {
-    const d = e.data ?? Buffer.alloc(0);
-    parts.push(entryHeader(e.name, d.length, e.dir), d, entryPadding(d.length));
-  }
-  parts.push(END_OF_ARCHIVE);
+  for (let c = pack.read() as Buffer | null; c !== null; c = pack.read() as Buffer | null) parts.push(c);
   return Buffer.concat(parts);
 }
 
