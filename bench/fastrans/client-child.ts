@@ -25,11 +25,20 @@ async function main() {
     log: (m) => console.error(m),
   });
   runner.setRemote(new Remote([env('BENCH_BASE')], env('BENCH_TOKEN')));
+  // Where the memory is: the JS heap (live objects and garbage not yet collected) and buffers outside it.
+  let heap = 0;
+  let buffers = 0;
+  const sample = setInterval(() => {
+    const m = process.memoryUsage();
+    heap = Math.max(heap, m.heapUsed);
+    buffers = Math.max(buffers, m.arrayBuffers);
+  }, 200);
   const t0 = process.hrtime.bigint();
   const task = await runner.addDownload([env('BENCH_REMOTE')], env('BENCH_LOCAL'));
   const listed = Number(process.hrtime.bigint() - t0) / 1e9;
   const end = await runner.waitFor(task.task_id);
   runner.close();
+  clearInterval(sample);
   console.log(
     JSON.stringify({
       ok: end.state === S.successful,
@@ -39,6 +48,8 @@ async function main() {
       listed,
       secs: Number(process.hrtime.bigint() - t0) / 1e9,
       peakRssMB: kb('VmHWM') / 1024,
+      peakHeapMB: heap / 2 ** 20,
+      peakBuffersMB: buffers / 2 ** 20,
     }),
   );
 }

@@ -26,6 +26,7 @@ const LARGE = Number(process.env.FASTRANS_BENCH_MIB ?? 4096) * MiB;
 const FILES = Number(process.env.FASTRANS_BENCH_FILES ?? 10_000);
 const ENTRIES = Number(process.env.FASTRANS_BENCH_ENTRIES ?? 1_000_000);
 const ONLY = process.env.FASTRANS_BENCH_ONLY?.split(',');
+const PROFILE = process.env.FASTRANS_BENCH_PROFILE;
 const run = (s: string) => !ONLY || ONLY.includes(s);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fastrans-bench-'));
 const root = path.join(tmp, 'root');
@@ -79,22 +80,30 @@ async function main() {
     exp_acct: null,
   });
   execFileSync(process.execPath, ['scripts/build-servers.mjs'], { cwd: path.resolve(here, '../..') });
-  server = spawn(process.execPath, [path.resolve(here, '../../apps/efile/dist/server.js')], {
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      UV_THREADPOOL_SIZE: '16',
-      EFILE_CLUSTER_ID: 'bench',
-      EFILE_PORT: String(port),
-      EFILE_HOST: '127.0.0.1',
-      EFILE_FS_ROOT: root,
-      DATA_DIR: path.join(tmp, 'data'),
-      LOG_LEVEL: 'warn',
-      EFILE_FOLDER_FILE_LIMIT: '10000000',
-      EFILE_SERVICE_SECRET: 'bench',
-      EFILE_JWKS_URL: `http://127.0.0.1:${(jwksServer.address() as { port: number }).port}/`,
+  server = spawn(
+    process.execPath,
+    [
+      // FASTRANS_BENCH_PROFILE=<dir>: a CPU profile of the server (run this script with --cpu-prof for the client).
+      ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []),
+      path.resolve(here, '../../apps/efile/dist/server.js'),
+    ],
+    {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        UV_THREADPOOL_SIZE: '16',
+        EFILE_CLUSTER_ID: 'bench',
+        EFILE_PORT: String(port),
+        EFILE_HOST: '127.0.0.1',
+        EFILE_FS_ROOT: root,
+        DATA_DIR: path.join(tmp, 'data'),
+        LOG_LEVEL: 'warn',
+        EFILE_FOLDER_FILE_LIMIT: '10000000',
+        EFILE_SERVICE_SECRET: 'bench',
+        EFILE_JWKS_URL: `http://127.0.0.1:${(jwksServer.address() as { port: number }).port}/`,
+      },
     },
-  });
+  );
   for (
     let i = 0;
     i < 200 &&
@@ -228,10 +237,12 @@ async function main() {
       listed: number;
       secs: number;
       peakRssMB: number;
+      peakHeapMB: number;
+      peakBuffersMB: number;
     };
     if (!r.ok || r.count !== ENTRIES) throw new Error(`download: ${JSON.stringify(r)}`);
     say(
-      `download of a ${ENTRIES}-entry folder (${dirs} folders): ${r.secs.toFixed(1)} s (manifest to the list file ${r.listed.toFixed(1)} s), client peak RSS ${r.peakRssMB.toFixed(0)} MB (VmHWM of the client process; bar < 300 MB)`,
+      `download of a ${ENTRIES}-entry folder (${dirs} folders): ${r.secs.toFixed(1)} s (manifest to the list file ${r.listed.toFixed(1)} s), client peak RSS ${r.peakRssMB.toFixed(0)} MB (VmHWM of the client process; bar < 300 MB; peak JS heap ${r.peakHeapMB.toFixed(0)} MB, buffers ${r.peakBuffersMB.toFixed(0)} MB)`,
     );
   }
   runner.close();

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { constants } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { CommonCodes, FileCodes } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
 import type { Resolved } from '../../fs/path-resolver';
@@ -126,9 +127,18 @@ export async function sha256Of(host: string): Promise<{ sha256: string; size: nu
   return { sha256: hash.digest('hex'), size };
 }
 
-/** fsync, mode 0644, then the final name: never over an existing item unless `overwrite` (and never a folder). */
-export async function publish(fromHost: string, target: Resolved, overwrite: boolean): Promise<void> {
-  const fh = await fs.open(fromHost, constants.O_RDWR | constants.O_NOFOLLOW).catch(mapError);
+/**
+ * fsync, mode 0644, then the final name: never over an existing item unless `overwrite` (and never a folder). `open`
+ * is the temp file's descriptor when the caller still holds it (a tar batch): it is used and closed here, which
+ * spares a small file an open and a close.
+ */
+export async function publish(
+  fromHost: string,
+  target: Resolved,
+  overwrite: boolean,
+  open?: FileHandle,
+): Promise<void> {
+  const fh = open ?? (await fs.open(fromHost, constants.O_RDWR | constants.O_NOFOLLOW).catch(mapError));
   try {
     await fh.chmod(0o644);
     await fh.sync();
@@ -150,18 +160,19 @@ export async function fileSize(host: string): Promise<number | null> {
 }
 
 /**
- * Writes one small file of a tar batch to a hidden temp sibling while hashing it; returns the temp path when the
- * hash is the one the client sent. A mismatch leaves nothing behind ("1010"). `publish` then gives it its name: the
- * batch runs those (fsync + rename) several at once, since one fsync after another is most of a small file's cost.
+ * Writes one small file of a tar batch to a hidden temp sibling while hashing it; returns the temp path, with its
+ * descriptor still open, when the hash is the one the client sent. A mismatch leaves nothing behind ("1010").
+ * `publish` then syncs it, closes it and gives it its name: the batch runs those several at once, since one fsync
+ * after another is most of a small file's cost.
  */
 export async function writeVerifiedTemp(
   target: Resolved,
   data: AsyncIterable<Buffer>,
   sha256: string,
-): Promise<string> {
+): Promise<{ tmp: string; fh: FileHandle }> {
   const tmp = path.join(target.parentHost, tempName(target.name, TEMP_SUFFIX));
   const fh = await fs
-    .open(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600)
+    .open(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_RDWR | constants.O_NOFOLLOW, 0o600)
     .catch(mapError);
   const hash = crypto.createHash('sha256');
   async function* hashed() {
@@ -172,10 +183,9 @@ export async function writeVerifiedTemp(
   }
   try {
     await writeStreamAt(fh, hashed(), 0).catch(mapError);
-    await fh.close();
     if (hash.digest('hex') !== sha256)
       throw new AppError(CommonCodes.verificationFailed, 'The checksum of the file differs');
-    return tmp;
+    return { tmp, fh };
   } catch (e) {
     await fh.close().catch(() => undefined);
     await removeQuietly(tmp);

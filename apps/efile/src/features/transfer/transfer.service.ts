@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -281,14 +282,14 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
       const done: TransferRow[] = [];
       // Verified temp files waiting for fsync + rename, done 64 at a time in parallel (the thread pool overlaps the
       // fsyncs that would otherwise run one after another).
-      let publishes: { rel: string; tmp: string; target: Resolved; row: TransferRow }[] = [];
+      let publishes: { rel: string; tmp: string; fh: FileHandle; target: Resolved; row: TransferRow }[] = [];
       const flush = async () => {
         const now = publishes;
         publishes = [];
         await Promise.all(
           now.map(async (p) => {
             try {
-              await tfs.publish(p.tmp, p.target, overwrite);
+              await tfs.publish(p.tmp, p.target, overwrite, p.fh);
               done.push(p.row);
               stored.push(p.rel);
             } catch (err) {
@@ -331,7 +332,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           if (!m || !/^[0-9a-f]{64}$/.test(m.sha256))
             throw new AppError(CommonCodes.verificationFailed, 'No checksum for this file');
           const t = await uploadTarget(user, target, dirs);
-          const tmp = await tfs.writeVerifiedTemp(t, data(), m.sha256);
+          const { tmp, fh } = await tfs.writeVerifiedTemp(t, data(), m.sha256);
           const now = deps.now();
           const row: TransferRow = {
             id: fileId(user.sub, t.clusterPath, m.identifier, e.size),
@@ -346,7 +347,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
             created_at: now,
             updated_at: now,
           };
-          publishes.push({ rel, tmp, target: t, row });
+          publishes.push({ rel, tmp, fh, target: t, row });
           if (publishes.length >= 64) await flush();
         } catch (err) {
           if (!isAppError(err) || err.code === FileCodes.noSpace) throw err;
