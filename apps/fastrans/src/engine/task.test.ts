@@ -19,6 +19,7 @@ import {
   rangeFailed,
   recover,
   resume,
+  retry,
   room,
   start,
   type EngineLimits,
@@ -328,6 +329,44 @@ describe('transfer engine', () => {
     expect(u.state).toBe(S.stopped);
     cancel(u, 3);
     expect([u.state, u.error]).toEqual([S.failed, 'cancelled']);
+  });
+
+  it('keeps failed files aside when the window moves on, and a retry brings them back under new numbers', () => {
+    const limits = { ...LIMITS, window: 2, batchFiles: 1 };
+    const list = ['a', 'b', 'c'].map((rel) => ({ rel, size: 10 }));
+    const t = createTask(
+      { id: 't', kind: 'upload', local: '/l', remote: '/r', clusterId: 'c', filesTotal: 3, bytesTotal: 30 },
+      0,
+      limits,
+    );
+    start(t, true, 0);
+    feed(t, list.slice(0, room(t, limits)), 2, false, limits);
+    const [wa, wb] = nextWork(t, 0, limits);
+    if (wa?.type !== 'batch' || wb?.type !== 'batch') throw new Error('expected two batches');
+    batchDone(t, [], [{ file: wa.files[0]!, error: '1030', permanent: true }], 1, limits);
+    batchDone(t, wb.files, [], 1, limits);
+    expect(room(t, limits)).toBe(2); // both left the window: a aside as failed, b counted as done
+    expect(t.files).toEqual([]);
+    feed(t, list.slice(2), 3, true, limits);
+    const [wc] = nextWork(t, 2, limits);
+    if (wc?.type !== 'batch') throw new Error('expected a batch');
+    // A late answer about a file that left the window changes nothing.
+    batchDone(t, wb.files, [], 2, limits);
+    batchDone(t, wc.files, [], 2, limits);
+    expect([t.state, t.filesDone, t.bytesDone, failedFiles(t).map((f) => f.rel)]).toEqual([
+      S.failed,
+      2,
+      20,
+      ['a'],
+    ]);
+    retry(t, true, 3);
+    const [wr] = nextWork(t, 3, limits);
+    if (wr?.type !== 'batch') throw new Error('expected the retried batch');
+    expect(wr.files[0]).toBeGreaterThan(wc.files[0]!);
+    batchDone(t, [wa.files[0]!], [], 4, limits); // the failed attempt's number: not the retried file any more
+    expect(t.state).toBe(S.started);
+    batchDone(t, wr.files, [], 4, limits);
+    expect([t.state, t.filesDone, t.bytesDone]).toEqual([S.successful, 3, 30]);
   });
 
   it('measures a smoothed speed and an ETA', () => {
