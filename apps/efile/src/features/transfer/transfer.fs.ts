@@ -167,7 +167,7 @@ export async function fileSize(host: string): Promise<number | null> {
  */
 export async function writeVerifiedTemp(
   target: Resolved,
-  data: AsyncIterable<Buffer>,
+  data: AsyncIterable<Buffer> | Iterable<Buffer>,
   sha256: string,
 ): Promise<{ tmp: string; fh: FileHandle }> {
   const tmp = path.join(target.parentHost, tempName(target.name, TEMP_SUFFIX));

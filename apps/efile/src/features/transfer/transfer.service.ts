@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -20,6 +19,10 @@ import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '..
 import { readTar } from '../../fs/tar-extract';
 import * as tfs from './transfer.fs';
 import type { TransferRepository, TransferRow } from './transfer.repository';
+
+/** Files of a batch stored at once, and the size up to which a file of a batch is read into memory first. */
+const POOL = 64;
+const SMALL = 1024 * 1024;
 
 /** The first entry of an upload batch and the last of a download batch: `{ files: { rel: { sha256, identifier } } }`. */
 export const MANIFEST_NAME = '.fastrans-manifest.json';
@@ -280,35 +283,62 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
       let manifest: Record<string, { sha256: string; identifier: string }> | null = null;
       // Recorded for the status call of a restarted client, in one statement per batch rather than one per file.
       const done: TransferRow[] = [];
-      // Verified temp files waiting for fsync + rename, done 64 at a time in parallel (the thread pool overlaps the
-      // fsyncs that would otherwise run one after another).
-      let publishes: { rel: string; tmp: string; fh: FileHandle; target: Resolved; row: TransferRow }[] = [];
-      const flush = async () => {
-        const now = publishes;
-        publishes = [];
-        await Promise.all(
-          now.map(async (p) => {
-            try {
-              await tfs.publish(p.tmp, p.target, overwrite, p.fh);
-              done.push(p.row);
-              stored.push(p.rel);
-            } catch (err) {
-              await tfs.removeQuietly(p.tmp);
-              // The same file of the same task, stored by an earlier send of this batch whose answer was lost:
-              // stored, not "name taken".
-              if (isAppError(err) && err.code === FileCodes.sameNameFile) {
-                const prior = await repo.get(p.row.id);
-                if (prior?.status === 'done' && (await stillDone(prior, p.target.host))) {
-                  stored.push(p.rel);
-                  return;
-                }
-              }
-              failed.push({ path: p.rel, code: isAppError(err) ? err.code : CommonCodes.unavailable });
+      /**
+       * One file: target (folders made as needed), a verified temp file, fsync and the final name. Small files run
+       * up to POOL at once while the tar is read on (their data is read first): a small file is a dozen file-system
+       * calls and an fsync, which one after another were most of a batch's time.
+       */
+      const storeOne = async (
+        rel: string,
+        size: number,
+        sha256: string,
+        identifier: string,
+        body: AsyncIterable<Buffer> | Iterable<Buffer>,
+      ) => {
+        const t = await uploadTarget(user, join(basePath, rel), dirs);
+        const { tmp, fh } = await tfs.writeVerifiedTemp(t, body, sha256);
+        const now = deps.now();
+        const row: TransferRow = {
+          id: fileId(user.sub, t.clusterPath, identifier, size),
+          owner_sub: user.sub,
+          target: t.clusterPath,
+          size,
+          range_size: Math.max(1, size),
+          total_ranges: 1,
+          partial_host: '',
+          overwrite: overwrite ? 1 : 0,
+          status: 'done',
+          created_at: now,
+          updated_at: now,
+        };
+        try {
+          await tfs.publish(tmp, t, overwrite, fh);
+        } catch (err) {
+          await tfs.removeQuietly(tmp);
+          // The same file of the same task, stored by an earlier send of this batch whose answer was lost: stored,
+          // not "name taken".
+          if (isAppError(err) && err.code === FileCodes.sameNameFile) {
+            const prior = await repo.get(row.id);
+            if (prior?.status === 'done' && (await stillDone(prior, t.host))) {
+              stored.push(rel);
+              return;
             }
-          }),
-        );
+          }
+          throw err;
+        }
+        done.push(row);
+        stored.push(rel);
       };
+      /** Refusals of one file are its own; anything else (a full disk, an unexpected error) ends the batch. */
+      let fatal: unknown = null;
+      const settle = (rel: string) => (err: unknown) => {
+        if (!isAppError(err) || err.code === FileCodes.noSpace) fatal ??= err;
+        else failed.push({ path: rel, code: err.code });
+      };
+      const running = new Set<Promise<void>>();
+      let readError: unknown = null;
       await readTar(body, async (e, data) => {
+        if (fatal) throw fatal;
         if (manifest === null) {
           if (e.path !== MANIFEST_NAME || e.size > 16 * 1024 * 1024)
             throw new AppError(CommonCodes.incompleteParams, `A batch starts with ${MANIFEST_NAME}`);
@@ -321,9 +351,8 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
         const rel = e.path.replace(/^(\.\/)+/, '').replace(/\/$/, '');
         try {
           validateRelativePath(rel);
-          const target = join(basePath, rel);
           if (e.type === 'dir') {
-            await folder(user, homeOnly(user, target), dirs);
+            await folder(user, homeOnly(user, join(basePath, rel)), dirs);
             return;
           }
           if (e.type !== 'file')
@@ -331,32 +360,24 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           const m = manifest[rel];
           if (!m || !/^[0-9a-f]{64}$/.test(m.sha256))
             throw new AppError(CommonCodes.verificationFailed, 'No checksum for this file');
-          const t = await uploadTarget(user, target, dirs);
-          const { tmp, fh } = await tfs.writeVerifiedTemp(t, data(), m.sha256);
-          const now = deps.now();
-          const row: TransferRow = {
-            id: fileId(user.sub, t.clusterPath, m.identifier, e.size),
-            owner_sub: user.sub,
-            target: t.clusterPath,
-            size: e.size,
-            range_size: Math.max(1, e.size),
-            total_ranges: 1,
-            partial_host: '',
-            overwrite: overwrite ? 1 : 0,
-            status: 'done',
-            created_at: now,
-            updated_at: now,
-          };
-          publishes.push({ rel, tmp, fh, target: t, row });
-          if (publishes.length >= 64) await flush();
+          if (e.size > SMALL) return await storeOne(rel, e.size, m.sha256, m.identifier, data());
+          const parts: Buffer[] = [];
+          for await (const p of data()) parts.push(p);
+          const job = storeOne(rel, e.size, m.sha256, m.identifier, parts).catch(settle(rel));
+          running.add(job);
+          void job.finally(() => running.delete(job));
+          if (running.size >= POOL) await Promise.race(running);
         } catch (err) {
-          if (!isAppError(err) || err.code === FileCodes.noSpace) throw err;
-          failed.push({ path: rel, code: err.code });
+          settle(rel)(err);
+          if (fatal) throw fatal;
         }
-      }).finally(async () => {
-        await flush();
-        await repo.recordDoneMany(done);
+      }).catch((e: unknown) => {
+        readError = e;
       });
+      // What was under way is settled (and recorded) before the answer, whatever stopped the reading.
+      await Promise.all(running);
+      await repo.recordDoneMany(done);
+      if (readError || fatal) throw readError ?? fatal;
       return { stored, failed };
     },
 

@@ -197,6 +197,26 @@ describe.each(testDbTargets())('fast-transfer calls ($name)', (db) => {
       true,
       false,
     ]);
+    // The same batch again (its first answer was lost): what it stored counts as stored, not as a name taken.
+    const again = await call(h, token, 'PUT', `/fastrans/batch.action?path=${encodeURIComponent(HOME)}`, tar);
+    expect(again.json<{ data: { stored: string[] } }>().data.stored.sort()).toEqual([
+      'set/a.txt',
+      'set/sub/b.bin',
+    ]);
+    // A batch that starts deep in a new tree (batches in flight at once each start somewhere): folders made.
+    const z = Buffer.from('zed');
+    const deep = tarOf([
+      {
+        name: MANIFEST_NAME,
+        data: Buffer.from(
+          JSON.stringify({ files: { 'new/x/y/z.txt': { sha256: sha(z), identifier: 'iz' } } }),
+        ),
+      },
+      { name: 'new/x/y/z.txt', data: z },
+    ]);
+    const d = await call(h, token, 'PUT', `/fastrans/batch.action?path=${encodeURIComponent(HOME)}`, deep);
+    expect(d.json()).toMatchObject({ code: '0', data: { stored: ['new/x/y/z.txt'], failed: [] } });
+    expect(fs.readFileSync(h.host(`${HOME}/new/x/y/z.txt`), 'utf8')).toBe('zed');
     const outside = await call(h, token, 'PUT', `/fastrans/batch.action?path=/public/share/proj`, tar);
     expect(outside.json()).toMatchObject({ code: '1030', data: { reason: FastransRefusal.outsideHome } });
   });
