@@ -330,15 +330,18 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
         stored.push(rel);
       };
       /** Refusals of one file are its own; anything else (a full disk, an unexpected error) ends the batch. */
-      let fatal: unknown = null;
+      const stop: { fatal: Error | null; read: Error | null } = { fatal: null, read: null };
+      // Read through a function: the closures above set these, which narrowing at a check does not see.
+      const stopped = (): Error | null => stop.read ?? stop.fatal;
       const settle = (rel: string) => (err: unknown) => {
-        if (!isAppError(err) || err.code === FileCodes.noSpace) fatal ??= err;
+        if (!isAppError(err) || err.code === FileCodes.noSpace)
+          stop.fatal ??= err instanceof Error ? err : new Error(String(err));
         else failed.push({ path: rel, code: err.code });
       };
       const running = new Set<Promise<void>>();
-      let readError: unknown = null;
       await readTar(body, async (e, data) => {
-        if (fatal) throw fatal;
+        let f = stopped();
+        if (f) throw f;
         if (manifest === null) {
           if (e.path !== MANIFEST_NAME || e.size > 16 * 1024 * 1024)
             throw new AppError(CommonCodes.incompleteParams, `A batch starts with ${MANIFEST_NAME}`);
@@ -369,15 +372,17 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           if (running.size >= POOL) await Promise.race(running);
         } catch (err) {
           settle(rel)(err);
-          if (fatal) throw fatal;
+          f = stopped();
+          if (f) throw f;
         }
       }).catch((e: unknown) => {
-        readError = e;
+        stop.read = e instanceof Error ? e : new Error(String(e));
       });
       // What was under way is settled (and recorded) before the answer, whatever stopped the reading.
       await Promise.all(running);
       await repo.recordDoneMany(done);
-      if (readError || fatal) throw readError ?? fatal;
+      const f = stopped();
+      if (f) throw f;
       return { stored, failed };
     },
 
