@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { CommonCodes, FastransTaskState as S } from '@hpc/contracts';
+import { CommonCodes, FastransCodes, FastransTaskState as S } from '@hpc/contracts';
 import * as E from '../engine/task';
 import { SpeedMeter } from '../engine/speed';
 import type { HistoryStore } from '../store/history';
@@ -220,10 +220,10 @@ export class Runner {
 
   /** Downloads remote items (all under one remote folder) into a local folder. */
   async addDownload(remotePaths: string[], localDir: string, overwrite = false): Promise<TaskSummary> {
-    if (!this.remote) throw new RemoteError('30003', 'Log in first');
+    if (!this.remote) throw new RemoteError(FastransCodes.notLoggedIn, 'Log in first');
     const parent = path.posix.dirname(remotePaths[0]!);
     if (remotePaths.some((p) => path.posix.dirname(p) !== parent))
-      throw new RemoteError('2001', 'Choose items of one folder');
+      throw new RemoteError(FastransCodes.badRequest, 'Choose items of one folder');
     const base = path.resolve(localDir);
     const remote = this.remote;
     // The manifest streams into the list file; folders are made as they come (empty ones included).
