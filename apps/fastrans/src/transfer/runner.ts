@@ -245,6 +245,8 @@ export class Runner {
     try {
       const want = E.room(t, this.limits);
       const part = await this.opts.store.readList(t.id, t.listPos, want);
+      // Nothing read yet not at the end: the list ends inside a line (a damaged file), never to be read further.
+      if (part.entries.length === 0 && !part.ended) throw new Error('the list ends inside an entry');
       E.feed(t, part.entries, part.pos, part.ended, this.limits);
       // Saved before any of these files is sent: a killed client must find every file it may have sent in its
       // history, so that the one status call after a restart covers them (a file fed again would be sent again).
