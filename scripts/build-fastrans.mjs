@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import tar from 'tar-stream';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -18,30 +19,18 @@ const dist = path.join(app, 'dist');
 const TOP = 'fasttrans-client';
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
-function octal(n, width) {
-  return n.toString(8).padStart(width - 1, '0') + '\0';
-}
-function header(name, size, mode, type = '0') {
-  const h = Buffer.alloc(512);
-  h.write(name, 0, 100, 'utf8');
-  h.write(octal(mode, 8), 100);
-  h.write(octal(0, 8), 108);
-  h.write(octal(0, 8), 116);
-  h.write(octal(size, 12), 124);
-  h.write(octal(Math.floor(Date.now() / 1000), 12), 136);
-  h.write('        ', 148);
-  h.write(type, 156);
-  h.write('ustar\u000000', 257);
-  let sum = 0;
-  for (const b of h) sum += b;
-  h.write(octal(sum, 7) + ' ', 148);
-  return h;
-}
-const pad = (n) => Buffer.alloc((512 - (n % 512)) % 512);
-/** One tar entry (ustar; our names are short). Also used by the portal's tests through the same layout. */
-export function tarEntry(name, data, mode = 0o644) {
-  if (Buffer.byteLength(name) > 100) throw new Error(`name too long for the package: ${name}`);
-  return Buffer.concat([header(name, data.length, mode), data, pad(data.length)]);
+/**
+ * Tar entries without the archive's end, on tar-stream (the tar writer of efile and the client too): the portal
+ * appends fastrans.json and the end per download. Entries given as buffers are pushed at once, so they read back
+ * synchronously; `finalize` is never called, so no end blocks are written.
+ */
+function tarEntries(list) {
+  const pack = tar.pack();
+  for (const e of list)
+    pack.entry({ name: e.name, mode: e.mode ?? 0o644, type: e.type ?? 'file' }, e.data ?? Buffer.alloc(0));
+  const parts = [];
+  for (let c = pack.read(); c !== null; c = pack.read()) parts.push(c);
+  return Buffer.concat(parts);
 }
 
 const text = (s) => Buffer.from(s.replace(/^\n/, ''));
@@ -219,16 +208,16 @@ export async function buildFastrans({ force = false } = {}) {
   });
   const exe = await makeSea(bundle);
   const entries = [
-    header(`${TOP}/`, 0, 0o755, '5'),
-    tarEntry(`${TOP}/README.md`, text(README)),
-    tarEntry(`${TOP}/fastrans.cjs`, fs.readFileSync(bundle)),
-    tarEntry(`${TOP}/fastrans.cmd`, Buffer.from(text(CMD).toString().replace(/\n/g, '\r\n'))),
-    tarEntry(`${TOP}/fastrans.service`, text(SERVICE)),
-    tarEntry(`${TOP}/com.hpc.fastrans.plist`, text(PLIST)),
-    tarEntry(`${TOP}/install-url-handler.sh`, text(URL_HANDLER), 0o755),
+    { name: `${TOP}/`, type: 'directory', mode: 0o755 },
+    { name: `${TOP}/README.md`, data: text(README) },
+    { name: `${TOP}/fastrans.cjs`, data: fs.readFileSync(bundle) },
+    { name: `${TOP}/fastrans.cmd`, data: Buffer.from(text(CMD).toString().replace(/\n/g, '\r\n')) },
+    { name: `${TOP}/fastrans.service`, data: text(SERVICE) },
+    { name: `${TOP}/com.hpc.fastrans.plist`, data: text(PLIST) },
+    { name: `${TOP}/install-url-handler.sh`, data: text(URL_HANDLER), mode: 0o755 },
   ];
-  if (exe) entries.push(tarEntry(`${TOP}/fastrans`, fs.readFileSync(exe), 0o755));
-  const part = zlib.gzipSync(Buffer.concat(entries), { level: 6 });
+  if (exe) entries.push({ name: `${TOP}/fastrans`, data: fs.readFileSync(exe), mode: 0o755 });
+  const part = zlib.gzipSync(tarEntries(entries), { level: 6 });
   fs.writeFileSync(out, part);
   console.log(
     `fast-transfer client: ${exe ? 'single executable + ' : ''}bundle, package ${(part.length / 2 ** 20).toFixed(1)} MiB`,

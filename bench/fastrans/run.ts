@@ -9,11 +9,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { exportJWK, generateKeyPair } from 'jose';
 import { signClusterToken } from '@hpc/server-kit';
-import { FastransTaskState as S } from '@hpc/contracts';
+import { FastransTaskState as S, OWNER_RIGHTS_PATH } from '@hpc/contracts';
 import { Runner } from '../../apps/fastrans/src/transfer/runner';
 import { Remote } from '../../apps/fastrans/src/transfer/remote';
 import { HistoryStore } from '../../apps/fastrans/src/store/history';
@@ -25,6 +26,7 @@ const LARGE = Number(process.env.FASTRANS_BENCH_MIB ?? 4096) * MiB;
 const FILES = Number(process.env.FASTRANS_BENCH_FILES ?? 10_000);
 const ENTRIES = Number(process.env.FASTRANS_BENCH_ENTRIES ?? 1_000_000);
 const ONLY = process.env.FASTRANS_BENCH_ONLY?.split(',');
+const PROFILE = process.env.FASTRANS_BENCH_PROFILE;
 const run = (s: string) => !ONLY || ONLY.includes(s);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fastrans-bench-'));
 const root = path.join(tmp, 'root');
@@ -56,7 +58,17 @@ async function transfer(runner: Runner, start: () => Promise<{ task_id: string }
 async function main() {
   const { publicKey, privateKey } = await generateKeyPair('EdDSA', { extractable: true });
   const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'EdDSA' }] };
-  const jwksServer = http.createServer((_q, r) => r.end(JSON.stringify(jwks))).listen(0, '127.0.0.1');
+  // Stands in for the portal: its JWKS, and the owner-rights check a Linux command (the curl PUT) makes.
+  const rights = { cun: 'demo', home: '/public/home/demo', paths: [], st: 'Normal', exp_acct: null };
+  const jwksServer = http
+    .createServer((q, r) =>
+      r.end(
+        JSON.stringify(
+          q.url?.startsWith(OWNER_RIGHTS_PATH) ? { code: '0', msg: 'success', data: rights } : jwks,
+        ),
+      ),
+    )
+    .listen(0, '127.0.0.1');
   await new Promise((r) => jwksServer.once('listening', r));
   const token = await signClusterToken(privateKey, 'k1', {
     sub: 'bench',
@@ -68,21 +80,30 @@ async function main() {
     exp_acct: null,
   });
   execFileSync(process.execPath, ['scripts/build-servers.mjs'], { cwd: path.resolve(here, '../..') });
-  server = spawn(process.execPath, [path.resolve(here, '../../apps/efile/dist/server.js')], {
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      UV_THREADPOOL_SIZE: '16',
-      EFILE_CLUSTER_ID: 'bench',
-      EFILE_PORT: String(port),
-      EFILE_HOST: '127.0.0.1',
-      EFILE_FS_ROOT: root,
-      DATA_DIR: path.join(tmp, 'data'),
-      LOG_LEVEL: 'warn',
-      EFILE_FOLDER_FILE_LIMIT: '10000000',
-      EFILE_JWKS_URL: `http://127.0.0.1:${(jwksServer.address() as { port: number }).port}/`,
+  server = spawn(
+    process.execPath,
+    [
+      // FASTRANS_BENCH_PROFILE=<dir>: a CPU profile of the server (run this script with --cpu-prof for the client).
+      ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []),
+      path.resolve(here, '../../apps/efile/dist/server.js'),
+    ],
+    {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        UV_THREADPOOL_SIZE: '16',
+        EFILE_CLUSTER_ID: 'bench',
+        EFILE_PORT: String(port),
+        EFILE_HOST: '127.0.0.1',
+        EFILE_FS_ROOT: root,
+        DATA_DIR: path.join(tmp, 'data'),
+        LOG_LEVEL: 'warn',
+        EFILE_FOLDER_FILE_LIMIT: '10000000',
+        EFILE_SERVICE_SECRET: 'bench',
+        EFILE_JWKS_URL: `http://127.0.0.1:${(jwksServer.address() as { port: number }).port}/`,
+      },
     },
-  });
+  );
   for (
     let i = 0;
     i < 200 &&
@@ -114,9 +135,14 @@ async function main() {
     ).json()) as {
       data: { url: string };
     };
+    // Dirty pages of the file just written (and of curl's copy, before the client) are flushed first: otherwise
+    // whichever transfer comes second is throttled by the write-back of the one before.
+    execFileSync('sync');
     let t0 = process.hrtime.bigint();
-    execFileSync('curl', ['-fsS', '-o', '/dev/null', '-T', src, `${cmd.data.url}curl.bin`]);
+    // Not execFileSync: the stand-in portal in this process answers the PUT's owner-rights check.
+    await promisify(execFile)('curl', ['-fsS', '-o', '/dev/null', '-T', src, `${cmd.data.url}curl.bin`]);
     const curl = secs(t0);
+    execFileSync('sync');
     t0 = process.hrtime.bigint();
     await transfer(runner, () => runner.addUpload(src, '/public/home/demo/client'));
     const client = secs(t0);
@@ -168,20 +194,59 @@ async function main() {
   }
 
   if (run('memory')) {
+    // ENTRIES empty files in folders of 1,000, made by this script in parallel (64 creates in flight).
     const dir = path.join(home, 'many');
     fs.mkdirSync(dir);
-    for (let d = 0; d * 1000 < ENTRIES; d++) {
-      const sub = path.join(dir, `d${d}`);
-      fs.mkdirSync(sub);
-      for (let i = 0; i < 1000 && d * 1000 + i < ENTRIES; i++) fs.writeFileSync(path.join(sub, `f${i}`), '');
-    }
-    let peak = 0;
-    const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
-    const t0 = process.hrtime.bigint();
-    await transfer(runner, () => runner.addDownload(['/public/home/demo/many'], path.join(tmp, 'down')));
-    clearInterval(sample);
+    let t0 = process.hrtime.bigint();
+    const dirs = Math.ceil(ENTRIES / 1000);
+    for (let d = 0; d < dirs; d++) fs.mkdirSync(path.join(dir, `d${d}`));
+    let made = 0;
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        for (let i = made++; i < ENTRIES; i = made++)
+          await fs.promises.writeFile(path.join(dir, `d${Math.floor(i / 1000)}`, `f${i % 1000}`), '');
+      }),
+    );
+    say(`made ${ENTRIES} empty files in ${dirs} folders in ${secs(t0).toFixed(1)} s`);
+    // The client alone in its own process, bundled and run with plain node, so that its peak RSS is its own.
+    const child = path.join(tmp, 'client-child.cjs');
+    await (
+      await import('esbuild')
+    ).build({
+      entryPoints: [path.join(here, 'client-child.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      outfile: child,
+      logLevel: 'warning',
+    });
+    t0 = process.hrtime.bigint();
+    const out = await promisify(execFile)(process.execPath, [child], {
+      maxBuffer: 64 * MiB,
+      env: {
+        ...process.env,
+        BENCH_BASE: base,
+        BENCH_TOKEN: token,
+        BENCH_REMOTE: '/public/home/demo/many',
+        BENCH_LOCAL: path.join(tmp, 'down'),
+        BENCH_CFG: path.join(tmp, 'cfg-child'),
+      },
+    });
+    const r = JSON.parse(out.stdout.trim().split('\n').pop()!) as {
+      ok: boolean;
+      error: string | null;
+      files: number;
+      count: number;
+      listed: number;
+      secs: number;
+      peakRssMB: number;
+      peakHeapMB: number;
+      peakBuffersMB: number;
+    };
+    if (!r.ok || r.count !== ENTRIES) throw new Error(`download: ${JSON.stringify(r)}`);
     say(
-      `download of a ${ENTRIES}-entry folder: ${secs(t0).toFixed(1)} s, client peak RSS ${(peak / MiB).toFixed(0)} MB (bar < 300 MB)`,
+      `download of a ${ENTRIES}-entry folder (${dirs} folders): ${r.secs.toFixed(1)} s (manifest to the list file ${r.listed.toFixed(1)} s), client peak RSS ${r.peakRssMB.toFixed(0)} MB (VmHWM of the client process; bar < 300 MB; peak JS heap ${r.peakHeapMB.toFixed(0)} MB, buffers ${r.peakBuffersMB.toFixed(0)} MB)`,
     );
   }
   runner.close();

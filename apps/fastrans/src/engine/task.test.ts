@@ -6,6 +6,9 @@ import {
   batchDone,
   cancel,
   createTask,
+  failedFiles,
+  feed,
+  fileOf,
   finalizeDone,
   finalizeFailed,
   nextWork,
@@ -16,6 +19,8 @@ import {
   rangeFailed,
   recover,
   resume,
+  retry,
+  room,
   start,
   type EngineLimits,
   type TaskKind,
@@ -38,6 +43,7 @@ const LIMITS: EngineLimits = {
   maxAttempts: 1000,
   backoffBaseMs: 10,
   backoffMaxMs: 100,
+  window: 3,
 };
 
 /**
@@ -85,12 +91,14 @@ function perform(
   now: number,
   garbageByte: number,
 ): void {
-  const src = (i: number) => w.sources.get(t.files[i]!.rel)!;
+  // Work in flight names files that are in the window (a file leaves it only once settled).
+  const file = (i: number) => fileOf(t, i)!;
+  const src = (i: number) => w.sources.get(file(i).rel)!;
   switch (work.type) {
     case 'open': {
       if (outcome === 'fail') return openFailed(t, work.files, 'net', now, LIMITS);
       const res = work.files.map((i) => {
-        const f = t.files[i]!;
+        const f = file(i);
         if (w.final.has(f.rel)) return { file: i, id: w.idOf(f.rel), done: true, ranges: [] };
         const { id, stored } = w.buf(f.rel, f.size);
         return { file: i, id, done: false, ranges: [...stored] };
@@ -99,7 +107,7 @@ function perform(
       return opened(t, res, now);
     }
     case 'range': {
-      const f = t.files[work.file]!;
+      const f = file(work.file);
       const { buf, stored } = w.buf(f.rel, f.size);
       if (outcome === 'garbage' || outcome === 'fail') {
         if (outcome === 'garbage') buf.fill(garbageByte, work.start, Math.max(work.start, work.end - 1));
@@ -120,7 +128,7 @@ function perform(
           LIMITS,
         );
       // Each file of a batch is checked and renamed on its own: all of them land whole.
-      for (const i of work.files) w.final.set(t.files[i]!.rel, Buffer.from(src(i)));
+      for (const i of work.files) w.final.set(file(i).rel, Buffer.from(src(i)));
       if (outcome === 'lostAnswer')
         return batchDone(
           t,
@@ -132,7 +140,7 @@ function perform(
       return batchDone(t, work.files, [], now, LIMITS);
     }
     case 'finalize': {
-      const f = t.files[work.file]!;
+      const f = file(work.file);
       if (outcome === 'fail') return finalizeFailed(t, work.file, 'net', false, now, LIMITS);
       if (w.final.has(f.rel)) return finalizeDone(t, work.file, now); // an earlier answer was lost
       const { id, buf } = w.buf(f.rel, f.size);
@@ -149,18 +157,19 @@ function perform(
   }
 }
 
-const fileArb = fc.array(fc.integer({ min: 0, max: 900 }), { minLength: 1, maxLength: 6 });
+const fileArb = fc.array(fc.integer({ min: 0, max: 900 }), { minLength: 0, maxLength: 8 });
 const stepArb = fc.record({
   pick: fc.nat(),
   outcome: fc.constantFrom<Outcome>('ok', 'ok', 'fail', 'garbage', 'lostAnswer'),
   event: fc.constantFrom('none', 'none', 'none', 'none', 'clientKill', 'snapshot', 'pause', 'serverKill'),
+  feed: fc.boolean(),
   byte: fc.integer({ min: 0, max: 255 }),
 });
 
 function run(
   kind: TaskKind,
   sizes: number[],
-  steps: { pick: number; outcome: Outcome; event: string; byte: number }[],
+  steps: { pick: number; outcome: Outcome; event: string; byte: number; feed: boolean }[],
   seed: number,
 ) {
   const rnd = crypto.createHash('sha256').update(String(seed)).digest();
@@ -172,7 +181,20 @@ function run(
   );
   const w = new World(kind, sources);
   const files = [...sources].map(([rel, b]) => ({ rel, size: b.length }));
-  let t = createTask({ id: 't', kind, local: '/l', remote: '/r', clusterId: 'c', files }, 0, LIMITS);
+  // The list stays with the driver (on disk in the client); the window takes at most LIMITS.window files of it.
+  let t = createTask(
+    {
+      id: 't',
+      kind,
+      local: '/l',
+      remote: '/r',
+      clusterId: 'c',
+      filesTotal: files.length,
+      bytesTotal: files.reduce((a, f) => a + f.size, 0),
+    },
+    0,
+    LIMITS,
+  );
   start(t, true, 0);
   let snapshot = structuredClone(t);
   let now = 0;
@@ -180,10 +202,17 @@ function run(
   let i = 0;
   for (let guard = 0; guard < 100_000; guard++) {
     now += 7;
+    const step = steps[i++];
+    // The window is fed at any moment, and always when nothing else would happen.
+    const space = room(t, LIMITS);
+    if (space > 0 && (step?.feed !== false || flying.length === 0)) {
+      const part = files.slice(t.fed, t.fed + space);
+      feed(t, part, t.fed + part.length, t.fed + part.length === files.length, LIMITS);
+    }
+    expect(t.files.length).toBeLessThanOrEqual(LIMITS.window);
     flying.push(...nextWork(t, now, LIMITS));
     if (t.state === S.successful) break;
     expect(t.state).not.toBe(S.failed);
-    const step = steps[i++];
     if (step && step.event === 'snapshot') snapshot = structuredClone(t);
     if (step && step.event === 'pause') {
       pause(t, now);
@@ -212,6 +241,7 @@ function run(
   }
   expect(t.state).toBe(S.successful);
   expect(t.bytesDone).toBe(t.bytesTotal);
+  expect([t.filesDone, t.fed]).toEqual([files.length, files.length]);
   for (const [rel, src] of sources) {
     const got = w.final.get(rel);
     expect(got && got.equals(src), rel).toBe(true);
@@ -280,7 +310,7 @@ describe('transfer engine', () => {
     const again = nextWork(t, 1000, limits).find((x) => x.type === 'range' && x.n === first.n);
     expect(again).toBeTruthy();
     rangeFailed(t, 0, first.n, 'net', 1000, limits);
-    expect(t.files[0]!.state).toBe('failed');
+    expect(failedFiles(t).map((f) => f.rel)).toEqual(['a']);
     expect(t.state).toBe(S.failed);
 
     const u = createTask(
@@ -299,6 +329,44 @@ describe('transfer engine', () => {
     expect(u.state).toBe(S.stopped);
     cancel(u, 3);
     expect([u.state, u.error]).toEqual([S.failed, 'cancelled']);
+  });
+
+  it('keeps failed files aside when the window moves on, and a retry brings them back under new numbers', () => {
+    const limits = { ...LIMITS, window: 2, batchFiles: 1 };
+    const list = ['a', 'b', 'c'].map((rel) => ({ rel, size: 10 }));
+    const t = createTask(
+      { id: 't', kind: 'upload', local: '/l', remote: '/r', clusterId: 'c', filesTotal: 3, bytesTotal: 30 },
+      0,
+      limits,
+    );
+    start(t, true, 0);
+    feed(t, list.slice(0, room(t, limits)), 2, false, limits);
+    const [wa, wb] = nextWork(t, 0, limits);
+    if (wa?.type !== 'batch' || wb?.type !== 'batch') throw new Error('expected two batches');
+    batchDone(t, [], [{ file: wa.files[0]!, error: '1030', permanent: true }], 1, limits);
+    batchDone(t, wb.files, [], 1, limits);
+    expect(room(t, limits)).toBe(2); // both left the window: a aside as failed, b counted as done
+    expect(t.files).toEqual([]);
+    feed(t, list.slice(2), 3, true, limits);
+    const [wc] = nextWork(t, 2, limits);
+    if (wc?.type !== 'batch') throw new Error('expected a batch');
+    // A late answer about a file that left the window changes nothing.
+    batchDone(t, wb.files, [], 2, limits);
+    batchDone(t, wc.files, [], 2, limits);
+    expect([t.state, t.filesDone, t.bytesDone, failedFiles(t).map((f) => f.rel)]).toEqual([
+      S.failed,
+      2,
+      20,
+      ['a'],
+    ]);
+    retry(t, true, 3);
+    const [wr] = nextWork(t, 3, limits);
+    if (wr?.type !== 'batch') throw new Error('expected the retried batch');
+    expect(wr.files[0]).toBeGreaterThan(wc.files[0]!);
+    batchDone(t, [wa.files[0]!], [], 4, limits); // the failed attempt's number: not the retried file any more
+    expect(t.state).toBe(S.started);
+    batchDone(t, wr.files, [], 4, limits);
+    expect([t.state, t.filesDone, t.bytesDone]).toEqual([S.successful, 3, 30]);
   });
 
   it('measures a smoothed speed and an ETA', () => {

@@ -7,7 +7,12 @@ import { FastransTaskState as S, type FastransTaskState } from '@hpc/contracts';
  * input here, a property test can play any interleaving of completions, failures and restarts against a simulated
  * server and check that each file ends exact (engine/task.test.ts).
  *
- * The model is mutated in place: a task may hold 100,000 files, and copying it per event would make a task O(n²).
+ * The model is mutated in place, and it holds a bounded window of the task's files, not the task: a task may have
+ * 1,000,000 files, and ~300 bytes per file plus the history saving all of them was ~450 MB of client memory. The
+ * driver keeps the file list itself on disk (the history's list file) and `feed`s the window as room frees up
+ * (`room`); settled files leave the window (`compact`), failed ones are kept aside in `failed` for the report and a
+ * retry. Work names files by `seq`, a number given when a file enters the window, so answers still find their
+ * file after the window moved (and an answer about a file that left it changes nothing).
  */
 
 export type TaskKind = 'upload' | 'download';
@@ -20,6 +25,8 @@ export interface RangeSlot {
 }
 
 export interface FileJob {
+  /** Number of this file in the task (ascending in `files`): what work and answers name it by. */
+  seq: number;
   /** Path relative to the task's base (local folder for uploads, remote folder for downloads), '/'-separated. */
   rel: string;
   size: number;
@@ -43,15 +50,25 @@ export interface TaskModel {
   local: string;
   remote: string;
   clusterId: string;
+  /** The window: files taken from the list and not yet compacted away, ascending `seq`. */
   files: FileJob[];
+  /** Files that failed for good and left the window (a retry puts them back). */
+  failed: FileJob[];
+  filesTotal: number;
   bytesTotal: number;
   bytesDone: number;
   filesDone: number;
+  /** Done files that left the window, and their bytes (for `recount`). */
+  droppedDone: number;
+  droppedBytes: number;
+  /** Entries of the list fed so far; the driver's position in its list (opaque here); whether the list ended. */
+  fed: number;
+  listPos: number;
+  listEnded: boolean;
+  nextSeq: number;
   createdAt: number;
   updatedAt: number;
   error: string | null;
-  /** Index before which every file is settled (done or failed): keeps scheduling O(in flight), not O(files). */
-  cursor: number;
   /** Tar batches sent and not yet answered. */
   batchesInFlight: number;
 }
@@ -72,6 +89,8 @@ export interface EngineLimits {
   maxAttempts: number;
   backoffBaseMs: number;
   backoffMaxMs: number;
+  /** Files held in the window at most (the client's memory stays bounded whatever the task's size). */
+  window: number;
 }
 
 export const DEFAULT_LIMITS: EngineLimits = {
@@ -86,6 +105,7 @@ export const DEFAULT_LIMITS: EngineLimits = {
   maxAttempts: 8,
   backoffBaseMs: 500,
   backoffMaxMs: 30_000,
+  window: 8192,
 };
 
 export type Work =
@@ -107,6 +127,29 @@ const rangeBytes = (f: FileJob, n: number) => {
   return b.end - b.start;
 };
 
+function job(seq: number, f: { rel: string; size: number }, limits: EngineLimits): FileJob {
+  const mode = f.size <= limits.smallFile ? 'batch' : 'ranges';
+  const rangeSize = mode === 'batch' ? Math.max(1, f.size) : limits.rangeSize;
+  const n = mode === 'batch' ? 1 : rangeCount(f.size, rangeSize);
+  return {
+    seq,
+    rel: f.rel,
+    size: f.size,
+    mode,
+    rangeSize,
+    ranges: Array.from({ length: n }, () => ({ state: 'todo', attempts: 0, retryAt: 0 })),
+    state: 'todo',
+    remoteId: null,
+    finalizeAttempts: 0,
+    retryAt: 0,
+    error: null,
+  };
+}
+
+/**
+ * A new task. With `files`, they are the whole list (fed at once: tests, small tasks); without, the driver gives
+ * the totals of its list and `feed`s the window.
+ */
 export function createTask(
   input: {
     id: string;
@@ -114,64 +157,131 @@ export function createTask(
     local: string;
     remote: string;
     clusterId: string;
-    files: { rel: string; size: number }[];
+    files?: { rel: string; size: number }[];
+    filesTotal?: number;
+    bytesTotal?: number;
   },
   now: number,
   limits: EngineLimits = DEFAULT_LIMITS,
 ): TaskModel {
-  const files = input.files.map((f): FileJob => {
-    const mode = f.size <= limits.smallFile ? 'batch' : 'ranges';
-    const rangeSize = mode === 'batch' ? Math.max(1, f.size) : limits.rangeSize;
-    const n = mode === 'batch' ? 1 : rangeCount(f.size, rangeSize);
-    return {
-      rel: f.rel,
-      size: f.size,
-      mode,
-      rangeSize,
-      ranges: Array.from({ length: n }, () => ({ state: 'todo', attempts: 0, retryAt: 0 })),
-      state: 'todo',
-      remoteId: null,
-      finalizeAttempts: 0,
-      retryAt: 0,
-      error: null,
-    };
-  });
-  return {
+  const t: TaskModel = {
     id: input.id,
     kind: input.kind,
     state: S.todo,
     local: input.local,
     remote: input.remote,
     clusterId: input.clusterId,
-    files,
-    bytesTotal: files.reduce((a, f) => a + f.size, 0),
+    files: [],
+    failed: [],
+    filesTotal: input.files?.length ?? input.filesTotal ?? 0,
+    bytesTotal: input.files?.reduce((a, f) => a + f.size, 0) ?? input.bytesTotal ?? 0,
     bytesDone: 0,
     filesDone: 0,
+    droppedDone: 0,
+    droppedBytes: 0,
+    fed: 0,
+    listPos: 0,
+    listEnded: false,
+    nextSeq: 0,
     createdAt: now,
     updatedAt: now,
     error: null,
-    cursor: 0,
     batchesInFlight: 0,
   };
+  if (input.files) feed(t, input.files, input.files.length, true, limits);
+  return t;
+}
+
+/** How many files the window takes now (0 once the list ended). */
+export function room(t: TaskModel, l: EngineLimits = DEFAULT_LIMITS): number {
+  if (t.listEnded) return 0;
+  compact(t);
+  return Math.max(0, l.window - t.files.length);
+}
+
+/** The next entries of the list, the driver's position after them, and whether the list ends there. */
+export function feed(
+  t: TaskModel,
+  entries: { rel: string; size: number }[],
+  listPos: number,
+  ended: boolean,
+  l: EngineLimits = DEFAULT_LIMITS,
+): void {
+  compact(t);
+  for (const e of entries) t.files.push(job(t.nextSeq++, e, l));
+  t.fed += entries.length;
+  t.listPos = listPos;
+  t.listEnded = ended;
+  settleIfFinished(t);
+}
+
+const settled = (f: FileJob) => f.state === 'done' || f.state === 'failed';
+
+/** Settled files leave the window: done ones are only counted, failed ones are kept aside. */
+export function compact(t: TaskModel): void {
+  if (!t.files.some(settled)) return;
+  const keep: FileJob[] = [];
+  for (const f of t.files) {
+    if (f.state === 'done') {
+      t.droppedDone++;
+      t.droppedBytes += f.size;
+    } else if (f.state === 'failed') t.failed.push(f);
+    else keep.push(f);
+  }
+  t.files = keep;
+}
+
+/** The file of this `seq` while it is in the window (binary search: `files` is in ascending `seq`). */
+export function fileOf(t: TaskModel, seq: number): FileJob | undefined {
+  let lo = 0;
+  let hi = t.files.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const f = t.files[mid]!;
+    if (f.seq === seq) return f;
+    if (f.seq < seq) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+/** Files that failed for good, in the window or out of it. */
+export const failedFiles = (t: TaskModel) => [...t.failed, ...t.files.filter((f) => f.state === 'failed')];
+
+/** A task saved by a client before the window (every file in `files`, a `cursor`): read as a fed, ended list. */
+export function upgrade(t: TaskModel): TaskModel {
+  if (typeof t.fed === 'number') return t;
+  t.files.forEach((f, i) => (f.seq = i));
+  Object.assign(t, {
+    failed: [],
+    filesTotal: t.files.length,
+    droppedDone: 0,
+    droppedBytes: 0,
+    fed: t.files.length,
+    listPos: 0,
+    listEnded: true,
+    nextSeq: t.files.length,
+  });
+  delete (t as { cursor?: number }).cursor;
+  return t;
 }
 
 const backoff = (attempts: number, l: EngineLimits) =>
   Math.min(l.backoffMaxMs, l.backoffBaseMs * 2 ** Math.max(0, attempts - 1));
 
 function settleIfFinished(t: TaskModel): void {
-  while (t.cursor < t.files.length && ['done', 'failed'].includes(t.files[t.cursor]!.state)) t.cursor++;
-  if (t.cursor < t.files.length) return;
+  if (!t.listEnded) return;
+  for (const f of t.files) if (!settled(f)) return;
   if (t.state === S.stopping) t.state = S.stopped;
   if (!RUNNING.includes(t.state)) return;
-  const failed = t.files.find((f) => f.state === 'failed');
+  const failed = t.failed[0] ?? t.files.find((f) => f.state === 'failed');
   t.state = failed ? S.failed : S.successful;
   if (failed) t.error ??= failed.error;
 }
 
 function inFlight(t: TaskModel): boolean {
   if (t.batchesInFlight > 0) return true;
-  for (let i = t.cursor; i < t.files.length; i++) {
-    const f = t.files[i]!;
+  for (const f of t.files) {
     if (f.state === 'opening' || f.state === 'finalizing') return true;
     if (f.mode === 'ranges' && f.ranges.some((r) => r.state === 'flight')) return true;
   }
@@ -239,9 +349,8 @@ export function recover(
 }
 
 function recount(t: TaskModel): void {
-  let bytes = 0;
-  let files = 0;
-  t.cursor = 0;
+  let bytes = t.droppedBytes;
+  let files = t.droppedDone;
   for (const f of t.files) {
     if (f.state === 'done') {
       bytes += f.size;
@@ -261,16 +370,16 @@ function recount(t: TaskModel): void {
 export function nextWork(t: TaskModel, now: number, l: EngineLimits = DEFAULT_LIMITS): Work[] {
   if (t.state === S.recover || t.state === S.ready) t.state = S.started;
   if (t.state !== S.started) return [];
+  compact(t);
   const work: Work[] = [];
   let streams = 0;
   let opening = false;
   /** Large files holding a server-side partial (or, for downloads, a local one) that are not finished. */
   const activeFiles = new Set<number>();
-  for (let i = t.cursor; i < t.files.length; i++) {
-    const f = t.files[i]!;
+  for (const f of t.files) {
     if (f.state === 'opening') opening = true;
     if (f.mode !== 'ranges' || (f.state !== 'active' && f.state !== 'finalizing')) continue;
-    activeFiles.add(i);
+    activeFiles.add(f.seq);
     for (const r of f.ranges) if (r.state === 'flight') streams++;
   }
   let batches = t.batchesInFlight;
@@ -284,8 +393,8 @@ export function nextWork(t: TaskModel, now: number, l: EngineLimits = DEFAULT_LI
     batch = [];
     batchBytes = 0;
   };
-  for (let i = t.cursor; i < t.files.length; i++) {
-    const f = t.files[i]!;
+  for (const f of t.files) {
+    const i = f.seq;
     if (f.state === 'done' || f.state === 'failed' || f.state === 'opening' || f.state === 'finalizing')
       continue;
     if (f.mode === 'batch') {
@@ -331,7 +440,7 @@ export function nextWork(t: TaskModel, now: number, l: EngineLimits = DEFAULT_LI
   flushBatch();
   t.batchesInFlight = batches;
   if (toOpen.length) {
-    for (const i of toOpen) t.files[i]!.state = 'opening';
+    for (const i of toOpen) fileOf(t, i)!.state = 'opening';
     work.push({ type: 'open', files: toOpen });
   }
   return work;
@@ -344,8 +453,8 @@ export function opened(
   now: number,
 ): void {
   for (const r of results) {
-    const f = t.files[r.file]!;
-    if (f.state !== 'opening') continue;
+    const f = fileOf(t, r.file);
+    if (f?.state !== 'opening') continue;
     f.remoteId = r.id;
     f.state = 'active';
     if (r.done) markDone(t, f);
@@ -384,8 +493,8 @@ export function openFailed(
   permanent = false,
 ) {
   for (const i of files) {
-    const f = t.files[i]!;
-    if (f.state !== 'opening') continue;
+    const f = fileOf(t, i);
+    if (f?.state !== 'opening') continue;
     f.finalizeAttempts++;
     if (permanent || f.finalizeAttempts >= l.maxAttempts) failFile(t, f, error);
     else {
@@ -399,9 +508,8 @@ export function openFailed(
 }
 
 export function rangeDone(t: TaskModel, file: number, n: number, now: number): void {
-  const f = t.files[file]!;
-  const r = f.ranges[n]!;
-  if (r.state === 'flight') rangeStored(t, f, n);
+  const f = fileOf(t, file);
+  if (f?.ranges[n]?.state === 'flight') rangeStored(t, f, n);
   t.updatedAt = now;
   settleStopping(t);
 }
@@ -419,9 +527,9 @@ export function rangeFailed(
   l: EngineLimits = DEFAULT_LIMITS,
   permanent = false,
 ): void {
-  const f = t.files[file]!;
-  const r = f.ranges[n]!;
-  if (r.state !== 'flight') return;
+  const f = fileOf(t, file);
+  const r = f?.ranges[n];
+  if (!f || r?.state !== 'flight') return;
   if (permanent || r.attempts >= l.maxAttempts) failFile(t, f, error);
   else {
     r.state = 'todo';
@@ -442,8 +550,8 @@ export function batchDone(
 ): void {
   t.batchesInFlight = Math.max(0, t.batchesInFlight - 1);
   for (const i of stored) {
-    const f = t.files[i]!;
-    if (f.ranges[0]!.state === 'flight') markDone(t, f);
+    const f = fileOf(t, i);
+    if (f?.ranges[0]!.state === 'flight') markDone(t, f);
   }
   for (const x of failed) rangeFailed(t, x.file, 0, x.error, now, l, x.permanent);
   t.updatedAt = now;
@@ -452,8 +560,8 @@ export function batchDone(
 }
 
 export function finalizeDone(t: TaskModel, file: number, now: number): void {
-  const f = t.files[file]!;
-  if (f.state !== 'finalizing') return;
+  const f = fileOf(t, file);
+  if (f?.state !== 'finalizing') return;
   markDone(t, f);
   t.updatedAt = now;
   settleIfFinished(t);
@@ -474,8 +582,8 @@ export function finalizeFailed(
   l: EngineLimits = DEFAULT_LIMITS,
   permanent = false,
 ): void {
-  const f = t.files[file]!;
-  if (f.state !== 'finalizing') return;
+  const f = fileOf(t, file);
+  if (f?.state !== 'finalizing') return;
   f.finalizeAttempts++;
   if (permanent || f.finalizeAttempts >= l.maxAttempts) failFile(t, f, error);
   else {
@@ -511,8 +619,7 @@ export function resume(t: TaskModel, loggedIn: boolean, now: number): void {
   )
     return;
   // A failed range's backoff starts over: the user asked for it now.
-  for (let i = t.cursor; i < t.files.length; i++) {
-    const f = t.files[i]!;
+  for (const f of t.files) {
     f.retryAt = 0;
     for (const r of f.ranges) r.retryAt = 0;
   }
@@ -522,8 +629,13 @@ export function resume(t: TaskModel, loggedIn: boolean, now: number): void {
 /** Retry a failed task: its failed files start over (their stored ranges stay; open asks the server again). */
 export function retry(t: TaskModel, loggedIn: boolean, now: number): void {
   if (t.state !== S.failed) return;
-  for (const f of t.files) {
-    if (f.state !== 'failed') continue;
+  compact(t);
+  // Back into the window under new numbers: an answer still on its way about the failed attempt finds nothing.
+  const again = t.failed;
+  t.failed = [];
+  for (const f of again) {
+    f.seq = t.nextSeq++;
+    t.files.push(f);
     f.state = 'todo';
     f.remoteId = t.kind === 'upload' && f.mode === 'ranges' ? null : f.remoteId;
     f.finalizeAttempts = 0;

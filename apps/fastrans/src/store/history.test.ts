@@ -39,4 +39,50 @@ describe('history store', () => {
     expect(await new HistoryStore(dir).load()).toEqual([]);
     await expect(new HistoryStore(dir).save({ ...t, id: '../x' })).rejects.toThrow();
   });
+
+  it('writes a task list once and reads it back in windows from a byte position, to the end', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fastrans-store-'));
+    dirs.push(dir);
+    const store = new HistoryStore(dir);
+    const w = await store.listWriter('big');
+    // Names that need escaping in JSON (a newline in a name is legal on Linux) and lines across read blocks.
+    const all = Array.from({ length: 20_000 }, (_, i) => ({
+      rel: `d/${'x'.repeat(i % 50)}\n"é${i}`,
+      size: i,
+    }));
+    for (const e of all) await w.add(e);
+    await w.close();
+    expect([w.files, w.total]).toEqual([all.length, all.reduce((a, e) => a + e.size, 0)]);
+    const got: typeof all = [];
+    let pos = 0;
+    for (let ended = false; !ended;) {
+      const r = await store.readList('big', pos, 777);
+      expect(r.entries.length).toBeLessThanOrEqual(777);
+      got.push(...r.entries);
+      ({ pos, ended } = r);
+    }
+    expect(got).toEqual(all);
+    await store.remove('big');
+    expect(fs.existsSync(store.listFile('big'))).toBe(false);
+  });
+
+  it('reads a task saved before the window as one fed, ended list', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fastrans-store-'));
+    dirs.push(dir);
+    const old = {
+      ...createTask({ id: 'old', kind: 'upload', local: '/l', remote: '/r', clusterId: 'c' }, 1),
+    };
+    const files = [
+      { rel: 'a', size: 5, state: 'done' },
+      { rel: 'b', size: 6, state: 'todo' },
+    ];
+    fs.mkdirSync(path.join(dir, 'tasks'));
+    fs.writeFileSync(
+      path.join(dir, 'tasks', 'old.json'),
+      JSON.stringify({ ...old, files, fed: undefined, cursor: 1, failed: undefined }),
+    );
+    const [t] = await new HistoryStore(dir).load();
+    expect(t).toMatchObject({ fed: 2, filesTotal: 2, listEnded: true, nextSeq: 2, failed: [] });
+    expect(t!.files.map((f) => f.seq)).toEqual([0, 1]);
+  });
 });

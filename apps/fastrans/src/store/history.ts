@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { TaskModel } from '../engine/task';
+import { upgrade, type TaskModel } from '../engine/task';
 
 /**
  * The user's config folder of the client: `%APPDATA%\hpc-fastrans` on Windows, `$XDG_CONFIG_HOME/hpc-fastrans` or
@@ -23,9 +23,54 @@ export async function writeAtomic(file: string, data: string): Promise<void> {
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** One entry of a task's file list. */
+export interface ListEntry {
+  rel: string;
+  size: number;
+}
+
+/**
+ * Appends a task's file list to its list file as it is found (a local walk, a remote manifest): one JSON line
+ * `[rel, size]` per file, written in blocks, so a 1,000,000-file list never sits in memory.
+ */
+export class ListWriter {
+  private buf: string[] = [];
+  private bytes = 0;
+  files = 0;
+  total = 0;
+  private constructor(private readonly fh: fs.FileHandle) {}
+  static async open(file: string) {
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    return new ListWriter(await fs.open(file, 'w', 0o600));
+  }
+  async add(e: ListEntry) {
+    const line = JSON.stringify([e.rel, e.size]) + '\n';
+    this.buf.push(line);
+    this.bytes += line.length;
+    this.files++;
+    this.total += e.size;
+    if (this.bytes >= 256 * 1024) await this.flush();
+  }
+  private async flush() {
+    const data = this.buf.join('');
+    this.buf = [];
+    this.bytes = 0;
+    if (data) await this.fh.write(data);
+  }
+  async close() {
+    try {
+      await this.flush();
+    } finally {
+      await this.fh.close();
+    }
+  }
+}
+
 /**
  * The task history: one JSON file per task under `<config>/tasks/`, so that saving a busy task rewrites only its own
- * file. It survives a restart of the client; unfinished tasks are resumed from it. Tokens are never stored here.
+ * file, and beside it the task's file list (`<id>.list`, written once). The JSON holds the engine's window, not the
+ * task's files, so saving stays small whatever the task's size. It survives a restart of the client; unfinished
+ * tasks are resumed from it. Tokens are never stored here.
  */
 export class HistoryStore {
   readonly dir: string;
@@ -36,6 +81,54 @@ export class HistoryStore {
   private file(id: string) {
     if (!SAFE_ID.test(id)) throw new Error('bad task id');
     return path.join(this.dir, `${id}.json`);
+  }
+
+  listFile(id: string) {
+    return this.file(id).replace(/\.json$/, '.list');
+  }
+
+  /** The list file of a new task, to be filled by the caller. */
+  listWriter(id: string) {
+    return ListWriter.open(this.listFile(id));
+  }
+
+  /**
+   * Up to `max` entries of the list from byte `pos`: the entries, the position after them, and whether the list
+   * ends there. Reads in blocks; nothing but those entries is kept.
+   */
+  async readList(
+    id: string,
+    pos: number,
+    max: number,
+  ): Promise<{ entries: ListEntry[]; pos: number; ended: boolean }> {
+    const fh = await fs.open(this.listFile(id), 'r');
+    try {
+      const size = (await fh.stat()).size;
+      const entries: ListEntry[] = [];
+      const block = Buffer.allocUnsafe(256 * 1024);
+      let carry = Buffer.alloc(0);
+      let at = pos;
+      let next = pos;
+      while (entries.length < max && at < size) {
+        const { bytesRead } = await fh.read(block, 0, block.length, at);
+        if (bytesRead === 0) break;
+        at += bytesRead;
+        const data = carry.length
+          ? Buffer.concat([carry, block.subarray(0, bytesRead)])
+          : block.subarray(0, bytesRead);
+        let start = 0;
+        for (let nl = data.indexOf(10); nl !== -1 && entries.length < max; nl = data.indexOf(10, start)) {
+          const [rel, sz] = JSON.parse(data.toString('utf8', start, nl)) as [string, number];
+          entries.push({ rel, size: sz });
+          next += nl + 1 - start;
+          start = nl + 1;
+        }
+        carry = Buffer.from(data.subarray(start));
+      }
+      return { entries, pos: next, ended: next >= size };
+    } finally {
+      await fh.close();
+    }
   }
 
   async save(t: TaskModel): Promise<void> {
@@ -53,7 +146,7 @@ export class HistoryStore {
     for (const n of names) {
       if (!n.endsWith('.json')) continue;
       try {
-        out.push(JSON.parse(await fs.readFile(path.join(this.dir, n), 'utf8')) as TaskModel);
+        out.push(upgrade(JSON.parse(await fs.readFile(path.join(this.dir, n), 'utf8')) as TaskModel));
       } catch {
         /* a damaged entry is skipped, not fatal */
       }
@@ -63,5 +156,6 @@ export class HistoryStore {
 
   async remove(id: string): Promise<void> {
     await fs.rm(this.file(id), { force: true });
+    await fs.rm(this.listFile(id), { force: true });
   }
 }

@@ -1,4 +1,4 @@
-import type { TransferFileRef, TransferFileStatus } from '@hpc/contracts';
+import { CommonCodes, PortalCodes, type TransferFileRef, type TransferFileStatus } from '@hpc/contracts';
 import { NetworkError, request, type HttpResult } from './http';
 
 /** An answer of efile with a code other than "0". `auth` for refused tokens (the task waits for a new login). */
@@ -11,7 +11,7 @@ export class RemoteError extends Error {
     super(msg);
   }
   get auth() {
-    return this.code === '1406' || this.code === '401';
+    return this.code === CommonCodes.tokenWithoutUser || this.code === PortalCodes.unauthorized;
   }
 }
 
@@ -130,7 +130,10 @@ export class Remote {
   }
 
   /** The manifest of remote items, line by line (a folder of any size: nothing is held but one line). */
-  async manifest(paths: string[], onEntry: (e: { rel: string; dir: boolean; size: number }) => void) {
+  async manifest(
+    paths: string[],
+    onEntry: (e: { rel: string; dir: boolean; size: number }) => void | Promise<void>,
+  ) {
     const outcome: { failed: Error | null } = { failed: null };
     const r = await this.send('/fastrans/manifest.action', {
       method: 'POST',
@@ -150,7 +153,8 @@ export class Remote {
           while ((nl = rest.indexOf('\n')) !== -1) {
             const line = rest.slice(0, nl);
             rest = rest.slice(nl + 1);
-            if (line) onEntry(JSON.parse(line) as { rel: string; dir: boolean; size: number });
+            // Awaited: a slow consumer (the list file) holds the response back instead of buffering it.
+            if (line) await onEntry(JSON.parse(line) as { rel: string; dir: boolean; size: number });
           }
         }
       },

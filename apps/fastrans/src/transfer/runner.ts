@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { FastransTaskState as S } from '@hpc/contracts';
+import { CommonCodes, FastransCodes, FastransTaskState as S } from '@hpc/contracts';
 import * as E from '../engine/task';
 import { SpeedMeter } from '../engine/speed';
 import type { HistoryStore } from '../store/history';
@@ -44,9 +44,12 @@ interface Run {
   recovered: boolean;
   retryTimer: NodeJS.Timeout | null;
   overwrite: boolean;
+  /** A read of the next part of the task's list is under way (the window is fed from the list file). */
+  feeding: boolean;
 }
 
 const MANIFEST = '.fastrans-manifest.json';
+type BatchFailure = { file: number; error: string; permanent?: boolean };
 const UNREACHABLE_AFTER = 12;
 const join = (dir: string, rel: string) => (dir === '/' ? '' : dir.replace(/\/$/, '')) + '/' + rel;
 
@@ -70,7 +73,7 @@ export class Runner {
   private readonly now: () => number;
 
   constructor(private readonly opts: RunnerOptions) {
-    this.limits = opts.limits ?? E.DEFAULT_LIMITS;
+    this.limits = { ...E.DEFAULT_LIMITS, ...opts.limits };
     this.now = opts.now ?? Date.now;
   }
 
@@ -98,6 +101,7 @@ export class Runner {
       sha: new Map(),
       recovered: false,
       retryTimer: null,
+      feeding: false,
       overwrite: overwrite || (t as { overwrite?: boolean }).overwrite === true,
     };
     this.runs.set(t.id, run);
@@ -122,15 +126,14 @@ export class Runner {
       if (t.kind === 'upload' && this.remote && !run.recovered) {
         t.state = S.connectingProxy;
         this.changed(run);
-        const pending = t.files
-          .map((f, i) => ({ f, i }))
-          .filter(({ f }) => f.state !== 'done' && f.state !== 'failed');
+        // Only the window can have been sent: files further down the list are still new to the server.
+        const pending = t.files.filter((f) => f.state !== 'done' && f.state !== 'failed');
         const status = new Map<string, { id: string; done: boolean; ranges: number[] }>();
         for (let k = 0; k < pending.length; k += 100_000) {
           const part = pending.slice(k, k + 100_000);
-          const answer = await this.remote.status(part.map(({ f }) => this.ref(t, f)));
+          const answer = await this.remote.status(part.map((f) => this.ref(t, f)));
           answer.forEach((s, j) => {
-            const f = part[j]!.f;
+            const f = part[j]!;
             if (s.done || s.rangeSize === f.rangeSize)
               status.set(f.rel, { id: s.id, done: s.done, ranges: s.ranges });
           });
@@ -171,23 +174,31 @@ export class Runner {
     return crypto.randomBytes(8).toString('hex');
   }
 
-  /** Uploads a picked local file or folder into the remote folder. */
-  async addUpload(picked: string, remoteDir: string, overwrite = false): Promise<TaskSummary> {
-    const { files } = await L.walkLocal(path.resolve(picked));
+  /**
+   * Writes a new task's list file from `entries` (streamed: the list never sits in memory), then creates the task
+   * with the list's totals; the window is fed from the file as the transfer goes.
+   */
+  private async createFromList(
+    input: { kind: E.TaskKind; local: string; remote: string; overwrite: boolean },
+    entries: (add: (e: { rel: string; size: number }) => Promise<void>) => Promise<void>,
+  ): Promise<TaskSummary> {
+    const id = this.newId();
+    const list = await this.opts.store.listWriter(id);
+    try {
+      await entries((e) => list.add(e));
+    } catch (e) {
+      await list.close().catch(() => undefined);
+      await this.opts.store.remove(id).catch(() => undefined);
+      throw e;
+    }
+    await list.close();
     const t = E.createTask(
-      {
-        id: this.newId(),
-        kind: 'upload',
-        local: path.dirname(path.resolve(picked)),
-        remote: remoteDir,
-        clusterId: '',
-        files: files.map((f) => ({ rel: f.rel, size: f.size })),
-      },
+      { id, ...input, clusterId: '', filesTotal: list.files, bytesTotal: list.total },
       this.now(),
       this.limits,
     );
-    (t as { overwrite?: boolean }).overwrite = overwrite;
-    const run = this.track(t, overwrite);
+    (t as { overwrite?: boolean }).overwrite = input.overwrite;
+    const run = this.track(t, input.overwrite);
     run.recovered = true; // a new task: nothing to ask the server
     E.start(t, !!this.remote, this.now());
     await this.opts.store.save(t);
@@ -196,40 +207,71 @@ export class Runner {
     return this.summary(run);
   }
 
+  /** Uploads a picked local file or folder into the remote folder. */
+  async addUpload(picked: string, remoteDir: string, overwrite = false): Promise<TaskSummary> {
+    const from = path.resolve(picked);
+    return this.createFromList(
+      { kind: 'upload', local: path.dirname(from), remote: remoteDir, overwrite },
+      async (add) => {
+        for await (const f of L.walkLocal(from)) await add(f);
+      },
+    );
+  }
+
   /** Downloads remote items (all under one remote folder) into a local folder. */
   async addDownload(remotePaths: string[], localDir: string, overwrite = false): Promise<TaskSummary> {
-    if (!this.remote) throw new RemoteError('30003', 'Log in first');
+    if (!this.remote) throw new RemoteError(FastransCodes.notLoggedIn, 'Log in first');
     const parent = path.posix.dirname(remotePaths[0]!);
     if (remotePaths.some((p) => path.posix.dirname(p) !== parent))
-      throw new RemoteError('2001', 'Choose items of one folder');
-    const files: { rel: string; size: number }[] = [];
-    const dirs: string[] = [];
-    await this.remote.manifest(remotePaths, (e) => {
-      L.safeRel(e.rel);
-      if (e.dir) dirs.push(e.rel);
-      else files.push({ rel: e.rel, size: e.size });
-    });
+      throw new RemoteError(FastransCodes.badRequest, 'Choose items of one folder');
     const base = path.resolve(localDir);
-    for (const d of dirs) await L.ensureDir(L.localPath(base, d));
-    const t = E.createTask(
-      { id: this.newId(), kind: 'download', local: base, remote: parent, clusterId: '', files },
-      this.now(),
-      this.limits,
+    const remote = this.remote;
+    // The manifest streams into the list file; folders are made as they come (empty ones included).
+    return this.createFromList({ kind: 'download', local: base, remote: parent, overwrite }, (add) =>
+      remote.manifest(remotePaths, async (e) => {
+        L.safeRel(e.rel);
+        if (e.dir) await L.ensureDir(L.localPath(base, e.rel));
+        else await add({ rel: e.rel, size: e.size });
+      }),
     );
-    (t as { overwrite?: boolean }).overwrite = overwrite;
-    const run = this.track(t, overwrite);
-    run.recovered = true;
-    E.start(t, true, this.now());
-    await this.opts.store.save(t);
-    this.changed(run);
-    this.pump(run);
-    return this.summary(run);
   }
 
   private closed = false;
 
+  /** Takes the next part of the list into the engine's window, then goes on. */
+  private async feed(run: Run) {
+    const t = run.t;
+    run.feeding = true;
+    try {
+      const want = E.room(t, this.limits);
+      const part = await this.opts.store.readList(t.id, t.listPos, want);
+      // Nothing read yet not at the end: the list ends inside a line (a damaged file), never to be read further.
+      if (part.entries.length === 0 && !part.ended) throw new Error('the list ends inside an entry');
+      E.feed(t, part.entries, part.pos, part.ended, this.limits);
+      // Saved before any of these files is sent: a killed client must find every file it may have sent in its
+      // history, so that the one status call after a restart covers them (a file fed again would be sent again).
+      if (part.entries.length) await this.opts.store.save(t);
+      run.savedAt = this.now();
+    } catch (e) {
+      t.error = `the task's file list cannot be read: ${(e as Error).message}`;
+      E.cancel(t, this.now());
+      t.error = `the task's file list cannot be read: ${(e as Error).message}`;
+    } finally {
+      run.feeding = false;
+    }
+    this.changed(run);
+    this.pump(run);
+  }
+
   private pump(run: Run): void {
     if (!this.remote || this.closed) return;
+    // Refill the window once a quarter of it is free (reads of the list in large parts, not per file).
+    if (
+      !run.feeding &&
+      E.isRunning(run.t) &&
+      E.room(run.t, this.limits) >= Math.max(1, this.limits.window >> 2)
+    )
+      void this.feed(run);
     const work = E.nextWork(run.t, this.now(), this.limits);
     for (const w of work) {
       run.flying++;
@@ -242,7 +284,7 @@ export class Runner {
         });
     }
     // Work waiting out a backoff: look again shortly.
-    if (run.flying === 0 && work.length === 0 && E.isRunning(run.t) && !run.timer) {
+    if (run.flying === 0 && work.length === 0 && E.isRunning(run.t) && !run.timer && !run.feeding) {
       run.timer = setTimeout(() => {
         run.timer = null;
         this.pump(run);
@@ -287,14 +329,20 @@ export class Runner {
     const { t } = run;
     const remote = this.remote!;
     const now = () => this.now();
-    const localOf = (i: number) => L.localPath(t.local, t.files[i]!.rel);
-    const remoteOf = (i: number) => join(t.remote, t.files[i]!.rel);
+    // Work names files by seq; a file is in the window while it has work in flight.
+    const file = (i: number) => {
+      const f = E.fileOf(t, i);
+      if (!f) throw new Error(`file ${i} left the window`);
+      return f;
+    };
+    const localOf = (i: number) => L.localPath(t.local, file(i).rel);
+    const remoteOf = (i: number) => join(t.remote, file(i).rel);
     try {
       switch (w.type) {
         case 'open': {
           try {
             const res = await remote.begin(
-              w.files.map((i) => this.ref(t, t.files[i]!)),
+              w.files.map((i) => this.ref(t, file(i))),
               this.limits.rangeSize,
               run.overwrite,
             );
@@ -320,7 +368,7 @@ export class Runner {
           return;
         }
         case 'range': {
-          const f = t.files[w.file]!;
+          const f = file(w.file);
           try {
             if (t.kind === 'upload') {
               const data = await L.readRange(localOf(w.file), w.start, w.end);
@@ -341,7 +389,7 @@ export class Runner {
             ? this.uploadBatch(run, w.files)
             : this.downloadBatch(run, w.files));
         case 'finalize': {
-          const f = t.files[w.file]!;
+          const f = file(w.file);
           try {
             if (t.kind === 'upload') {
               let sha = run.sha.get(w.file);
@@ -365,7 +413,7 @@ export class Runner {
             }
             E.finalizeDone(t, w.file, now());
           } catch (e) {
-            const mismatch = e instanceof RemoteError && e.code === '1010';
+            const mismatch = e instanceof RemoteError && e.code === CommonCodes.verificationFailed;
             const kind = mismatch ? 'net' : this.fail(run, e);
             const permanent = kind === 'refused' || (e as { code?: string }).code === 'EEXIST';
             if (mismatch) run.sha.delete(w.file);
@@ -379,55 +427,73 @@ export class Runner {
     }
   }
 
-  private async uploadBatch(run: Run, files: number[]) {
-    const { t } = run;
+  /**
+   * Sends one tar batch and gives the engine its outcome: what the server stored, what failed (permanently when
+   * refused), and every file it did not answer about as failed for a retry. One place for the retry rules of both
+   * directions.
+   */
+  private async batch(
+    run: Run,
+    files: number[],
+    send: () => Promise<{ stored: number[]; failed: BatchFailure[] }>,
+  ): Promise<void> {
+    let stored: number[] = [];
+    let failed: BatchFailure[];
     try {
-      const manifest: Record<string, { sha256: string; identifier: string }> = {};
-      const entries: { name: string; data: Buffer }[] = [];
-      for (const i of files) {
-        const f = t.files[i]!;
-        const data = await L.readRange(L.localPath(t.local, f.rel), 0, f.size);
-        manifest[f.rel] = {
-          sha256: crypto.createHash('sha256').update(data).digest('hex'),
-          identifier: this.ref(t, f).identifier,
-        };
-        entries.push({ name: f.rel, data });
-      }
-      const tar = tarPack([
-        { name: MANIFEST, data: Buffer.from(JSON.stringify({ files: manifest })) },
-        ...entries,
-      ]);
-      const res = await this.remote!.batch(t.remote, tar, run.overwrite);
-      const index = new Map(files.map((i) => [t.files[i]!.rel, i]));
-      const stored = res.stored.flatMap((rel) => (index.has(rel) ? [index.get(rel)!] : []));
-      const failed = res.failed.flatMap((x) =>
-        index.has(x.path)
-          ? [{ file: index.get(x.path)!, error: x.code, permanent: x.code !== '1010' && x.code !== '1012' }]
-          : [],
-      );
-      const answered = new Set([...stored, ...failed.map((x) => x.file)]);
-      for (const i of files)
-        if (!answered.has(i)) failed.push({ file: i, error: 'no answer', permanent: false });
-      E.batchDone(t, stored, failed, this.now(), this.limits);
+      ({ stored, failed } = await send());
     } catch (e) {
       const kind = this.fail(run, e);
-      E.batchDone(
-        t,
-        [],
-        files.map((file) => ({ file, error: this.errText(e), permanent: kind === 'refused' })),
-        this.now(),
-        this.limits,
-      );
+      failed = files.map((file) => ({ file, error: this.errText(e), permanent: kind === 'refused' }));
     }
+    const answered = new Set([...stored, ...failed.map((x) => x.file)]);
+    for (const i of files)
+      if (!answered.has(i)) failed.push({ file: i, error: 'no answer', permanent: false });
+    E.batchDone(run.t, stored, failed, this.now(), this.limits);
+  }
+
+  /** Small files in one tar stream: each read and hashed once, the manifest of SHA-256s first. */
+  private async uploadBatch(run: Run, files: number[]) {
+    const { t } = run;
+    const jobs = files.map((i) => E.fileOf(t, i)!);
+    return this.batch(run, files, async () => {
+      // Read all at once (a few MiB at most): the thread pool overlaps the opens and reads.
+      const datas = await Promise.all(jobs.map((f) => L.readRange(L.localPath(t.local, f.rel), 0, f.size)));
+      const manifest: Record<string, { sha256: string; identifier: string }> = {};
+      jobs.forEach((f, k) => {
+        manifest[f.rel] = {
+          sha256: crypto.createHash('sha256').update(datas[k]!).digest('hex'),
+          identifier: this.ref(t, f).identifier,
+        };
+      });
+      const tar = await tarPack([
+        { name: MANIFEST, data: Buffer.from(JSON.stringify({ files: manifest })) },
+        ...jobs.map((f, k) => ({ name: f.rel, data: datas[k]! })),
+      ]);
+      const res = await this.remote!.batch(t.remote, tar, run.overwrite);
+      const index = new Map(jobs.map((f) => [f.rel, f.seq]));
+      return {
+        stored: res.stored.flatMap((rel) => (index.has(rel) ? [index.get(rel)!] : [])),
+        failed: res.failed.flatMap((x) =>
+          index.has(x.path)
+            ? [
+                {
+                  file: index.get(x.path)!,
+                  error: x.code,
+                  permanent: x.code !== CommonCodes.verificationFailed && x.code !== CommonCodes.interrupted,
+                },
+              ]
+            : [],
+        ),
+      };
+    });
   }
 
   private async downloadBatch(run: Run, files: number[]) {
     const { t } = run;
-    try {
-      const byName = new Map(files.map((i) => [join(t.remote, t.files[i]!.rel).slice(1), i]));
-      const entries = tarUnpack(
-        await this.remote!.readBatch(files.map((i) => join(t.remote, t.files[i]!.rel))),
-      );
+    const jobs = files.map((i) => E.fileOf(t, i)!);
+    return this.batch(run, files, async () => {
+      const byName = new Map(jobs.map((f) => [join(t.remote, f.rel).slice(1), f.seq]));
+      const entries = await tarUnpack(await this.remote!.readBatch(jobs.map((f) => join(t.remote, f.rel))));
       const m = entries.find((e) => e.name === MANIFEST);
       if (!m) throw new NetworkError('incomplete batch');
       const manifest = JSON.parse(m.data.toString('utf8')) as {
@@ -435,42 +501,33 @@ export class Runner {
         failed: Record<string, string>;
       };
       const stored: number[] = [];
-      const failed: { file: number; error: string; permanent?: boolean }[] = [];
-      for (const e of entries) {
-        const i = byName.get(e.name);
-        if (i === undefined) continue;
-        const want = manifest.files['/' + e.name]?.sha256;
-        if (!want || crypto.createHash('sha256').update(e.data).digest('hex') !== want) {
-          failed.push({ file: i, error: 'checksum differs' });
-          continue;
-        }
-        const final = L.localPath(t.local, t.files[i]!.rel);
-        const tmp = await L.writeTemp(final, e.data);
-        try {
-          await L.publishLocal(tmp, final, run.overwrite);
-          stored.push(i);
-        } catch (err) {
-          await L.removeLocal(tmp);
-          failed.push({ file: i, error: (err as Error).message, permanent: true });
-        }
-      }
+      const failed: BatchFailure[] = [];
+      await Promise.all(
+        entries.map(async (e) => {
+          const i = byName.get(e.name);
+          if (i === undefined) return;
+          const want = manifest.files['/' + e.name]?.sha256;
+          if (!want || crypto.createHash('sha256').update(e.data).digest('hex') !== want) {
+            failed.push({ file: i, error: 'checksum differs' });
+            return;
+          }
+          const final = L.localPath(t.local, E.fileOf(t, i)!.rel);
+          const tmp = await L.writeTemp(final, e.data);
+          try {
+            await L.publishLocal(tmp, final, run.overwrite);
+            stored.push(i);
+          } catch (err) {
+            await L.removeLocal(tmp);
+            failed.push({ file: i, error: (err as Error).message, permanent: true });
+          }
+        }),
+      );
       for (const [p, code] of Object.entries(manifest.failed ?? {})) {
         const i = byName.get(p.slice(1));
         if (i !== undefined) failed.push({ file: i, error: code, permanent: true });
       }
-      const answered = new Set([...stored, ...failed.map((x) => x.file)]);
-      for (const i of files) if (!answered.has(i)) failed.push({ file: i, error: 'missing from the batch' });
-      E.batchDone(t, stored, failed, this.now(), this.limits);
-    } catch (e) {
-      const kind = this.fail(run, e);
-      E.batchDone(
-        t,
-        [],
-        files.map((file) => ({ file, error: this.errText(e), permanent: kind === 'refused' })),
-        this.now(),
-        this.limits,
-      );
-    }
+      return { stored, failed };
+    });
   }
 
   private maybeSave(run: Run, force = false) {
@@ -504,9 +561,9 @@ export class Runner {
       task_id: t.id,
       kind: t.kind,
       state: t.state,
-      files: t.files.length,
+      files: t.filesTotal,
       count: t.filesDone,
-      failed: t.files.filter((f) => f.state === 'failed').length,
+      failed: t.failed.length + t.files.filter((f) => f.state === 'failed').length,
       bytesDone: t.bytesDone,
       bytesTotal: t.bytesTotal,
       speed: Math.round(run.meter.speed),
@@ -528,7 +585,8 @@ export class Runner {
     if (!run) return null;
     return {
       ...this.summary(run),
-      list: run.t.files
+      // Failed files first, then the window (the files under way); done files left memory with the window.
+      list: [...run.t.failed, ...run.t.files]
         .slice(0, 1000)
         .map((f) => ({ rel: f.rel, size: f.size, state: f.state, error: f.error })),
     };
@@ -558,12 +616,14 @@ export class Runner {
     if (op === 'cancel') {
       E.cancel(run.t, now);
       if (run.t.kind === 'upload' && this.remote) {
-        const ids = run.t.files.filter((f) => f.remoteId && f.state !== 'done').map((f) => f.remoteId!);
+        const ids = [...run.t.failed, ...run.t.files]
+          .filter((f) => f.remoteId && f.state !== 'done')
+          .map((f) => f.remoteId!);
         for (let k = 0; k < ids.length; k += 5000)
           await this.remote.cancel(ids.slice(k, k + 5000)).catch(() => undefined);
       }
       if (run.t.kind === 'download')
-        for (const f of run.t.files)
+        for (const f of [...run.t.failed, ...run.t.files])
           if (f.mode === 'ranges' && f.state !== 'done')
             await L.removeLocal(L.partialOf(L.localPath(run.t.local, f.rel)));
     }

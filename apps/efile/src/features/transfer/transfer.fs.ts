@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { constants } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { CommonCodes, FileCodes } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
 import type { Resolved } from '../../fs/path-resolver';
 import { errno } from '../../fs/errno';
@@ -9,7 +11,7 @@ import { conflictError, fsError, openForRead, renameNoReplace, replaceFile } fro
 import { lookupUser } from '../../fs/owners';
 import { tempName, TEMP_SUFFIX, isInternalName } from '../../fs/names';
 import { writeStreamAt } from '../../fs/write-at';
-import { atHost } from '../../fs/anchored';
+import { atFolder, atHost } from '../../fs/anchored';
 import { sendFile } from '../../fs/file-send';
 
 /**
@@ -21,7 +23,7 @@ import { sendFile } from '../../fs/file-send';
 const noSpace = (e: unknown) => errno(e) === 'ENOSPC' || errno(e) === 'EDQUOT';
 const mapError = (e: unknown): never => {
   if (isAppError(e)) throw e;
-  if (noSpace(e)) throw new AppError('1501');
+  if (noSpace(e)) throw new AppError(FileCodes.noSpace);
   return fsError(e);
 };
 
@@ -50,7 +52,7 @@ export async function makeFolder(host: string): Promise<void> {
   await fs.mkdir(host, { mode: 0o755 }).catch(async (e: unknown) => {
     if (errno(e) !== 'EEXIST') return mapError(e);
     const st = await fs.lstat(host);
-    if (!st.isDirectory()) throw new AppError('1022', 'A file is in the way of a folder');
+    if (!st.isDirectory()) throw new AppError(FileCodes.notAFolder, 'A file is in the way of a folder');
   });
 }
 
@@ -66,7 +68,8 @@ export async function preparePartial(partialHost: string, size: number): Promise
   ).catch(mapError);
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new AppError('1030', 'The partial file is not a regular file');
+    if (!st.isFile())
+      throw new AppError(FileCodes.permissionDenied, 'The partial file is not a regular file');
     if (st.size !== size) await fh.truncate(size).catch(mapError);
   } finally {
     await fh.close();
@@ -124,9 +127,18 @@ export async function sha256Of(host: string): Promise<{ sha256: string; size: nu
   return { sha256: hash.digest('hex'), size };
 }
 
-/** fsync, mode 0644, then the final name: never over an existing item unless `overwrite` (and never a folder). */
-export async function publish(fromHost: string, target: Resolved, overwrite: boolean): Promise<void> {
-  const fh = await fs.open(fromHost, constants.O_RDWR | constants.O_NOFOLLOW).catch(mapError);
+/**
+ * fsync, mode 0644, then the final name: never over an existing item unless `overwrite` (and never a folder). `open`
+ * is the temp file's descriptor when the caller still holds it (a tar batch): it is used and closed here, which
+ * spares a small file an open and a close.
+ */
+export async function publish(
+  fromHost: string,
+  target: Resolved,
+  overwrite: boolean,
+  open?: FileHandle,
+): Promise<void> {
+  const fh = open ?? (await fs.open(fromHost, constants.O_RDWR | constants.O_NOFOLLOW).catch(mapError));
   try {
     await fh.chmod(0o644);
     await fh.sync();
@@ -148,18 +160,19 @@ export async function fileSize(host: string): Promise<number | null> {
 }
 
 /**
- * Writes one small file of a tar batch to a hidden temp sibling while hashing it; returns the temp path when the
- * hash is the one the client sent. A mismatch leaves nothing behind ("1010"). `publish` then gives it its name: the
- * batch runs those (fsync + rename) several at once, since one fsync after another is most of a small file's cost.
+ * Writes one small file of a tar batch to a hidden temp sibling while hashing it; returns the temp path, with its
+ * descriptor still open, when the hash is the one the client sent. A mismatch leaves nothing behind ("1010").
+ * `publish` then syncs it, closes it and gives it its name: the batch runs those several at once, since one fsync
+ * after another is most of a small file's cost.
  */
 export async function writeVerifiedTemp(
   target: Resolved,
-  data: AsyncIterable<Buffer>,
+  data: AsyncIterable<Buffer> | Iterable<Buffer>,
   sha256: string,
-): Promise<string> {
+): Promise<{ tmp: string; fh: FileHandle }> {
   const tmp = path.join(target.parentHost, tempName(target.name, TEMP_SUFFIX));
   const fh = await fs
-    .open(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600)
+    .open(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_RDWR | constants.O_NOFOLLOW, 0o600)
     .catch(mapError);
   const hash = crypto.createHash('sha256');
   async function* hashed() {
@@ -170,13 +183,101 @@ export async function writeVerifiedTemp(
   }
   try {
     await writeStreamAt(fh, hashed(), 0).catch(mapError);
-    await fh.close();
-    if (hash.digest('hex') !== sha256) throw new AppError('1010', 'The checksum of the file differs');
-    return tmp;
+    if (hash.digest('hex') !== sha256)
+      throw new AppError(CommonCodes.verificationFailed, 'The checksum of the file differs');
+    return { tmp, fh };
   } catch (e) {
     await fh.close().catch(() => undefined);
     await removeQuietly(tmp);
     throw e;
+  }
+}
+
+/** A folder held open (anchored) for a whole tar batch: its small files are made and named through it. */
+export interface HeldFolder {
+  /** The anchored path of the folder: names below it are reached through its descriptor. */
+  dir: string;
+  release(): Promise<void>;
+}
+
+/**
+ * Opens a folder once for a batch through `atFolder` (checked to be the resolved folder, no link swapped in) and
+ * keeps it open until `release`: each small file then costs its own calls only, not an open, a check and a close
+ * of its folder (which were about half of a small file's calls).
+ */
+export function holdFolder(dirHost: string): Promise<HeldFolder> {
+  return new Promise((resolve, reject) => {
+    let free!: () => void;
+    const released = new Promise<void>((r) => (free = r));
+    const held = atFolder(dirHost, async (dir) => {
+      resolve({
+        dir,
+        release: async () => {
+          free();
+          await held;
+        },
+      });
+      await released;
+    });
+    held.catch((e: unknown) => reject(e instanceof Error ? e : new Error(String(e))));
+  });
+}
+
+/**
+ * One small file of a tar batch, whole in memory: checked against its SHA-256 first (a mismatch writes nothing,
+ * "1010"), written to a hidden temp name in the held folder, mode 0644, fsync, then its name: a link (never over an
+ * existing item) or, with `overwrite`, a rename over a file (never a folder).
+ */
+export async function storeSmall(
+  folder: HeldFolder,
+  name: string,
+  data: Buffer[],
+  sha256: string,
+  overwrite: boolean,
+): Promise<void> {
+  const hash = crypto.createHash('sha256');
+  for (const d of data) hash.update(d);
+  if (hash.digest('hex') !== sha256)
+    throw new AppError(CommonCodes.verificationFailed, 'The checksum of the file differs');
+  const tmp = `${folder.dir}/${tempName(name, TEMP_SUFFIX)}`;
+  const to = `${folder.dir}/${name}`;
+  const fh = await fs
+    .open(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600)
+    .catch(mapError);
+  try {
+    try {
+      await writeStreamAt(
+        fh,
+        (async function* () {
+          yield* data;
+        })(),
+        0,
+      );
+      await fh.chmod(0o644);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    if (!overwrite) {
+      try {
+        await fs.link(tmp, to);
+        await fs.unlink(tmp);
+        return;
+      } catch (e) {
+        if (errno(e) === 'EEXIST') {
+          const st = await fs.lstat(to).catch(() => null);
+          throw conflictError(!!st?.isDirectory());
+        }
+        // A file system without hard links: an existence check, then rename.
+        if (!['EPERM', 'EXDEV', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP'].includes(errno(e) ?? '')) throw e;
+      }
+    }
+    const existing = await fs.lstat(to).catch(() => null);
+    if (existing && (!overwrite || existing.isDirectory())) throw conflictError(existing.isDirectory());
+    await fs.rename(tmp, to);
+  } catch (e) {
+    await removeQuietly(tmp);
+    return mapError(e);
   }
 }
 
@@ -217,7 +318,7 @@ export async function readWhole(
   const st = await fh.stat();
   if (!st.isFile()) {
     await fh.close();
-    throw new AppError('1022', 'Not a regular file');
+    throw new AppError(FileCodes.notAFolder, 'Not a regular file');
   }
   return {
     size: st.size,
@@ -227,7 +328,8 @@ export async function readWhole(
       try {
         while (left > 0) {
           const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, left), null);
-          if (bytesRead === 0) throw new AppError('1028', 'The file shrank while it was read');
+          if (bytesRead === 0)
+            throw new AppError(FileCodes.abnormalFile, 'The file shrank while it was read');
           left -= bytesRead;
           yield Buffer.from(buf.subarray(0, bytesRead));
         }

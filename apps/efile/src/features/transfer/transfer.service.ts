@@ -1,8 +1,11 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import tar from 'tar-stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  CommonCodes,
+  FileCodes,
   FastransRefusal,
   type TransferBeginBody,
   type TransferFileRef,
@@ -16,7 +19,10 @@ import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '..
 import { readTar } from '../../fs/tar-extract';
 import * as tfs from './transfer.fs';
 import type { TransferRepository, TransferRow } from './transfer.repository';
-import { END_OF_ARCHIVE, entryHeader, entryPadding } from './tar-write';
+
+/** Files of a batch stored at once, and the size up to which a file of a batch is read into memory first. */
+const POOL = 64;
+const SMALL = 1024 * 1024;
 
 /** The first entry of an upload batch and the last of a download batch: `{ files: { rel: { sha256, identifier } } }`. */
 export const MANIFEST_NAME = '.fastrans-manifest.json';
@@ -47,13 +53,15 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
       home = '';
     }
     if (!home || !isUnder(p, home))
-      throw new AppError('1030', 'Use fast transfer within your home directory', {
+      throw new AppError(FileCodes.permissionDenied, 'Use fast transfer within your home directory', {
         data: { reason: FastransRefusal.outsideHome },
       });
     return p;
   }
   const noWrite = (p: string) =>
-    new AppError('1030', `No permission to write in ${p}`, { data: { reason: FastransRefusal.noWrite } });
+    new AppError(FileCodes.permissionDenied, `No permission to write in ${p}`, {
+      data: { reason: FastransRefusal.noWrite },
+    });
 
   /**
    * Resolves the final path of an upload, creating its missing folders (each inside the home, each in a folder the
@@ -75,9 +83,18 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
   async function folder(user: EfileUser, p: string, dirs: Map<string, Resolved>): Promise<Resolved> {
     const hit = dirs.get(p);
     if (hit) return hit;
-    const r = await resolver.resolve(user, p, { mustExist: false });
+    let r: Resolved;
+    try {
+      r = await resolver.resolve(user, p, { mustExist: false });
+    } catch (e) {
+      // The parent is missing too (batches in flight at once each start somewhere in a new tree): make it first.
+      if (!isAppError(e) || e.code !== FileCodes.notFound || p === path.posix.dirname(p)) throw e;
+      homeOnly(user, p);
+      await folder(user, path.posix.dirname(p), dirs);
+      r = await resolver.resolve(user, p, { mustExist: false });
+    }
     if (r.stat) {
-      if (!r.stat.isDirectory()) throw new AppError('1022', `${p} is not a folder`);
+      if (!r.stat.isDirectory()) throw new AppError(FileCodes.notAFolder, `${p} is not a folder`);
       if (!(await tfs.canWrite(r.host, user.cun))) throw noWrite(p);
     } else {
       homeOnly(user, p);
@@ -102,7 +119,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
 
   function refusal(path: string, id: string, rangeSize: number, e: unknown): TransferFileStatus {
     if (!isAppError(e)) throw e;
-    if (e.code === '1501') throw e;
+    if (e.code === FileCodes.noSpace) throw e;
     const reason = (e.data as { reason?: string } | null)?.reason;
     return {
       path,
@@ -144,7 +161,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
             row = null;
           }
           if (target.stat && (!body.overwrite || target.stat.isDirectory()))
-            throw new AppError(target.stat.isDirectory() ? '1023' : '1021');
+            throw new AppError(target.stat.isDirectory() ? FileCodes.sameNameDir : FileCodes.sameNameFile);
           const partialHost = path.join(target.parentHost, partialName(target.name, id));
           await tfs.preparePartial(partialHost, f.size);
           if (!row) {
@@ -210,14 +227,14 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
     /** Writes range `n` at its offset; recorded only when it arrived whole. */
     async range(user: EfileUser, id: string, n: number, body: AsyncIterable<Buffer>) {
       const row = await repo.get(id);
-      if (!row || row.owner_sub !== user.sub) throw new AppError('1020', 'No such upload');
+      if (!row || row.owner_sub !== user.sub) throw new AppError(FileCodes.notFound, 'No such upload');
       const total = Number(row.total_ranges);
       if (row.status === 'done') return { stored: total, total };
-      if (n >= total) throw new AppError('1004', 'No such range');
+      if (n >= total) throw new AppError(CommonCodes.invalidInput, 'No such range');
       const start = n * Number(row.range_size);
       const length = Math.min(Number(row.size), start + Number(row.range_size)) - start;
       if (!(await tfs.writeRange(row.partial_host, start, length, body)))
-        throw new AppError('1012', 'The range arrived incomplete');
+        throw new AppError(CommonCodes.interrupted, 'The range arrived incomplete');
       await repo.addRange(id, n);
       const now = deps.now();
       if (now - Number(row.updated_at) > 60_000) await repo.touch(id, now);
@@ -227,25 +244,25 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
     /** Checks the SHA-256 of the whole partial, then gives it its final name (atomically, never half-written). */
     async finalize(user: EfileUser, id: string, sha256: string) {
       const row = await repo.get(id);
-      if (!row || row.owner_sub !== user.sub) throw new AppError('1020', 'No such upload');
+      if (!row || row.owner_sub !== user.sub) throw new AppError(FileCodes.notFound, 'No such upload');
       if (row.status === 'done') return { path: row.target, size: Number(row.size) };
       if (!(await deps.kv.setIfAbsent(`fastrans:finalize:${id}`, '1', 10 * 60_000)))
-        throw new AppError('1001', 'The file is being finalized');
+        throw new AppError(CommonCodes.unavailable, 'The file is being finalized');
       try {
         if ((await repo.countRanges(id)) !== Number(row.total_ranges))
-          throw new AppError('1003', 'Not every range is stored yet');
+          throw new AppError(CommonCodes.incompleteParams, 'Not every range is stored yet');
         const target = await resolver.resolve(user, homeOnly(user, row.target), {
           follow: false,
           mustExist: false,
         });
         const partial = path.join(target.parentHost, partialName(target.name, id));
         if (partial !== row.partial_host)
-          throw new AppError('1030', 'The target folder moved during the upload');
+          throw new AppError(FileCodes.permissionDenied, 'The target folder moved during the upload');
         const got = await tfs.sha256Of(partial);
         if (got.sha256 !== sha256 || got.size !== Number(row.size)) {
           // Some range is wrong: forget them all, the client sends the file again.
           await repo.forgetRanges(id);
-          throw new AppError('1010', 'The checksum of the uploaded file differs', {
+          throw new AppError(CommonCodes.verificationFailed, 'The checksum of the uploaded file differs', {
             data: { mismatch: true },
           });
         }
@@ -266,29 +283,117 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
       let manifest: Record<string, { sha256: string; identifier: string }> | null = null;
       // Recorded for the status call of a restarted client, in one statement per batch rather than one per file.
       const done: TransferRow[] = [];
-      // Verified temp files waiting for fsync + rename, done 64 at a time in parallel (the thread pool overlaps the
-      // fsyncs that would otherwise run one after another).
-      let publishes: { rel: string; tmp: string; target: Resolved; row: TransferRow }[] = [];
-      const flush = async () => {
-        const now = publishes;
-        publishes = [];
-        await Promise.all(
-          now.map(async (p) => {
-            try {
-              await tfs.publish(p.tmp, p.target, overwrite);
-              done.push(p.row);
-              stored.push(p.rel);
-            } catch (err) {
-              await tfs.removeQuietly(p.tmp);
-              failed.push({ path: p.rel, code: isAppError(err) ? err.code : '1001' });
+      /**
+       * One file: target (folders made as needed), a verified temp file, fsync and the final name. Small files run
+       * up to POOL at once while the tar is read on (their data is read first): a small file is a dozen file-system
+       * calls and an fsync, which one after another were most of a batch's time.
+       */
+      const storeOne = async (
+        rel: string,
+        size: number,
+        sha256: string,
+        identifier: string,
+        body: AsyncIterable<Buffer> | Iterable<Buffer>,
+      ) => {
+        const t = await uploadTarget(user, join(basePath, rel), dirs);
+        const { tmp, fh } = await tfs.writeVerifiedTemp(t, body, sha256);
+        const now = deps.now();
+        const row: TransferRow = {
+          id: fileId(user.sub, t.clusterPath, identifier, size),
+          owner_sub: user.sub,
+          target: t.clusterPath,
+          size,
+          range_size: Math.max(1, size),
+          total_ranges: 1,
+          partial_host: '',
+          overwrite: overwrite ? 1 : 0,
+          status: 'done',
+          created_at: now,
+          updated_at: now,
+        };
+        try {
+          await tfs.publish(tmp, t, overwrite, fh);
+        } catch (err) {
+          await tfs.removeQuietly(tmp);
+          // The same file of the same task, stored by an earlier send of this batch whose answer was lost: stored,
+          // not "name taken".
+          if (isAppError(err) && err.code === FileCodes.sameNameFile) {
+            const prior = await repo.get(row.id);
+            if (prior?.status === 'done' && (await stillDone(prior, t.host))) {
+              stored.push(rel);
+              return;
             }
-          }),
-        );
+          }
+          throw err;
+        }
+        done.push(row);
+        stored.push(rel);
       };
+      // Folders of the batch held open once each (anchored), for the small files written through them.
+      const held = new Map<string, Promise<tfs.HeldFolder>>();
+      const hold = (host: string) => {
+        let h = held.get(host);
+        if (!h) {
+          h = tfs.holdFolder(host);
+          held.set(host, h);
+        }
+        return h;
+      };
+      /** A small file, whole in memory: through its held folder, a few calls and an fsync. */
+      const storeSmallOne = async (rel: string, sha256: string, identifier: string, data: Buffer[]) => {
+        const p = homeOnly(user, join(basePath, rel));
+        const name = path.posix.basename(p);
+        validateName(name);
+        if (Buffer.byteLength(name) > 255)
+          throw new AppError(CommonCodes.illegalParams, 'A path segment is longer than 255 bytes');
+        const parent = await folder(user, path.posix.dirname(p), dirs);
+        const size = data.reduce((a, d) => a + d.length, 0);
+        const now = deps.now();
+        const row: TransferRow = {
+          id: fileId(user.sub, join(parent.clusterPath, name), identifier, size),
+          owner_sub: user.sub,
+          target: join(parent.clusterPath, name),
+          size,
+          range_size: Math.max(1, size),
+          total_ranges: 1,
+          partial_host: '',
+          overwrite: overwrite ? 1 : 0,
+          status: 'done',
+          created_at: now,
+          updated_at: now,
+        };
+        try {
+          await tfs.storeSmall(await hold(parent.host), name, data, sha256, overwrite);
+        } catch (err) {
+          // Stored by an earlier send of this batch whose answer was lost: stored, not "name taken".
+          if (isAppError(err) && err.code === FileCodes.sameNameFile) {
+            const prior = await repo.get(row.id);
+            if (prior?.status === 'done' && (await stillDone(prior, path.join(parent.host, name)))) {
+              stored.push(rel);
+              return;
+            }
+          }
+          throw err;
+        }
+        done.push(row);
+        stored.push(rel);
+      };
+      /** Refusals of one file are its own; anything else (a full disk, an unexpected error) ends the batch. */
+      const stop: { fatal: Error | null; read: Error | null } = { fatal: null, read: null };
+      // Read through a function: the closures above set these, which narrowing at a check does not see.
+      const stopped = (): Error | null => stop.read ?? stop.fatal;
+      const settle = (rel: string) => (err: unknown) => {
+        if (!isAppError(err) || err.code === FileCodes.noSpace)
+          stop.fatal ??= err instanceof Error ? err : new Error(String(err));
+        else failed.push({ path: rel, code: err.code });
+      };
+      const running = new Set<Promise<void>>();
       await readTar(body, async (e, data) => {
+        let f = stopped();
+        if (f) throw f;
         if (manifest === null) {
           if (e.path !== MANIFEST_NAME || e.size > 16 * 1024 * 1024)
-            throw new AppError('1003', `A batch starts with ${MANIFEST_NAME}`);
+            throw new AppError(CommonCodes.incompleteParams, `A batch starts with ${MANIFEST_NAME}`);
           const parts: Buffer[] = [];
           for await (const p of data()) parts.push(p);
           manifest =
@@ -298,40 +403,43 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
         const rel = e.path.replace(/^(\.\/)+/, '').replace(/\/$/, '');
         try {
           validateRelativePath(rel);
-          const target = join(basePath, rel);
           if (e.type === 'dir') {
-            await folder(user, homeOnly(user, target), dirs);
+            await folder(user, homeOnly(user, join(basePath, rel)), dirs);
             return;
           }
-          if (e.type !== 'file') throw new AppError('1028', 'Only files and folders are accepted');
+          if (e.type !== 'file')
+            throw new AppError(FileCodes.abnormalFile, 'Only files and folders are accepted');
           const m = manifest[rel];
-          if (!m || !/^[0-9a-f]{64}$/.test(m.sha256)) throw new AppError('1010', 'No checksum for this file');
-          const t = await uploadTarget(user, target, dirs);
-          const tmp = await tfs.writeVerifiedTemp(t, data(), m.sha256);
-          const now = deps.now();
-          const row: TransferRow = {
-            id: fileId(user.sub, t.clusterPath, m.identifier, e.size),
-            owner_sub: user.sub,
-            target: t.clusterPath,
-            size: e.size,
-            range_size: Math.max(1, e.size),
-            total_ranges: 1,
-            partial_host: '',
-            overwrite: overwrite ? 1 : 0,
-            status: 'done',
-            created_at: now,
-            updated_at: now,
-          };
-          publishes.push({ rel, tmp, target: t, row });
-          if (publishes.length >= 64) await flush();
+          if (!m || !/^[0-9a-f]{64}$/.test(m.sha256))
+            throw new AppError(CommonCodes.verificationFailed, 'No checksum for this file');
+          if (e.size > SMALL) return await storeOne(rel, e.size, m.sha256, m.identifier, data());
+          const parts: Buffer[] = [];
+          for await (const p of data()) parts.push(p);
+          const job = storeSmallOne(rel, m.sha256, m.identifier, parts).catch(settle(rel));
+          running.add(job);
+          void job.finally(() => running.delete(job));
+          if (running.size >= POOL) await Promise.race(running);
         } catch (err) {
-          if (!isAppError(err) || err.code === '1501') throw err;
-          failed.push({ path: rel, code: err.code });
+          settle(rel)(err);
+          f = stopped();
+          if (f) throw f;
         }
-      }).finally(async () => {
-        await flush();
-        await repo.recordDoneMany(done);
+      }).catch((e: unknown) => {
+        stop.read = e instanceof Error ? e : new Error(String(e));
       });
+      // What was under way is settled (and recorded) before the answer, whatever stopped the reading.
+      await Promise.all(running);
+      await Promise.all(
+        [...held.values()].map((h) =>
+          h.then(
+            (f) => f.release(),
+            () => undefined,
+          ),
+        ),
+      );
+      await repo.recordDoneMany(done);
+      const f = stopped();
+      if (f) throw f;
       return { stored, failed };
     },
 
@@ -368,55 +476,68 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
 
     async read(req: FastifyRequest, reply: FastifyReply, user: EfileUser, p: string) {
       const item = await resolver.resolve(user, homeOnly(user, p));
-      if (!item.stat?.isFile()) throw new AppError('1022', 'Not a regular file');
+      if (!item.stat?.isFile()) throw new AppError(FileCodes.notAFolder, 'Not a regular file');
       // Through the user file system like every other download (the user's own worker in unix mode).
       return tfs.sendRange(req, reply, await deps.userfs.openRead(user, item.host), item.name);
     },
 
     /**
-     * Small files as one tar stream, named by their cluster paths (without the leading '/'), hashed while they are
-     * sent; the SHA-256 of each (or the code of a file that could not be read) goes in a manifest entry at the end.
+     * Small files as one tar stream (tar-stream's writer), named by their cluster paths (without the leading '/');
+     * each is read whole (batches hold files ≤ 1 MiB) and hashed before its entry goes out, so a file that cannot be
+     * read is a failure in the manifest, never a half-written entry. The SHA-256 of each (or the code of a file that
+     * could not be read) goes in a manifest entry at the end. The pack is read as the client reads: a slow client
+     * holds the files back instead of the server holding the batch (an entry is put once the previous one drained).
      */
     async *readBatch(user: EfileUser, paths: string[]): AsyncGenerator<Buffer> {
       const files: Record<string, { sha256: string }> = {};
       const failed: Record<string, string> = {};
-      for (const input of paths) {
-        let p = input;
-        let opened: Awaited<ReturnType<typeof tfs.readWhole>> & { mtime: number };
-        try {
-          p = homeOnly(user, input);
-          const item = await resolver.resolve(user, p);
-          if (!item.stat?.isFile()) throw new AppError('1022', 'Not a regular file');
-          opened = { ...(await tfs.readWhole(item.host)), mtime: item.stat.mtimeMs };
-        } catch (e) {
-          if (!isAppError(e)) throw e;
-          failed[p] = e.code;
-          continue;
+      const pack = tar.pack();
+      let closed = false;
+      const whenClosed = new Promise<void>((r) =>
+        pack.once('close', () => {
+          closed = true;
+          r();
+        }),
+      );
+      // Resolves once the entry drained, or at once when the pack was closed (the client went away).
+      const put = (h: tar.Headers, data: Buffer) =>
+        Promise.race([
+          new Promise<void>((res, rej) => pack.entry(h, data, (e) => (e ? rej(e) : res()))),
+          whenClosed,
+        ]);
+      const producing = (async () => {
+        for (const input of paths) {
+          if (closed) return;
+          let p = input;
+          try {
+            p = homeOnly(user, input);
+            const item = await resolver.resolve(user, p);
+            if (!item.stat?.isFile()) throw new AppError(FileCodes.notAFolder, 'Not a regular file');
+            const opened = await tfs.readWhole(item.host);
+            const parts: Buffer[] = [];
+            for await (const c of opened.chunks()) parts.push(c);
+            const data = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+            files[p] = { sha256: crypto.createHash('sha256').update(data).digest('hex') };
+            await put({ name: p.slice(1), size: data.length, mtime: new Date(item.stat.mtimeMs) }, data);
+          } catch (e) {
+            if (!isAppError(e)) throw e;
+            failed[p] = e.code;
+          }
         }
-        // Once the header is out, a read error aborts the stream (the client retries the batch): a tar entry cannot
-        // be taken back.
-        const hash = crypto.createHash('sha256');
-        yield entryHeader(p.slice(1), opened.size, false, opened.mtime);
-        let sent = 0;
-        for await (const c of opened.chunks()) {
-          hash.update(c);
-          sent += c.length;
-          yield c;
-        }
-        if (sent !== opened.size) throw new AppError('1028');
-        yield entryPadding(opened.size);
-        files[p] = { sha256: hash.digest('hex') };
+        await put({ name: MANIFEST_NAME }, Buffer.from(JSON.stringify({ files, failed })));
+        pack.finalize();
+      })().catch((e: unknown) => pack.destroy(e instanceof Error ? e : new Error(String(e))));
+      try {
+        for await (const c of pack as unknown as AsyncIterable<Buffer>) yield c;
+      } finally {
+        pack.destroy();
+        await producing;
       }
-      const m = Buffer.from(JSON.stringify({ files, failed }));
-      yield entryHeader(MANIFEST_NAME, m.length);
-      yield m;
-      yield entryPadding(m.length);
-      yield END_OF_ARCHIVE;
     },
 
     async sha256(user: EfileUser, p: string) {
       const item = await resolver.resolve(user, homeOnly(user, p));
-      if (!item.stat?.isFile()) throw new AppError('1022', 'Not a regular file');
+      if (!item.stat?.isFile()) throw new AppError(FileCodes.notAFolder, 'Not a regular file');
       return tfs.sha256Of(item.host);
     },
   };

@@ -7,20 +7,21 @@ import { FastransRefusal } from '@hpc/contracts';
 import { testDbTargets } from '@hpc/server-kit/testing';
 import { makeHarness, type Harness } from '../../testing/efile-testing';
 import { readTar } from '../../fs/tar-extract';
-import { END_OF_ARCHIVE, entryHeader, entryPadding } from './tar-write';
+import tar from 'tar-stream';
 import { MANIFEST_NAME } from './transfer.service';
 
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 const HOME = '/public/home/demo';
 const RANGE = 64 * 1024;
 
+/** A whole archive (tar-stream pushes entries given as buffers at once, so it reads back synchronously). */
 function tarOf(entries: { name: string; data?: Buffer; dir?: boolean }[]): Buffer {
+  const pack = tar.pack();
+  for (const e of entries)
+    pack.entry({ name: e.name, type: e.dir ? 'directory' : 'file' }, e.data ?? Buffer.alloc(0));
+  pack.finalize();
   const parts: Buffer[] = [];
-  for (const e of entries) {
-    const d = e.data ?? Buffer.alloc(0);
-    parts.push(entryHeader(e.name, d.length, e.dir), d, entryPadding(d.length));
-  }
-  parts.push(END_OF_ARCHIVE);
+  for (let c = pack.read() as Buffer | null; c !== null; c = pack.read() as Buffer | null) parts.push(c);
   return Buffer.concat(parts);
 }
 
@@ -196,6 +197,26 @@ describe.each(testDbTargets())('fast-transfer calls ($name)', (db) => {
       true,
       false,
     ]);
+    // The same batch again (its first answer was lost): what it stored counts as stored, not as a name taken.
+    const again = await call(h, token, 'PUT', `/fastrans/batch.action?path=${encodeURIComponent(HOME)}`, tar);
+    expect(again.json<{ data: { stored: string[] } }>().data.stored.sort()).toEqual([
+      'set/a.txt',
+      'set/sub/b.bin',
+    ]);
+    // A batch that starts deep in a new tree (batches in flight at once each start somewhere): folders made.
+    const z = Buffer.from('zed');
+    const deep = tarOf([
+      {
+        name: MANIFEST_NAME,
+        data: Buffer.from(
+          JSON.stringify({ files: { 'new/x/y/z.txt': { sha256: sha(z), identifier: 'iz' } } }),
+        ),
+      },
+      { name: 'new/x/y/z.txt', data: z },
+    ]);
+    const d = await call(h, token, 'PUT', `/fastrans/batch.action?path=${encodeURIComponent(HOME)}`, deep);
+    expect(d.json()).toMatchObject({ code: '0', data: { stored: ['new/x/y/z.txt'], failed: [] } });
+    expect(fs.readFileSync(h.host(`${HOME}/new/x/y/z.txt`), 'utf8')).toBe('zed');
     const outside = await call(h, token, 'PUT', `/fastrans/batch.action?path=/public/share/proj`, tar);
     expect(outside.json()).toMatchObject({ code: '1030', data: { reason: FastransRefusal.outsideHome } });
   });

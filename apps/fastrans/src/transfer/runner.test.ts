@@ -1,0 +1,187 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FastransTaskState as S, type TransferFileRef, type TransferFileStatus } from '@hpc/contracts';
+import { DEFAULT_LIMITS, type EngineLimits, type TaskModel } from '../engine/task';
+import { HistoryStore } from '../store/history';
+import type { Remote } from './remote';
+import { Runner } from './runner';
+import { tarUnpack } from './tar';
+
+const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
+const MANIFEST = '.fastrans-manifest.json';
+
+/**
+ * efile's upload calls in memory, as the runner sees them: partial files by id written at offsets, a finalize that
+ * checks the SHA-256, tar batches checked against their manifest, and the status call of a restarted client.
+ */
+class FakeEfile {
+  failures = 0;
+  final = new Map<string, Buffer>();
+  partial = new Map<string, { path: string; buf: Buffer; rangeSize: number; stored: Set<number> }>();
+  calls = { status: 0, begin: 0, batch: 0, range: 0 };
+  /** Answers held back (a client stopped with work in flight): resolved never. */
+  hold = false;
+  private held<T>(v: T): Promise<T> {
+    return this.hold ? new Promise<T>(() => undefined) : Promise.resolve(v);
+  }
+  private idOf(f: TransferFileRef) {
+    return sha(Buffer.from(`${f.path}\0${f.identifier}\0${f.size}`)).slice(0, 40);
+  }
+  begin(files: TransferFileRef[], rangeSize: number) {
+    this.calls.begin++;
+    return this.held(
+      files.map((f): TransferFileStatus => {
+        const id = this.idOf(f);
+        if (this.final.has(f.path)) return { path: f.path, id, done: true, ranges: [], rangeSize };
+        if (!this.partial.has(id))
+          this.partial.set(id, { path: f.path, buf: Buffer.alloc(f.size), rangeSize, stored: new Set() });
+        return { path: f.path, id, done: false, ranges: [...this.partial.get(id)!.stored], rangeSize };
+      }),
+    );
+  }
+  status(files: TransferFileRef[]) {
+    this.calls.status++;
+    return Promise.resolve(
+      files.map((f): TransferFileStatus => {
+        const id = this.idOf(f);
+        const p = this.partial.get(id);
+        if (this.final.has(f.path)) return { path: f.path, id, done: true, ranges: [], rangeSize: 0 };
+        return {
+          path: f.path,
+          id,
+          done: false,
+          ranges: p ? [...p.stored] : [],
+          rangeSize: p?.rangeSize ?? 0,
+        };
+      }),
+    );
+  }
+  range(id: string, n: number, data: Buffer) {
+    this.calls.range++;
+    const p = this.partial.get(id)!;
+    data.copy(p.buf, n * p.rangeSize);
+    p.stored.add(n);
+    return this.held({ stored: p.stored.size, total: 0 });
+  }
+  finalize(id: string, sha256: string) {
+    const p = this.partial.get(id)!;
+    if (sha(p.buf) !== sha256) throw new Error('checksum');
+    this.final.set(p.path, p.buf);
+    this.partial.delete(id);
+    return this.held({ path: p.path, size: p.buf.length });
+  }
+  async batch(base: string, tar: Buffer) {
+    this.calls.batch++;
+    const entries = await tarUnpack(tar);
+    const m = JSON.parse(entries.find((e) => e.name === MANIFEST)!.data.toString()) as {
+      files: Record<string, { sha256: string }>;
+    };
+    const stored: string[] = [];
+    for (const e of entries) {
+      if (e.name === MANIFEST) continue;
+      if (m.files[e.name]?.sha256 !== sha(e.data)) continue;
+      this.final.set(`${base}/${e.name}`, e.data);
+      stored.push(e.name);
+    }
+    return this.held({ stored, failed: [] });
+  }
+  cancel() {
+    return Promise.resolve({ cancelled: 0 });
+  }
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** A window of 4 files: a task of 40 is fed ten times from its list file, whatever else happens. */
+const LIMITS: EngineLimits = {
+  ...DEFAULT_LIMITS,
+  window: 4,
+  smallFile: 1000,
+  rangeSize: 512,
+  batchFiles: 2,
+  backoffBaseMs: 1,
+};
+
+function folder() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fastrans-runner-'));
+  dirs.push(dir);
+  const src = path.join(dir, 'proj');
+  fs.mkdirSync(path.join(src, 'sub'), { recursive: true });
+  const files = new Map<string, Buffer>();
+  for (let i = 0; i < 40; i++) {
+    const rel = `proj/${i % 3 ? 'sub/' : ''}f${i}`;
+    const data = crypto.randomBytes(i % 10 === 0 ? 2000 + i : 10 + i); // every tenth is sent in ranges
+    fs.writeFileSync(path.join(dir, rel), data);
+    files.set(rel, data);
+  }
+  return { dir, src, files };
+}
+
+const saved = (dir: string): TaskModel[] =>
+  fs
+    .readdirSync(path.join(dir, 'cfg/tasks'))
+    .filter((n) => n.endsWith('.json'))
+    .map((n) => JSON.parse(fs.readFileSync(path.join(dir, 'cfg/tasks', n), 'utf8')) as TaskModel);
+
+describe('runner', () => {
+  it('feeds a task larger than its window from the list file and ends with every file exact', async () => {
+    const { dir, src, files } = folder();
+    const efile = new FakeEfile();
+    const runner = new Runner({
+      store: new HistoryStore(path.join(dir, 'cfg')),
+      limits: LIMITS,
+      emit: () => undefined,
+      log: () => undefined,
+    });
+    runner.setRemote(efile as unknown as Remote);
+    const task = await runner.addUpload(src, '/home/u');
+    const end = await runner.waitFor(task.task_id);
+    runner.close();
+    expect(end).toMatchObject({ state: S.successful, files: 40, count: 40, failed: 0 });
+    for (const [rel, data] of files) expect(efile.final.get(`/home/u/${rel}`)?.equals(data), rel).toBe(true);
+    const [t] = saved(dir);
+    expect(t!.files.length).toBeLessThanOrEqual(LIMITS.window);
+    expect([t!.fed, t!.filesDone, t!.listEnded]).toEqual([40, 40, true]);
+  });
+
+  it('resumes a stopped task from its history: one status call, nothing stored sent again', async () => {
+    const { dir, src, files } = folder();
+    const efile = new FakeEfile();
+    const make = () =>
+      new Runner({
+        store: new HistoryStore(path.join(dir, 'cfg')),
+        limits: LIMITS,
+        emit: () => undefined,
+        log: () => undefined,
+      });
+    let runner = make();
+    runner.setRemote(efile as unknown as Remote);
+    const task = await runner.addUpload(src, '/home/u');
+    // Let part of it through, then hold every answer and stop the client with work in flight.
+    while (efile.final.size < 12) await new Promise((r) => setTimeout(r, 5));
+    efile.hold = true;
+    await new Promise((r) => setTimeout(r, 50));
+    runner.close();
+    await new Promise((r) => setTimeout(r, 50)); // the last save lands
+    const before = efile.final.size;
+    efile.hold = false;
+    const sent = { ...efile.calls };
+
+    runner = make();
+    await runner.load();
+    runner.setRemote(efile as unknown as Remote);
+    const end = await runner.waitFor(task.task_id);
+    runner.close();
+    expect(end).toMatchObject({ state: S.successful, files: 40, count: 40 });
+    for (const [rel, data] of files) expect(efile.final.get(`/home/u/${rel}`)?.equals(data), rel).toBe(true);
+    expect(efile.calls.status - sent.status).toBe(1);
+    // Only what the server did not have was sent again: small files in batches of 2 at most.
+    expect(efile.calls.batch - sent.batch).toBeLessThanOrEqual(Math.ceil((40 - before) / 2) + 4);
+  });
+});
