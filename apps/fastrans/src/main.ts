@@ -90,9 +90,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (cmd === 'status') {
     for (const t of await new HistoryStore(config.configDir).load()) {
-      const done = t.files.filter((f) => f.state === 'done').length;
       console.log(
-        `${t.id}  ${t.kind.padEnd(8)} ${String(STATE_NAMES[t.state]).padEnd(12)} ${done}/${t.files.length} files  ${human(t.bytesDone)}/${human(t.bytesTotal)}  ${t.kind === 'upload' ? `${t.local} -> ${t.remote}` : `${t.remote} -> ${t.local}`}${t.error ? `  (${t.error})` : ''}`,
+        `${t.id}  ${t.kind.padEnd(8)} ${String(STATE_NAMES[t.state]).padEnd(12)} ${t.filesDone}/${t.filesTotal} files  ${human(t.bytesDone)}/${human(t.bytesTotal)}  ${t.kind === 'upload' ? `${t.local} -> ${t.remote}` : `${t.remote} -> ${t.local}`}${t.error ? `  (${t.error})` : ''}`,
       );
     }
     return 0;
