@@ -59,7 +59,7 @@ describe('E-File transfers in the browser', () => {
     // The server has begun the upload (its hidden partial file exists), no chunk has finished.
     await expect.poll(partials, { timeout: 30_000 }).toHaveLength(1);
     const row = page.locator('.efile-upload-panel tr.ant-table-row').filter({ hasText: 'slow.bin' });
-    // Not finished: "waiting" until a chunk is through, whatever the env.browser has sent of the first one.
+    // Not finished: "waiting" until a chunk is through, whatever the browser has sent of the first one.
     expect(['waiting', 'play']).toContain(
       await row.getByTestId('efile-upload-status').getAttribute('data-status'),
     );
@@ -206,7 +206,7 @@ describe('E-File transfers in the browser', () => {
     await ctx.close();
   });
 
-  it('lets the Linux upload command print the env.portal’s message when it is refused (same name)', async () => {
+  it('lets the Linux upload command print the portal’s message when it is refused (same name)', async () => {
     const { page, ctx } = await logInAs(env.browser, env.portal.url, 'demo', { at: '/efile' });
     await page.getByTestId('efile-name').first().waitFor();
     fs.mkdirSync(hostOf(HOME_DIR, 'linux-dup'));
