@@ -78,8 +78,8 @@ describe('model files and the user centre in the browser', () => {
   it('offers 500 models per page, as E-File does, and shows them all at once (spec §9)', async () => {
     const { page, errors, shot } = await visitor('zh-CN');
     await page.goto('/model-zoo/list');
-    await page.locator('.hpc-card').first().waitFor();
-    expect(await page.locator('.hpc-card').count()).toBe(20);
+    // Cards may paint in more than one frame: counted once the page has settled, not at the first card.
+    await expect.poll(() => page.locator('.hpc-card').count()).toBe(20);
     await page.locator('.hpc-pagination .ant-select').click();
     await page.locator('.ant-select-item-option').filter({ hasText: '500' }).click();
     await page.waitForURL((u) => u.searchParams.get('size') === '500');

@@ -1,3 +1,4 @@
+/// <reference path="../lru-cache.d.ts" />
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Stats } from 'node:fs';

@@ -1,3 +1,4 @@
+/// <reference path="../lru-cache.d.ts" />
 import type { FastifyRequest } from 'fastify';
 import LRU from 'lru-cache';
 import { CommonCodes, type BrowserAction, type BrowserTicketBody } from '@hpc/contracts';

@@ -3,19 +3,18 @@ import os from 'node:os';
 import type { FileHandle } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import readline from 'node:readline';
 import crypto from 'node:crypto';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { totalChunks } from '@hpc/contracts';
 import { signClusterToken } from '@hpc/server-kit';
 import { makeHarness, makeKeys, type Harness } from '../../efile.test-fixture';
 import { makeTempDir } from '@hpc/server-kit/testing';
+import { startEfileProcess } from '../../../../../test-support/efile-process';
 import { postChunk, sha256, type ChunkTarget } from './chunk-client.test-fixture';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const serverJs = path.resolve(here, '../../../dist/server.js');
 
 describe('robustness (real processes, real files)', () => {
   const tmp = makeTempDir('efile-robust-');
@@ -36,37 +35,14 @@ describe('robustness (real processes, real files)', () => {
     const root = path.join(tmp.dir, 'kill-root');
     fs.mkdirSync(root + '/public/home/demo', { recursive: true });
     const env = {
-      ...process.env,
       EFILE_CLUSTER_ID: 'c1',
-      EFILE_PORT: '0',
-      EFILE_HOST: '127.0.0.1',
       EFILE_FS_ROOT: root,
       DATA_DIR: path.join(tmp.dir, 'kill-data'),
       EFILE_JWKS_URL: `http://127.0.0.1:${jwksPort}/jwks`,
-      LOG_LEVEL: 'info',
       UV_THREADPOOL_SIZE: '8',
     };
-    // Listen for exit from the start: a killed child may be gone before anyone awaits it.
-    const exited = new Map<ChildProcess, Promise<unknown>>();
-    /**
-     * Starts the built bundle (as production runs it: nothing to compile, so a restart costs the same on a loaded
-     * machine as on an idle one) and waits for its own "listening" log line, which carries the port it got.
-     */
-    const start = async (): Promise<{ child: ChildProcess; base: string }> => {
-      const child = spawn(process.execPath, [serverJs], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-      exited.set(child, new Promise((r) => child.once('exit', r)));
-      const lines = readline.createInterface({ input: child.stdout });
-      try {
-        for await (const line of lines) {
-          const url = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
-          if (url) return { child, base: url };
-        }
-      } finally {
-        // Keep draining what the server still logs, so a full pipe never blocks it.
-        child.stdout.resume();
-      }
-      throw new Error('the server exited before it listened');
-    };
+    // The built bundle, ready when it logs that it listens (see test-support/efile-process.ts).
+    const start = () => startEfileProcess({ env });
     const token = await signClusterToken(keys.privateKey, 'k1', {
       sub: 'u1',
       aud: 'c1',
@@ -89,13 +65,16 @@ describe('robustness (real processes, real files)', () => {
     let kills = 0;
     let done = false;
     while (!done) {
-      const { child, base } = await start();
-      t.base = base;
+      const server = await start();
+      t.base = server.base;
       const status = await fetch(
         `${t.base}/upload/chunkStatus.action?path=/public/home/demo&relativePath=kill.bin&identifier=${identifier}`,
         { headers: { token } },
       ).then((r) => r.json() as Promise<{ data: { stored: number[]; complete: boolean } }>);
-      if (status.data.complete) break;
+      if (status.data.complete) {
+        await server.stop();
+        break;
+      }
       const missing = Array.from({ length: total }, (_, i) => i + 1).filter(
         (n) => !status.data.stored.includes(n),
       );
@@ -103,9 +82,9 @@ describe('robustness (real processes, real files)', () => {
         // Three chunks in flight, the process killed while they are being written.
         const inflight = missing.slice(0, 3).map((n) => postChunk(t, n).catch(() => null));
         await new Promise((r) => setTimeout(r, 5 + Math.random() * 40));
-        child.kill('SIGKILL');
+        server.child.kill('SIGKILL');
         await Promise.all(inflight);
-        await exited.get(child);
+        await server.exited;
         kills++;
         continue;
       }
@@ -114,8 +93,7 @@ describe('robustness (real processes, real files)', () => {
         expect(rs.every((r) => r.status === 200)).toBe(true);
       }
       done = true;
-      child.kill('SIGTERM');
-      await exited.get(child);
+      await server.stop();
     }
     jwksServer.close();
     expect(kills).toBe(20);
