@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- lru-cache 5 has no types: this carries them into every program that compiles this file (bench, all-in-one)
 /// <reference path="../lru-cache.d.ts" />
 import fs from 'node:fs/promises';
 import path from 'node:path';
