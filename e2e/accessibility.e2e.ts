@@ -1,11 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { axeViolations, formatViolations } from './support/axe';
-import { launchBrowser, newContext, screenshotDir, screenshotter } from './support/browser';
-import { portalUnderTest, type RunningPortal } from './support/portal';
+import { newContext, screenshotDir, screenshotter } from './support/browser';
+import { usePortalEnv } from './support/env';
 import { walkMainScreens } from './support/screens';
 
 /**
@@ -13,30 +11,17 @@ import { walkMainScreens } from './support/screens';
  * WCAG 2.1 A/AA or axe's best practices on any of them. Nothing is excluded from the scan.
  */
 describe('accessibility (axe-core)', () => {
-  let portal: RunningPortal;
-  let browser: Browser;
-  let work: string;
-
-  beforeAll(async () => {
-    portal = await portalUnderTest();
-    browser = await launchBrowser();
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-e2e-a11y-'));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.stop();
-    if (work) fs.rmSync(work, { recursive: true, force: true });
-  });
+  const env = usePortalEnv('a11y');
 
   for (const language of ['zh-CN', 'en-US'] as const) {
     it(`finds no serious or critical violation on the main screens in ${language}`, async () => {
       const reports: string[] = [];
       const screens: string[] = [];
       const errors = await walkMainScreens({
-        browser,
-        baseUrl: portal.url,
+        browser: env.browser,
+        baseUrl: env.portal.url,
         language,
-        work,
+        work: env.work,
         onScreen: async (name, page) => {
           screens.push(name);
           // Every main-menu entry shows at 1440 px (none folded into "…"): see pseudo-locale.e2e.ts.
@@ -54,7 +39,7 @@ describe('accessibility (axe-core)', () => {
   }
 
   it('finds no serious or critical violation on the static 404 page an unknown address leads to', async () => {
-    const ctx = await newContext(browser, portal.url);
+    const ctx = await newContext(env.browser, env.portal.url);
     const page = await ctx.newPage();
     await page.goto('/no-such-page/at-all');
     await page.waitForURL((u) => u.pathname === '/404.html');

@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshotter } from './support/browser';
-import { portalUnderTest, type RunningPortal } from './support/portal';
+import { describe, expect, it } from 'vitest';
+import { newContext, screenshotter } from './support/browser';
+import { usePortalEnv } from './support/env';
 import { walkMainScreens } from './support/screens';
 import { auditTexts, type AuditOptions } from './support/text-audit';
 
@@ -48,7 +44,7 @@ const AUDIT: AuditOptions = {
   data: DATA,
 
   // The header search is sized to its longest real placeholder, up to 360 px (issue 13 §1.7, checked in both
-  // languages by web-defects.e2e.ts); the pseudo-locale's, 40 % longer, may exceed that cap.
+  // languages by web-shell.e2e.ts); the pseudo-locale's, 40 % longer, may exceed that cap.
   ignorePlaceholders: ['.hpc-header-search'],
   // The five main-menu entries 40 % longer do not fit beside the logo, search and user menu at 1440 px;
   // Ant Design folds the rest into "…", from where they are still reached (mouse and keyboard). In Chinese
@@ -64,23 +60,10 @@ const PSEUDO = /^\[.*·+\]/;
  * (accented and bracketed), and none is cut or drawn over another although each is ~40 % longer than English.
  */
 describe('pseudo-locale', () => {
-  let portal: RunningPortal;
-  let browser: Browser;
-  let work: string;
-
-  beforeAll(async () => {
-    portal = await portalUnderTest();
-    browser = await launchBrowser();
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-e2e-pseudo-'));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.stop();
-    if (work) fs.rmSync(work, { recursive: true, force: true });
-  });
+  const env = usePortalEnv('pseudo');
 
   it('the audit finds a hard-coded, a clipped and an overlapping text, and a cut placeholder (it can fail)', async () => {
-    const ctx = await newContext(browser, portal.url);
+    const ctx = await newContext(env.browser, env.portal.url);
     await ctx.addInitScript(() => window.localStorage.setItem('hpc.language', 'en-XA'));
     const page = await ctx.newPage();
     await page.goto('/404');
@@ -113,10 +96,10 @@ describe('pseudo-locale', () => {
     const found: string[] = [];
     const screens: string[] = [];
     const errors = await walkMainScreens({
-      browser,
-      baseUrl: portal.url,
+      browser: env.browser,
+      baseUrl: env.portal.url,
       language: 'en-XA',
-      work,
+      work: env.work,
       onScreen: async (name, page) => {
         screens.push(name);
         expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-XA');

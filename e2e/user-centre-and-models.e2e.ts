@@ -1,11 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshotter, watchErrors } from './support/browser';
-import { portalUnderTest, type RunningPortal } from './support/portal';
-
-const PASSWORD = process.env.PORTAL_DEMO_PASSWORD ?? 'demo-portal-2026';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { usePortalEnv } from './support/env';
+import { DEMO_PASSWORD, submitLogin, visitor as newVisitor } from './support/login';
 
 /**
  * Issue 13 §3 and §4 as a person meets them, in Chinese and English: a model's files (tree, sizes, sha256, a
@@ -14,42 +12,21 @@ const PASSWORD = process.env.PORTAL_DEMO_PASSWORD ?? 'demo-portal-2026';
  * spec's messages, a real password change) and preferences that follow the user to another browser.
  */
 describe('model files and the user centre in the browser', () => {
-  let portal: RunningPortal;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const env = usePortalEnv('user-centre');
 
-  beforeAll(async () => {
-    portal = await portalUnderTest();
-    browser = await launchBrowser();
-  });
+  /** A browser context (closed with the browser); `language` is put in localStorage when given. */
+  const visitor = (language?: 'zh-CN' | 'en-US') =>
+    newVisitor(env.browser, env.portal.url, { language, context: { acceptDownloads: true } });
 
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await portal?.stop();
-  });
-
-  /** A browser context; `language` is put in localStorage before every page load when given. */
-  async function visitor(language?: 'zh-CN' | 'en-US') {
-    const ctx = await newContext(browser, portal.url, { acceptDownloads: true });
-    contexts.push(ctx);
-    if (language) await ctx.addInitScript((l) => window.localStorage.setItem('hpc.language', l), language);
-    const page = await ctx.newPage();
-    const errors = watchErrors(page);
-    return { ctx, page, errors, shot: screenshotter(page) };
-  }
-
-  async function logIn(page: Page, username: string, password = PASSWORD) {
+  async function logIn(page: Page, username: string, password = DEMO_PASSWORD) {
     await page.goto('/login');
-    await page.locator('form input').first().fill(username);
-    await page.locator('form input[type=password]').fill(password);
-    await page.locator('form button[type=submit]').click();
+    await submitLogin(page, username, password);
     await page.waitForURL((u) => u.pathname !== '/login');
   }
 
   /** The id of a demo model, by its English name. */
   async function modelId(name: string): Promise<number> {
-    const res = await fetch(`${portal.url}/model-zoo/model/list`, {
+    const res = await fetch(`${env.portal.url}/model-zoo/model/list`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ keyword: name }),
@@ -78,7 +55,7 @@ describe('model files and the user centre in the browser', () => {
     await page.getByRole('button', { name: '登录后复制到 E-File' }).waitFor();
     await shot('models-files-zh');
 
-    const api = (await (await fetch(`${portal.url}/model-zoo/model/${id}/files`)).json()) as {
+    const api = (await (await fetch(`${env.portal.url}/model-zoo/model/${id}/files`)).json()) as {
       data: { files: Array<{ path: string; size: number; sha256: string }> };
     };
     const config = api.data.files.find((f) => f.path === 'config.json')!;
@@ -101,12 +78,12 @@ describe('model files and the user centre in the browser', () => {
   it('offers 500 models per page, as E-File does, and shows them all at once (spec §9)', async () => {
     const { page, errors, shot } = await visitor('zh-CN');
     await page.goto('/model-zoo/list');
-    await page.locator('.hpc-card').first().waitFor();
-    expect(await page.locator('.hpc-card').count()).toBe(20);
+    // Cards may paint in more than one frame: counted once the page has settled, not at the first card.
+    await expect.poll(() => page.locator('.hpc-card').count()).toBe(20);
     await page.locator('.hpc-pagination .ant-select').click();
     await page.locator('.ant-select-item-option').filter({ hasText: '500' }).click();
     await page.waitForURL((u) => u.searchParams.get('size') === '500');
-    const res = await fetch(`${portal.url}/model-zoo/model/list`, {
+    const res = await fetch(`${env.portal.url}/model-zoo/model/list`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ pageSize: 500 }),
@@ -124,7 +101,7 @@ describe('model files and the user centre in the browser', () => {
     const id = await modelId('Qwen2.5-7B-Instruct');
     const downloads = async () =>
       (
-        (await (await fetch(`${portal.url}/model-zoo/model/${id}`)).json()) as {
+        (await (await fetch(`${env.portal.url}/model-zoo/model/${id}`)).json()) as {
           data: { downloadCount: number };
         }
       ).data.downloadCount;
@@ -212,7 +189,7 @@ describe('model files and the user centre in the browser', () => {
     await centres.getByText('Hefei Advanced Computing Center').waitFor();
     expect(await centres.textContent()).toContain('/public/home/demo');
     const pw = page.locator('.ant-card').filter({ hasText: 'Change password' });
-    await pw.getByLabel('Current password').fill(PASSWORD);
+    await pw.getByLabel('Current password').fill(DEMO_PASSWORD);
     await pw.getByLabel('New password').fill('another-password-1');
     await pw.getByLabel('Confirm password').fill('another-password-2');
     await pw.getByText('Confirm password must equal new password').waitFor();
@@ -243,7 +220,7 @@ describe('model files and the user centre in the browser', () => {
     await pw.getByRole('button', { name: '修改密码' }).click();
     await pw.getByText('原密码不正确').waitFor();
     await shot('user-centre-password-zh');
-    await pw.getByLabel('原密码').fill(PASSWORD);
+    await pw.getByLabel('原密码').fill(DEMO_PASSWORD);
     await pw.getByRole('button', { name: '修改密码' }).click();
     await page.getByText('密码已修改').waitFor();
 

@@ -25,11 +25,18 @@ const externalizeNpm = {
   },
 };
 
+/**
+ * Test helpers follow one convention: `*.test-fixture.ts` beside the tests that use them (the `./testing` export of
+ * server-kit is one too). A production bundle that pulls one in fails the build, so a stray import from server code
+ * cannot ship a test key, a fake clock or a temp-dir helper.
+ */
+const TEST_ONLY = /\.test(-fixture)?\.tsx?$/;
+
 export async function buildServers(only = entries) {
   const fs = await import('node:fs');
   for (const [src, out] of only) {
     if (!fs.existsSync(path.join(root, src))) continue;
-    await build({
+    const result = await build({
       entryPoints: [path.join(root, src)],
       outfile: path.join(root, out),
       bundle: true,
@@ -39,11 +46,18 @@ export async function buildServers(only = entries) {
       sourcemap: true,
       logLevel: 'warning',
       plugins: [externalizeNpm],
+      metafile: true,
       // The bundle sits in <app>/dist; code that finds files relative to itself (web dist, seed content) works
       // from both src/ and dist/ because both are one level below the app folder.
     });
+    const testOnly = Object.keys(result.metafile.inputs).filter((input) => TEST_ONLY.test(input));
+    if (testOnly.length) throw new Error(`${out} would bundle test helpers: ${testOnly.join(', ')}`);
   }
 }
+
+/** Just the efile server bundle (the crash test restarts it: a bundle starts without compiling anything). */
+export const buildEfileServer = () =>
+  buildServers(entries.filter(([src]) => src === 'apps/efile/src/server.ts'));
 
 /** Just the efile worker bundle (the unix-mode tests build it before they start workers). */
 export const buildEfileWorker = () => buildServers(entries.filter(([src]) => src.includes('worker-main')));

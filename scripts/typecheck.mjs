@@ -13,6 +13,7 @@ const projects = [
   'apps/web',
   'e2e',
   'bench',
+  'test-support',
 ].filter((p) => fs.existsSync(`${p}/tsconfig.json`));
 let failed = false;
 for (const p of projects) {

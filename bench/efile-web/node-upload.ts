@@ -1,8 +1,10 @@
 import fs from 'node:fs/promises';
+import { ApiClient, chunkUploadApi } from '@hpc/api-client';
+import { chunkFields, chunkRange, totalChunks } from '@hpc/contracts';
 
 /**
  * The chunk protocol spoken from Node the way the page speaks it: 1 MiB chunks, 3 at a time, a test GET before
- * each POST (simple-uploader.js defaults, spec §9). The baseline the browser upload is compared with.
+ * each POST (simple-uploader.js defaults, spec §9), through the same chunk calls as the web's transport. The baseline the browser upload is compared with.
  */
 export async function nodeUpload(o: {
   url: string;
@@ -14,48 +16,20 @@ export async function nodeUpload(o: {
 }) {
   const chunkSize = o.chunkSize ?? 1024 * 1024;
   const data = await fs.readFile(o.file);
-  const total = Math.max(1, Math.floor(data.length / chunkSize));
-  const identifier = `${data.length}-${o.name.replace(/[^0-9a-zA-Z_-]/g, '')}`;
-  const params = (n: number) => {
-    const start = (n - 1) * chunkSize;
-    const end = n === total ? data.length : start + chunkSize;
-    return {
-      start,
-      end,
-      q: {
-        chunkNumber: String(n),
-        chunkSize: String(chunkSize),
-        currentChunkSize: String(end - start),
-        totalSize: String(data.length),
-        identifier,
-        filename: o.name,
-        relativePath: o.name,
-        totalChunks: String(total),
-        path: o.dir,
-      },
-    };
-  };
+  const file = { size: data.length, chunkSize, relativePath: o.name, path: o.dir };
+  const total = totalChunks(data.length, chunkSize);
+  const chunks = chunkUploadApi(
+    new ApiClient({ baseUrl: o.url, timeoutMs: 0, headers: () => ({ token: o.token }) }),
+  );
   let next = 1;
   const t0 = performance.now();
   const worker = async () => {
     while (next <= total) {
       const n = next++;
-      const { start, end, q } = params(n);
-      const test = await fetch(`${o.url}/chunkUpload.action?${new URLSearchParams(q).toString()}`, {
-        headers: { token: o.token },
-      });
-      await test.arrayBuffer();
-      if (test.status === 200) continue;
-      const form = new FormData();
-      for (const [k, v] of Object.entries(q)) form.append(k, v);
-      form.append('file', new Blob([data.subarray(start, end)]), 'blob');
-      const res = await fetch(`${o.url}/chunkUpload.action`, {
-        method: 'POST',
-        headers: { token: o.token },
-        body: form,
-      });
-      if (!res.ok) throw new Error(`chunk ${n}: ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
+      const fields = chunkFields(file, n);
+      if (await chunks.test(fields)) continue;
+      const { start, end } = chunkRange(n, data.length, chunkSize);
+      await chunks.send(fields, new Blob([data.subarray(start, end)]));
     }
   };
   await Promise.all([worker(), worker(), worker()]);

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { launchBrowser } from '@hpc/e2e/support/browser';
+import { launchBrowser } from '../../test-support/browser';
 import { buildAllInOne } from '@hpc/all-in-one';
 import { logIn } from './session';
 import { nodeUpload } from './node-upload';

@@ -1,12 +1,13 @@
 /**
  * A lean client for simple-uploader.js's chunk protocol, so the bench measures the server and not the client:
  * `node:http` with a keep-alive agent (one socket per upload lane, as a browser reuses its connections), the
- * multipart framing built per chunk as two small buffers around the file slice, which is read from one open file
+ * multipart framing (the shared chunk protocol's) built per chunk as two small buffers around the file slice, which is read from one open file
  * straight into the buffer that is written to the socket (no Blob/FormData copies, no open/close per chunk). Per chunk, exactly what the browser does: a test GET (200 = stored, 204 = send it),
  * then the multipart POST with the fields first and the `file` part last.
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import { chunkFields, chunkMultipart, chunkRange, totalChunks } from '@hpc/contracts';
 
 export interface ChunkUpload {
   base: string;
@@ -42,32 +43,18 @@ function request(agent: http.Agent, url: string, opts: http.RequestOptions, body
 export async function uploadChunked(u: ChunkUpload): Promise<{ skipped: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: u.inFlight });
   const fh = await fs.promises.open(u.file);
-  const chunks = Math.max(1, Math.floor(u.size / u.chunkSize));
+  const file = { size: u.size, chunkSize: u.chunkSize, relativePath: u.name, path: u.path };
+  const chunks = totalChunks(u.size, u.chunkSize);
   let next = 1;
   let skipped = 0;
-  const params = (n: number) => {
-    const start = (n - 1) * u.chunkSize;
-    const end = n === chunks ? u.size : start + u.chunkSize;
-    const p: Record<string, string> = {
-      chunkNumber: String(n),
-      chunkSize: String(u.chunkSize),
-      currentChunkSize: String(end - start),
-      totalSize: String(u.size),
-      identifier: `${u.size}-${u.name.replace(/[^0-9a-zA-Z_-]/g, '')}`,
-      filename: u.name,
-      relativePath: u.name,
-      totalChunks: String(chunks),
-      path: u.path,
-    };
-    return { p, start, end };
-  };
   const worker = async () => {
     // One buffer per lane, reused: the previous chunk's body was sent before its answer came back. A fresh 1 MiB
     // buffer per chunk cost the client page faults and GC, CPU the server then did not get on 2 cores.
     const lane = Buffer.allocUnsafeSlow(u.chunkSize * 2);
     while (next <= chunks) {
       const n = next++;
-      const { p, start, end } = params(n);
+      const p = chunkFields(file, n);
+      const { start, end } = chunkRange(n, u.size, u.chunkSize);
       const test = await request(agent, `${u.base}/chunkUpload.action?${new URLSearchParams(p).toString()}`, {
         headers: { token: u.token },
       });
@@ -76,11 +63,8 @@ export async function uploadChunked(u: ChunkUpload): Promise<{ skipped: number }
         continue;
       }
       if (test.status !== 204) throw new Error(`test chunk ${n}: ${test.status} ${test.text}`);
-      let head = '';
-      for (const [k, v] of Object.entries(p))
-        head += `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
-      head += `--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="${u.name}"\r\ncontent-type: application/octet-stream\r\n\r\n`;
-      const framing = [Buffer.from(head), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)];
+      const { head, tail } = chunkMultipart(p, BOUNDARY, u.name);
+      const framing = [Buffer.from(head), Buffer.from(tail)];
       const data = lane.subarray(0, end - start);
       const { bytesRead } = await fh.read(data, 0, data.length, start);
       if (bytesRead !== data.length) throw new Error(`short read of chunk ${n}`);

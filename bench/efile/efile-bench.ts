@@ -17,6 +17,7 @@ import { OWNER_RIGHTS_PATH } from '@hpc/contracts';
 import { signClusterToken } from '@hpc/server-kit';
 import { uploadChunked } from './chunk-client';
 import { loadRun } from './load-run';
+import { startEfileProcess } from '../../test-support/efile-process';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // The server as operators run it: the esbuild bundle (`npm run build:servers`, done here first), not `tsx`, whose
@@ -91,41 +92,24 @@ async function main() {
   });
   if (!process.env.BENCH_SERVER)
     execFileSync(process.execPath, ['scripts/build-servers.mjs'], { cwd: path.resolve(here, '../..') });
-  server = spawn(
-    process.execPath,
-    [
-      ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []),
-      ...(serverEntry.endsWith('.ts') ? ['--import', 'tsx'] : []),
-      serverEntry,
-    ],
-    {
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        UV_THREADPOOL_SIZE: '16',
-        EFILE_CLUSTER_ID: 'bench',
-        EFILE_PORT: String(port),
-        EFILE_HOST: '127.0.0.1',
-        EFILE_FS_ROOT: root,
-        DATA_DIR: path.join(tmp, 'data'),
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-        EFILE_FOLDER_FILE_LIMIT: '1000000',
-        EFILE_JWKS_URL: `http://127.0.0.1:${(jwksServer.address() as { port: number }).port}/`,
-        EFILE_SERVICE_SECRET: 'bench',
-      },
+  const started = await startEfileProcess({
+    entry: serverEntry,
+    nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [],
+    log: 'inherit',
+    env: {
+      UV_THREADPOOL_SIZE: '16',
+      EFILE_CLUSTER_ID: 'bench',
+      EFILE_PORT: String(port),
+      EFILE_FS_ROOT: root,
+      DATA_DIR: path.join(tmp, 'data'),
+      // At least info: the server's "listening" line is what the start waits for.
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+      EFILE_FOLDER_FILE_LIMIT: '1000000',
+      EFILE_JWKS_URL: `http://127.0.0.1:${(jwksServer.address() as { port: number }).port}/`,
+      EFILE_SERVICE_SECRET: 'bench',
     },
-  );
-  for (
-    let i = 0;
-    i < 200 &&
-    !(await fetch(`${base}/check.action`).then(
-      (r) => r.ok,
-      () => false,
-    ));
-    i++
-  ) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  });
+  server = started.child;
   const H = { token };
   // Fetch the JWKS now: later sections block this process in execFileSync (curl, zip), and a first key fetch
   // then would time out against the JWKS server living in this same process.

@@ -10,3 +10,10 @@ export {
 } from './client';
 export { catalogApi, type CatalogApi, type PageOf, type DescPath, type CallOptions } from './catalog.api';
 export { encodeRequestTime, requestTimeHeaders } from './request-time';
+export {
+  chunkUploadApi,
+  chunkForm,
+  type ChunkUploadApi,
+  type ChunkStored,
+  type ChunkCallOptions,
+} from './chunk-upload';

@@ -7,5 +7,6 @@ export * from './common';
 export * from './catalog';
 export * from './identity';
 export * from './efile';
+export * from './chunk-protocol';
 export * from './site';
 export * from './fastrans';

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Kysely, Migration } from 'kysely';
 import { migrate, openDb } from './db';
-import { testDbTargets } from './testing';
+import { testDbTargets } from './testing.test-fixture';
 
 interface T {
   item: { id: number; name: string };

@@ -18,28 +18,3 @@ export async function mapLimit<T, R>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
-
-/** A small LRU map with a time-to-live, for short-lived listing caches. */
-export class TtlLru<V> {
-  private readonly map = new Map<string, { v: V; at: number }>();
-  constructor(
-    private readonly max: number,
-    private readonly ttlMs: number,
-  ) {}
-  get(key: string): V | undefined {
-    const e = this.map.get(key);
-    if (!e) return undefined;
-    if (Date.now() - e.at > this.ttlMs) {
-      this.map.delete(key);
-      return undefined;
-    }
-    this.map.delete(key);
-    this.map.set(key, e);
-    return e.v;
-  }
-  set(key: string, v: V): void {
-    this.map.delete(key);
-    this.map.set(key, { v, at: Date.now() });
-    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
-  }
-}

@@ -1,9 +1,12 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- lru-cache 5 has no types: this carries them into every program that compiles this file (bench, all-in-one)
+/// <reference path="../lru-cache.d.ts" />
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Stats } from 'node:fs';
-import type { FileEntry } from '@hpc/contracts';
+import { CommonCodes, FileCodes, type FileEntry } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
-import { mapLimit, TtlLru } from './concurrency';
+import LRU from 'lru-cache';
+import { mapLimit } from './concurrency';
 import { fsError } from './file-ops';
 import { isInternalName } from './names';
 import { groupName, permissionString, userName } from './owners';
@@ -28,9 +31,9 @@ interface Name {
 const SORTS = new Set(['name', 'size', 'mtime', 'type', 'owner', 'permission']);
 const STAT_CONCURRENCY = 32;
 // Names of a directory keyed by its identity and mtime: the second page of a 100,000-entry folder needs no readdir.
-const namesCache = new TtlLru<Name[]>(16, 30_000);
-const sortedCache = new TtlLru<Name[]>(32, 30_000);
-const statsCache = new TtlLru<Map<string, Stats | null>>(8, 10_000);
+const namesCache = new LRU<string, Name[]>({ max: 16, maxAge: 30_000 });
+const sortedCache = new LRU<string, Name[]>({ max: 32, maxAge: 30_000 });
+const statsCache = new LRU<string, Map<string, Stats | null>>({ max: 8, maxAge: 10_000 });
 
 const extOf = (name: string, dir: boolean) => {
   if (dir) return '';
@@ -79,9 +82,9 @@ export async function listDirectory(
   linkInside: (realHost: string) => Promise<boolean>,
 ): Promise<{ list: FileEntry[]; total: number }> {
   const st = await fs.stat(dirHost).catch(() => null);
-  if (!st) throw new AppError('1024');
-  if (!st.isDirectory()) throw new AppError('1022');
-  if (!SORTS.has(opts.sort)) throw new AppError('1004', `Unknown sort column ${opts.sort}`);
+  if (!st) throw new AppError(FileCodes.dirNotFound);
+  if (!st.isDirectory()) throw new AppError(FileCodes.notAFolder);
+  if (!SORTS.has(opts.sort)) throw new AppError(CommonCodes.invalidInput, `Unknown sort column ${opts.sort}`);
   const base = `${st.dev}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}`;
   const all = await readNames(dirHost, base);
   const kw = opts.keyword?.trim().toLowerCase() ?? '';

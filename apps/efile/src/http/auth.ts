@@ -1,5 +1,8 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- lru-cache 5 has no types: this carries them into every program that compiles this file (bench, all-in-one)
+/// <reference path="../lru-cache.d.ts" />
 import type { FastifyRequest } from 'fastify';
-import type { BrowserAction, BrowserTicketBody } from '@hpc/contracts';
+import LRU from 'lru-cache';
+import { CommonCodes, type BrowserAction, type BrowserTicketBody } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../deps';
 import type { UserScope } from '../fs/path-resolver';
@@ -45,17 +48,15 @@ const VERIFIED_MAX = 1000;
 export function createAuth(deps: EfileDeps) {
   const users = new WeakMap<FastifyRequest, EfileUser>();
   const seeded = new Set<string>();
-  const verified = new Map<string, { claims: Claims; until: number }>();
+  const verified = new LRU<string, Claims>({ max: VERIFIED_MAX, maxAge: VERIFIED_TTL_MS });
   const verify = async (token: string | undefined): Promise<Claims> => {
     if (!token) return deps.verifier.verify(token); // refuses: "1406"
-    const now = Date.now();
     const hit = verified.get(token);
-    if (hit && now < hit.until) return hit.claims;
-    if (hit) verified.delete(token);
+    if (hit) return hit;
     const claims = await deps.verifier.verify(token);
-    // Oldest first: a Map iterates in insertion order.
-    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
-    verified.set(token, { claims, until: Math.min(now + VERIFIED_TTL_MS, claims.exp * 1000) });
+    // Never past the token's own expiry (a zero maxAge would mean the cache's default: such a token is not kept).
+    const maxAge = Math.min(VERIFIED_TTL_MS, claims.exp * 1000 - Date.now());
+    if (maxAge > 0) verified.set(token, claims, maxAge);
     return claims;
   };
   const tickets = createTickets(deps.kv);
@@ -74,7 +75,7 @@ export function createAuth(deps: EfileDeps) {
 
   const userOfRequest = (req: FastifyRequest): EfileUser => {
     const u = users.get(req);
-    if (!u) throw new AppError('1406');
+    if (!u) throw new AppError(CommonCodes.tokenWithoutUser);
     return u;
   };
 
@@ -87,7 +88,7 @@ export function createAuth(deps: EfileDeps) {
       let user: EfileUser;
       if (typeof header === 'string' && header) {
         const claims = await verify(header);
-        if (claims.st === 'Disable' && !cfg.allowDisabled) throw new AppError('1007');
+        if (claims.st === 'Disable' && !cfg.allowDisabled) throw new AppError(CommonCodes.userFrozen);
         user = userOf(claims);
         exps.set(req, claims.exp);
       } else if (cfg.browserGet && typeof query.ticket === 'string') {
@@ -97,7 +98,7 @@ export function createAuth(deps: EfileDeps) {
         const claims = await verify(
           cfg.browserGet && typeof query.token === 'string' ? query.token : undefined,
         );
-        if (claims.st === 'Disable' && !cfg.allowDisabled) throw new AppError('1007');
+        if (claims.st === 'Disable' && !cfg.allowDisabled) throw new AppError(CommonCodes.userFrozen);
         user = userOf(claims);
         exps.set(req, claims.exp);
       }
@@ -111,7 +112,8 @@ export function createAuth(deps: EfileDeps) {
     /** A browser ticket for the caller of this request (authenticated by the token header). */
     async issueTicket(req: FastifyRequest, body: BrowserTicketBody) {
       const exp = exps.get(req);
-      if (exp === undefined) throw new AppError('1406', 'A ticket is issued for the token header only');
+      if (exp === undefined)
+        throw new AppError(CommonCodes.tokenWithoutUser, 'A ticket is issued for the token header only');
       return tickets.issue(userOfRequest(req), exp, body);
     },
   };

@@ -6,7 +6,7 @@ import { makeTempDir } from '@hpc/server-kit/testing';
 import { registerEfile } from '../app';
 import { readEfileConfig } from '../config';
 import { openEfileDeps, type EfileDeps } from '../deps';
-import { CLUSTER, DEMO_RIGHTS, FORM, form, makeKeys } from '../testing/efile-testing';
+import { CLUSTER, DEMO_RIGHTS, FORM, form, makeKeys } from '../efile.test-fixture';
 
 type Json = { code: string; data: Record<string, unknown> };
 

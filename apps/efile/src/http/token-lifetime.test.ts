@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLUSTER_TOKEN_ISSUER } from '@hpc/contracts';
-import { CLUSTER, makeHarness, type Harness } from '../testing/efile-testing';
+import { CLUSTER, makeHarness, type Harness } from '../efile.test-fixture';
 
 /** Issue 10 §2.6: a validly signed cluster token must not live longer than the cap, whoever signed it. */
 describe('efile caps the lifetime of cluster tokens on its side', () => {

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORM, form, makeHarness, type Harness } from '../testing/efile-testing';
-import { postChunk } from '../testing/chunk-client';
+import { FORM, form, makeHarness, type Harness } from '../efile.test-fixture';
+import { postChunk } from '../features/upload/chunk-client.test-fixture';
 import { uploadRepository } from '../features/upload/upload.repository';
 import { uploadService } from '../features/upload/upload.service';
 import type { WorkerUserFs } from './worker-client';
@@ -16,7 +16,7 @@ import {
   makeHome,
   openPathTo,
   removeUsers,
-} from './unix-testing';
+} from './unix.test-fixture';
 
 if (!isRoot)
   console.warn(

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORM, form, makeHarness, type Harness } from '../testing/efile-testing';
+import { FORM, form, makeHarness, type Harness } from '../efile.test-fixture';
 import type { WorkerUserFs } from './worker-client';
 import { checkAccount } from './accounts';
 

@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORM, form, makeHarness, type Harness } from '../../testing/efile-testing';
+import { FORM, form, makeHarness, type Harness } from '../../efile.test-fixture';
 
 /** Descriptors of this process open on paths matching `match`, after up to a second for closes to land. */
 async function openAfterSettling(match: (path: string) => boolean): Promise<number> {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '@hpc/server-kit';
-import { FORM, form, makeHarness, type Harness } from '../../testing/efile-testing';
+import { FORM, form, makeHarness, type Harness } from '../../efile.test-fixture';
 import { openForRead } from '../../fs/file-ops';
 import { copyTree } from '../../fs/copy-tree';
 import { listDirectory } from '../../fs/listing';

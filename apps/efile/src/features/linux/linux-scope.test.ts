@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_RIGHTS, FORM, form, makeHarness, type Harness } from '../../testing/efile-testing';
+import { DEMO_RIGHTS, FORM, form, makeHarness, type Harness } from '../../efile.test-fixture';
 
 /** A ustar header block for one regular file (enough for a one-entry tar). */
 function tarOf(name: string, data: Buffer): Buffer {

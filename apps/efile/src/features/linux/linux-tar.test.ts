@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHarness, type Harness } from '../../testing/efile-testing';
+import { makeHarness, type Harness } from '../../efile.test-fixture';
 
 /** A ustar header block, written by hand so the test does not share code with the reader under test. */
 function header(name: string, size: number, type: string): Buffer {

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORM, form, makeHarness, type Harness } from '../../testing/efile-testing';
+import { FORM, form, makeHarness, type Harness } from '../../efile.test-fixture';
 import { testDbTargets } from '@hpc/server-kit/testing';
 
 describe.each(testDbTargets())('copy and move operations ($name)', (db) => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORM, form, makeHarness, type Harness } from '../../testing/efile-testing';
+import { FORM, form, makeHarness, type Harness } from '../../efile.test-fixture';
 
 describe('preview and edit', () => {
   let h: Harness;

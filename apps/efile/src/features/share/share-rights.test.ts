@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_RIGHTS, FORM, form, makeHarness, type Harness } from '../../testing/efile-testing';
+import { DEMO_RIGHTS, FORM, form, makeHarness, type Harness } from '../../efile.test-fixture';
 
 type Json = { code: string; data: Record<string, unknown> };
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv, RedisKv, type KvStore } from '@hpc/server-kit';
-import { FORM, form, makeHarness, type Harness } from '../../testing/efile-testing';
+import { FORM, form, makeHarness, type Harness } from '../../efile.test-fixture';
 
 /** The in-memory store always; Redis too when TEST_REDIS_URL is set (under a key prefix of this run's own). */
 const stores: [string, () => KvStore][] = [['memory', () => new MemoryKv()]];

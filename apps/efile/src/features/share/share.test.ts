@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '@hpc/server-kit';
-import { FORM, form, makeHarness, type Harness } from '../../testing/efile-testing';
+import { FORM, form, makeHarness, type Harness } from '../../efile.test-fixture';
 import { testDbTargets } from '@hpc/server-kit/testing';
 
 describe.each(testDbTargets())('shares ($name)', (db) => {

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FastransRefusal } from '@hpc/contracts';
 import { testDbTargets } from '@hpc/server-kit/testing';
-import { makeHarness, type Harness } from '../../testing/efile-testing';
+import { makeHarness, type Harness } from '../../efile.test-fixture';
 import { readTar } from '../../fs/tar-extract';
 import tar from 'tar-stream';
 import { MANIFEST_NAME } from './transfer.service';

@@ -4,19 +4,28 @@ import type { FileHandle } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { totalChunks } from '@hpc/contracts';
 import { signClusterToken } from '@hpc/server-kit';
-import { makeHarness, makeKeys, type Harness } from '../../testing/efile-testing';
+import { makeHarness, makeKeys, type Harness } from '../../efile.test-fixture';
 import { makeTempDir } from '@hpc/server-kit/testing';
-import { postChunk, sha256, totalChunksOf, type ChunkTarget } from '../../testing/chunk-client';
+import { startEfileProcess } from '../../../../../test-support/efile-process';
+import { postChunk, sha256, type ChunkTarget } from './chunk-client.test-fixture';
 
-const serverTs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../server.ts');
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 describe('robustness (real processes, real files)', () => {
   const tmp = makeTempDir('efile-robust-');
   afterAll(() => tmp.cleanup());
+  beforeAll(async () => {
+    const script = '../../../../../scripts/build-servers.mjs';
+    const { buildEfileServer } = (await import(/* @vite-ignore */ path.resolve(here, script))) as {
+      buildEfileServer: () => Promise<void>;
+    };
+    await buildEfileServer();
+  });
 
   it('survives 20 SIGKILLs in the middle of an upload and resumes to the exact file', async () => {
     const keys = await makeKeys();
@@ -25,33 +34,15 @@ describe('robustness (real processes, real files)', () => {
     const jwksPort = (jwksServer.address() as { port: number }).port;
     const root = path.join(tmp.dir, 'kill-root');
     fs.mkdirSync(root + '/public/home/demo', { recursive: true });
-    const port = 20000 + Math.floor(Math.random() * 20000);
     const env = {
-      ...process.env,
       EFILE_CLUSTER_ID: 'c1',
-      EFILE_PORT: String(port),
-      EFILE_HOST: '127.0.0.1',
       EFILE_FS_ROOT: root,
       DATA_DIR: path.join(tmp.dir, 'kill-data'),
       EFILE_JWKS_URL: `http://127.0.0.1:${jwksPort}/jwks`,
-      LOG_LEVEL: 'warn',
       UV_THREADPOOL_SIZE: '8',
     };
-    // Listen for exit from the start: a killed child may be gone before anyone awaits it.
-    const exited = new Map<ChildProcess, Promise<unknown>>();
-    const start = async (): Promise<ChildProcess> => {
-      const child = spawn(process.execPath, ['--import', 'tsx', serverTs], { env, stdio: 'ignore' });
-      exited.set(child, new Promise((r) => child.once('exit', r)));
-      for (let i = 0; i < 200; i++) {
-        const up = await fetch(`http://127.0.0.1:${port}/check.action`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (up) return child;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error('server did not start');
-    };
+    // The built bundle, ready when it logs that it listens (see test-support/efile-process.ts).
+    const start = () => startEfileProcess({ env });
     const token = await signClusterToken(keys.privateKey, 'k1', {
       sub: 'u1',
       aud: 'c1',
@@ -62,24 +53,28 @@ describe('robustness (real processes, real files)', () => {
       exp_acct: null,
     });
     const t: ChunkTarget = {
-      base: `http://127.0.0.1:${port}`,
+      base: '',
       token,
       path: '/public/home/demo',
       relativePath: 'kill.bin',
       data: crypto.randomBytes(64 * 1024 * 1024),
       chunkSize: 1024 * 1024,
     };
-    const total = totalChunksOf(t.data.length, t.chunkSize);
+    const total = totalChunks(t.data.length, t.chunkSize);
     const identifier = `${t.data.length}-killbin`;
     let kills = 0;
     let done = false;
     while (!done) {
-      const child = await start();
+      const server = await start();
+      t.base = server.base;
       const status = await fetch(
         `${t.base}/upload/chunkStatus.action?path=/public/home/demo&relativePath=kill.bin&identifier=${identifier}`,
         { headers: { token } },
       ).then((r) => r.json() as Promise<{ data: { stored: number[]; complete: boolean } }>);
-      if (status.data.complete) break;
+      if (status.data.complete) {
+        await server.stop();
+        break;
+      }
       const missing = Array.from({ length: total }, (_, i) => i + 1).filter(
         (n) => !status.data.stored.includes(n),
       );
@@ -87,9 +82,9 @@ describe('robustness (real processes, real files)', () => {
         // Three chunks in flight, the process killed while they are being written.
         const inflight = missing.slice(0, 3).map((n) => postChunk(t, n).catch(() => null));
         await new Promise((r) => setTimeout(r, 5 + Math.random() * 40));
-        child.kill('SIGKILL');
+        server.child.kill('SIGKILL');
         await Promise.all(inflight);
-        await exited.get(child);
+        await server.exited;
         kills++;
         continue;
       }
@@ -98,14 +93,14 @@ describe('robustness (real processes, real files)', () => {
         expect(rs.every((r) => r.status === 200)).toBe(true);
       }
       done = true;
-      child.kill('SIGTERM');
-      await exited.get(child);
+      await server.stop();
     }
     jwksServer.close();
     expect(kills).toBe(20);
     expect(sha256(fs.readFileSync(root + '/public/home/demo/kill.bin'))).toBe(sha256(t.data));
     expect(fs.readdirSync(root + '/public/home/demo')).toEqual(['kill.bin']);
-  }, 120_000);
+    // A guard against a hang, not a speed bar: every wait above ends on an event (a log line, an exit, an answer).
+  }, 600_000);
 
   /** Uploads 12 MiB into `small` (which holds 8 MiB) chunk by chunk; the first refused chunk's status and code. */
   async function fillUp(h: Harness, folder: string) {
@@ -117,7 +112,7 @@ describe('robustness (real processes, real files)', () => {
       data: crypto.randomBytes(12 * 1024 * 1024),
       chunkSize: 1024 * 1024,
     };
-    for (let n = 1; n <= totalChunksOf(t.data.length, t.chunkSize); n++) {
+    for (let n = 1; n <= totalChunks(t.data.length, t.chunkSize); n++) {
       const r = await postChunk(t, n);
       if (r.status !== 200) return { status: r.status, code: ((await r.json()) as { code: string }).code };
     }

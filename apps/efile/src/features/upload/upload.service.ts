@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import type { ChunkParams } from '@hpc/contracts';
+import { chunkGeometryFault, chunkRange, CommonCodes, FileCodes, type ChunkParams } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
@@ -46,33 +46,31 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
   function checkGeometry(p: ChunkParams) {
     if (p.folderFileCount !== undefined && p.folderFileCount > config.EFILE_FOLDER_FILE_LIMIT) {
       throw new AppError(
-        '1508',
+        FileCodes.downloadLimit,
         `The folder has more than ${config.EFILE_FOLDER_FILE_LIMIT} files: package it (zip or tar) before uploading, or use the fast-transfer client`,
       );
     }
     if (p.currentChunkSize > config.EFILE_MAX_CHUNK_SIZE)
-      throw new AppError('1011', 'The chunk is larger than the server allows');
-    // simple-uploader (forceChunkSize false) puts the remainder into the last chunk: floor(size / chunkSize) chunks.
-    const expectedChunks = Math.max(1, Math.floor(p.totalSize / p.chunkSize));
-    if (p.totalChunks !== expectedChunks || p.chunkNumber > p.totalChunks)
-      throw new AppError('1004', 'Inconsistent chunk numbers');
-    const offset = (p.chunkNumber - 1) * p.chunkSize;
-    const expected = p.chunkNumber === p.totalChunks ? p.totalSize - offset : p.chunkSize;
-    if (p.currentChunkSize !== expected) throw new AppError('1004', 'Inconsistent chunk size');
-    return offset;
+      throw new AppError(CommonCodes.tooLarge, 'The chunk is larger than the server allows');
+    // The geometry every client cuts (the shared chunk protocol): floor(size / chunkSize) chunks, remainder last.
+    const fault = chunkGeometryFault(p);
+    if (fault === 'numbers') throw new AppError(CommonCodes.invalidInput, 'Inconsistent chunk numbers');
+    if (fault === 'size') throw new AppError(CommonCodes.invalidInput, 'Inconsistent chunk size');
+    return chunkRange(p.chunkNumber, p.totalSize, p.chunkSize).start;
   }
 
   /** Resolves the target (creating the folders of a folder upload when `create`). */
   async function prepare(user: EfileUser, p: ChunkParams, create: boolean): Promise<Prepared | null> {
     const segs = validateRelativePath(p.relativePath);
     const base = await userfs.resolve(user, p.path);
-    if (!base.stat?.isDir) throw new AppError('1022');
+    if (!base.stat?.isDir) throw new AppError(FileCodes.notAFolder);
     for (let i = 1; i < segs.length; i++) {
       const sub = join(base.clusterPath, segs.slice(0, i));
       if (create) await userfs.ensureDir(user, sub);
       else {
         const dir = await userfs.resolve(user, sub, { mustExist: false });
-        if (dir.stat && !dir.stat.isDir) throw new AppError('1022', `${dir.clusterPath} is not a folder`);
+        if (dir.stat && !dir.stat.isDir)
+          throw new AppError(FileCodes.notAFolder, `${dir.clusterPath} is not a folder`);
         if (!dir.stat) return null;
       }
     }
@@ -117,7 +115,7 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
         });
       } catch (e) {
         // A taken name: the partial is gone (removed with the refusal), so is the session.
-        if (isAppError(e) && (e.code === '1021' || e.code === '1023'))
+        if (isAppError(e) && (e.code === FileCodes.sameNameFile || e.code === FileCodes.sameNameDir))
           await removePartial(user, row.id, row.partial_host);
         throw e;
       }
@@ -210,14 +208,14 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
         await entry.fh.write(data, offset);
       } catch (e) {
         const code = isAppError(e) ? e.code : errno(e);
-        if (code === 'ENOSPC' || code === 'EDQUOT' || code === '1501') {
+        if (code === 'ENOSPC' || code === 'EDQUOT' || code === FileCodes.noSpace) {
           await removePartial(user, id, prep.partialHost);
-          throw new AppError('1501');
+          throw new AppError(FileCodes.noSpace);
         }
         // An offset past what the file system can hold (a chunk at 17 TiB on ext4): this upload cannot succeed.
-        if (code === 'EFBIG' || code === 'EOVERFLOW' || code === 'EINVAL' || code === '1011') {
+        if (code === 'EFBIG' || code === 'EOVERFLOW' || code === 'EINVAL' || code === CommonCodes.tooLarge) {
           await removePartial(user, id, prep.partialHost);
-          throw new AppError('1011', 'The file would be larger than the file system allows');
+          throw new AppError(CommonCodes.tooLarge, 'The file would be larger than the file system allows');
         }
         if (isAppError(e)) throw e;
         fsError(e);
@@ -263,12 +261,12 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
         validateRelativePath(q.relativePath),
       );
       const row = await repo.get(sessionId(user.sub, targetPath, q.identifier));
-      if (!row) throw new AppError('1020', 'No such upload');
+      if (!row) throw new AppError(FileCodes.notFound, 'No such upload');
       if (row.status !== 'done') {
         if ((await repo.countChunks(row.id)) !== row.total_chunks)
-          throw new AppError('1003', 'Not every chunk is stored yet');
+          throw new AppError(CommonCodes.incompleteParams, 'Not every chunk is stored yet');
         if ((await finalize(user, row, q.overwrite ?? false)) === 'busy')
-          throw new AppError('1001', 'The upload is being finalized');
+          throw new AppError(CommonCodes.unavailable, 'The upload is being finalized');
       }
       return { path: targetPath, size: Number(row.total_size) };
     },

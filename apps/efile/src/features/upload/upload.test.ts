@@ -1,14 +1,9 @@
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORM, form, makeHarness, type Harness } from '../../testing/efile-testing';
-import {
-  chunkParams,
-  postChunk,
-  testChunk,
-  totalChunksOf,
-  type ChunkTarget,
-} from '../../testing/chunk-client';
+import { FORM, form, makeHarness, type Harness } from '../../efile.test-fixture';
+import { chunkParams, postChunk, testChunk, type ChunkTarget } from './chunk-client.test-fixture';
+import { totalChunks } from '@hpc/contracts';
 import { testDbTargets } from '@hpc/server-kit/testing';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -136,7 +131,7 @@ describe.each(testDbTargets())('chunked upload ($name)', (db) => {
 
   it('uploads folders with their relative paths, refuses >1000-file folders and bad names', async () => {
     const t = target('项目/src/main.py', 70 * 1024, { folderFileCount: '3' });
-    for (let n = 1; n <= totalChunksOf(t.data.length, t.chunkSize); n++)
+    for (let n = 1; n <= totalChunks(t.data.length, t.chunkSize); n++)
       expect((await postChunk(t, n)).status).toBe(200);
     expect(fs.readFileSync(h.home + '/项目/src/main.py').equals(t.data)).toBe(true);
     const many = await postChunk(target('huge/a.txt', 10, { folderFileCount: '1001' }), 1);

@@ -1,5 +1,6 @@
+import { ApiClient, chunkUploadApi, isApiError } from '@hpc/api-client';
+import { chunkFields, chunkRange } from '@hpc/contracts';
 import { getClusterToken } from '../../clusters';
-import { chunkRange, totalChunks } from './chunk-math';
 import type { FileTask, UploadTarget } from './upload-queue';
 
 /** A failed chunk call: the envelope's code when the server sent one, else the HTTP status ("0" = network). */
@@ -26,83 +27,104 @@ export interface ChunkTransport {
   ): Promise<{ complete: boolean }>;
 }
 
-/** The chunk parameters of spec §3 plus the target folder (`path`) and the overwrite choice. */
-export function chunkParams(target: UploadTarget, file: FileTask, n: number): Record<string, string> {
-  const { start, end } = chunkRange(n, file.size, file.chunkSize);
-  const name = file.relativePath.slice(file.relativePath.lastIndexOf('/') + 1);
-  return {
-    chunkNumber: String(n),
-    chunkSize: String(file.chunkSize),
-    currentChunkSize: String(end - start),
-    totalSize: String(file.size),
-    identifier: file.identifier,
-    filename: name,
-    relativePath: file.relativePath,
-    totalChunks: String(totalChunks(file.size, file.chunkSize)),
-    path: target.dir,
-    overwrite: String(file.overwrite),
-  };
-}
-
-function codeOf(status: number, body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { code?: unknown };
-    if (typeof parsed.code === 'string') return parsed.code;
-  } catch {
-    // Not an envelope (a proxy's error page): the status is the code.
-  }
-  return String(status);
+/** The chunk parameters of spec §3 (the shared protocol) plus the target folder and the overwrite choice. */
+function chunkParams(target: UploadTarget, file: FileTask, n: number): Record<string, string> {
+  return chunkFields(
+    {
+      size: file.size,
+      chunkSize: file.chunkSize,
+      relativePath: file.relativePath,
+      path: target.dir,
+      identifier: file.identifier,
+      overwrite: file.overwrite,
+    },
+    n,
+  );
 }
 
 /**
- * The browser transport: the test GET with fetch, the chunk POST with XMLHttpRequest because only XHR reports
- * upload progress. Statuses follow simple-uploader: 200/201/202 succeed; anything else fails at once (0 retries).
+ * `fetch` over XMLHttpRequest, because only XHR reports upload progress: the api-client then reads the answer's
+ * envelope the way it reads every other one.
+ */
+function xhrFetch(onProgress: (loaded: number) => void): typeof fetch {
+  return (input, init = {}) =>
+    new Promise<Response>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      const signal = init.signal;
+      const abort = () => xhr.abort();
+      signal?.addEventListener('abort', abort, { once: true });
+      const done = () => signal?.removeEventListener('abort', abort);
+      xhr.upload.onprogress = (e) => onProgress(e.loaded);
+      xhr.onload = () => {
+        done();
+        const headers = new Headers();
+        const lang = xhr.getResponseHeader('content-language');
+        if (lang) headers.set('content-language', lang);
+        const empty = xhr.status === 204 || xhr.status === 205 || xhr.status === 304;
+        resolve(
+          new Response(empty ? null : xhr.responseText, {
+            status: xhr.status,
+            statusText: xhr.statusText,
+            headers,
+          }),
+        );
+      };
+      xhr.onerror = () => {
+        done();
+        reject(new TypeError('Network Error'));
+      };
+      xhr.onabort = () => {
+        done();
+        reject(new DOMException('The request was cancelled', 'AbortError'));
+      };
+      xhr.open(init.method ?? 'GET', input instanceof Request ? input.url : input.toString());
+      new Headers(init.headers).forEach((v, k) => xhr.setRequestHeader(k, v));
+      xhr.send(init.body as XMLHttpRequestBodyInit | null);
+    });
+}
+
+/** The api-client's errors in the engine's terms: no answer at all is "0", a cancelled call is marked aborted. */
+function chunkError(e: unknown): ChunkError {
+  if (!isApiError(e)) return new ChunkError('0');
+  if (e.kind === 'cancelled') return new ChunkError('0', true);
+  if (e.kind === 'network' || e.kind === 'timeout') return new ChunkError('0');
+  return new ChunkError(e.code);
+}
+
+/** simple-uploader has no deadline per chunk (a slow link may take long): neither does the engine. */
+const chunkApi = (baseUrl: string, fetchImpl?: typeof fetch) =>
+  chunkUploadApi(new ApiClient({ baseUrl, timeoutMs: 0, fetch: fetchImpl }));
+
+/**
+ * The browser transport: the test GET with fetch, the chunk POST with XMLHttpRequest for its progress, both
+ * through the shared chunk calls of the api-client. Any non-2xx answer fails at once (0 retries, simple-uploader).
  */
 export const browserTransport: ChunkTransport = {
   async test(target, file, n, signal) {
     const token = (await getClusterToken(target.clusterId)) ?? '';
-    const qs = new URLSearchParams(chunkParams(target, file, n)).toString();
-    let res: Response;
     try {
-      res = await fetch(`${target.baseUrl}/chunkUpload.action?${qs}`, { headers: { token }, signal });
-    } catch {
-      throw new ChunkError('0', signal.aborted);
+      return await chunkApi(target.baseUrl).test(chunkParams(target, file, n), {
+        signal,
+        headers: { token },
+      });
+    } catch (e) {
+      throw chunkError(e);
     }
-    if (res.status === 200) return true;
-    if (res.status === 204) return false;
-    throw new ChunkError(codeOf(res.status, await res.text().catch(() => '')));
   },
 
   async send(target, file, n, signal, onProgress) {
     const token = (await getClusterToken(target.clusterId)) ?? '';
     const { start, end } = chunkRange(n, file.size, file.chunkSize);
-    const form = new FormData();
-    for (const [k, v] of Object.entries(chunkParams(target, file, n))) form.append(k, v);
-    form.append('file', file.blob.slice(start, end), 'blob');
-    return new Promise((resolve, reject) => {
-      const xhr = new XMLHttpRequest();
-      const abort = () => xhr.abort();
-      signal.addEventListener('abort', abort, { once: true });
-      xhr.upload.onprogress = (e) => onProgress(Math.min(e.loaded, end - start));
-      xhr.onload = () => {
-        signal.removeEventListener('abort', abort);
-        if (xhr.status >= 200 && xhr.status <= 202) {
-          let complete = false;
-          try {
-            complete = Boolean(
-              (JSON.parse(xhr.responseText) as { data?: { complete?: boolean } }).data?.complete,
-            );
-          } catch {
-            // A 2xx without a body still stored the chunk.
-          }
-          resolve({ complete });
-        } else reject(new ChunkError(codeOf(xhr.status, xhr.responseText)));
-      };
-      xhr.onerror = () => reject(new ChunkError('0'));
-      xhr.onabort = () => reject(new ChunkError('0', true));
-      xhr.open('POST', `${target.baseUrl}/chunkUpload.action`);
-      xhr.setRequestHeader('token', token);
-      xhr.send(form);
-    });
+    const progress = (loaded: number) => onProgress(Math.min(loaded, end - start));
+    try {
+      const { complete } = await chunkApi(target.baseUrl, xhrFetch(progress)).send(
+        chunkParams(target, file, n),
+        file.blob.slice(start, end),
+        { signal, headers: { token } },
+      );
+      return { complete };
+    } catch (e) {
+      throw chunkError(e);
+    }
   },
 };

@@ -1,5 +1,5 @@
-import { Limits } from '@hpc/contracts';
-import { chunkIdentifier, chunkRange, smoothSpeed, totalChunks } from './chunk-math';
+import { chunkIdentifier, chunkRange, Limits, totalChunks } from '@hpc/contracts';
+import { smoothSpeed } from './chunk-math';
 import { ChunkError, type ChunkTransport } from './chunk-transport';
 import {
   deleteOutcome,

@@ -1,35 +1,20 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshotter, watchErrors } from './support/browser';
-import { logInAs } from './support/login';
-import { portalUnderTest, type RunningPortal } from './support/portal';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { usePortalEnv } from './support/env';
+import { logInAs, visitor as newVisitor } from './support/login';
 
 /**
  * Defects of issue 13 §1 outside E-File's folder view: a page part that fails to load, server messages in the
  * wrong language, stale results offline, the clipped header search.
  */
-describe('web defects of issue 13', () => {
-  let portal: RunningPortal;
-  let browser: Browser;
+describe('the web shell: failed page parts, redeploys, server messages, offline filters, the header search', () => {
+  const env = usePortalEnv('web');
 
-  beforeAll(async () => {
-    portal = await portalUnderTest();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.stop();
-  });
-
-  async function visitor(language: 'zh-CN' | 'en-US' = 'zh-CN') {
-    const ctx = await newContext(browser, portal.url);
-    await ctx.addInitScript((l) => window.localStorage.setItem('hpc.language', l), language);
-    const page = await ctx.newPage();
-    return { ctx, page, errors: watchErrors(page), shot: screenshotter(page) };
-  }
+  const visitor = (language: 'zh-CN' | 'en-US' = 'zh-CN') =>
+    newVisitor(env.browser, env.portal.url, { language });
 
   const MODEL_LIST_CHUNK = /\/assets\/model-list\.page-[\w-]+\.js$/;
 
@@ -86,16 +71,16 @@ describe('web defects of issue 13', () => {
   });
 
   it('shows the server messages of a deactivated account and of a large file in Chinese', async () => {
-    const wangwu = await logInAs(browser, portal.url, 'wangwu', { at: '/efile' });
+    const wangwu = await logInAs(env.browser, env.portal.url, 'wangwu', { at: '/efile' });
     const toast = wangwu.page.locator('.ant-message-notice');
     await toast.first().waitFor();
     expect(await toast.allTextContents()).toContain('用户已冻结：账号已停用');
     await wangwu.ctx.close();
 
-    const demo = await logInAs(browser, portal.url, 'demo', { at: '/efile' });
+    const demo = await logInAs(env.browser, env.portal.url, 'demo', { at: '/efile' });
     await demo.page.getByTestId('efile-name').first().waitFor();
     // 6 MB of text: over the preview limit, so the server answers "1505" (a code shown as the server says it).
-    const home = path.join(portal.dataDir, 'clusters', '11250', 'public/home/demo');
+    const home = path.join(env.portal.dataDir, 'clusters', '11250', 'public/home/demo');
     fs.writeFileSync(path.join(home, 'big.txt'), crypto.randomBytes(3 * 1024 * 1024).toString('hex'));
     await demo.page.getByTestId('efile-refresh').click();
     await demo.page
@@ -125,10 +110,10 @@ describe('web defects of issue 13', () => {
     for (const [p, lang] of seen) expect(lang, p).toBe('en-US');
     await ctx.close();
 
-    const zh = await fetch(`${portal.url}/api/no-such-call`, { headers: { 'accept-language': 'zh-CN' } });
+    const zh = await fetch(`${env.portal.url}/api/no-such-call`, { headers: { 'accept-language': 'zh-CN' } });
     expect(zh.headers.get('content-language')).toBe('zh-CN');
     expect(((await zh.json()) as { msg: string }).msg).toBe('页面或接口不存在！');
-    const en = await fetch(`${portal.url}/api/no-such-call`, {
+    const en = await fetch(`${env.portal.url}/api/no-such-call`, {
       headers: { 'accept-language': 'en-US,en;q=0.9' },
     });
     expect(en.headers.get('content-language')).toBe('en-US');
@@ -179,7 +164,7 @@ describe('web defects of issue 13', () => {
   it.each(['zh-CN', 'en-US'] as const)(
     'shows the whole header search placeholder at 1440 px on every section (%s)',
     async (language) => {
-      const { ctx, page, shot } = await logInAs(browser, portal.url, 'demo', { language });
+      const { ctx, page, shot } = await logInAs(env.browser, env.portal.url, 'demo', { language });
       for (const at of ['/main-page', '/service-list', '/model-zoo/list', '/full-site-list', '/efile']) {
         await page.goto(at);
         await page.locator('.hpc-header-search input').waitFor();

@@ -1,10 +1,11 @@
 import http from 'node:http';
 import type net from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshotter } from './support/browser';
+import { newContext, screenshotter } from './support/browser';
+import { usePortalEnv } from './support/env';
 import { logInAs } from './support/login';
-import { portalUnderTest, startPortal, type RunningPortal } from './support/portal';
+import { startPortal, type RunningPortal } from './support/portal';
 
 /** Requests the page made for the analytics part, and any request that left for another server. */
 function watchTraffic(page: Page, portalUrl: string) {
@@ -19,21 +20,11 @@ function watchTraffic(page: Page, portalUrl: string) {
 }
 
 /** The rest of spec's small print of issue 13 §2: login timeout, the static 404 page, analytics. */
-describe('the specification’s small print (issue 13 §2)', () => {
-  let portal: RunningPortal;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    portal = await portalUnderTest();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.stop();
-  });
+describe('session timeout, the static 404 page and analytics (the spec’s small print)', () => {
+  const env = usePortalEnv('session-404');
 
   it('sends a timed-out session through the SSO redirect call, which lands on login with the way back', async () => {
-    const { ctx, page } = await logInAs(browser, portal.url, 'demo', { at: '/service-list' });
+    const { ctx, page } = await logInAs(env.browser, env.portal.url, 'demo', { at: '/service-list' });
     await page.getByTestId('user-menu-name').waitFor();
     await ctx.clearCookies({ name: 'hpc_session' });
     const sso = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/auth/loginSsoRedirect.action');
@@ -50,7 +41,7 @@ describe('the specification’s small print (issue 13 §2)', () => {
   ] as const)(
     'sends an unknown address to the static 404 page, served without the app (%s)',
     async (language, text, home) => {
-      const ctx = await newContext(browser, portal.url);
+      const ctx = await newContext(env.browser, env.portal.url);
       await ctx.addInitScript((l) => window.localStorage.setItem('hpc.language', l), language);
       const page = await ctx.newPage();
       const shot = screenshotter(page);
@@ -74,9 +65,9 @@ describe('the specification’s small print (issue 13 §2)', () => {
   );
 
   it('sends nothing and loads nothing for analytics when none is configured', async () => {
-    const ctx = await newContext(browser, portal.url);
+    const ctx = await newContext(env.browser, env.portal.url);
     const page = await ctx.newPage();
-    const traffic = watchTraffic(page, portal.url);
+    const traffic = watchTraffic(page, env.portal.url);
     const config = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/site/config');
     await page.goto('/model-zoo/list');
     expect(((await (await config).json()) as { data: { analytics: unknown } }).data.analytics).toBeNull();
@@ -119,7 +110,7 @@ describe('the specification’s small print (issue 13 §2)', () => {
     });
 
     it('sends page views and 5 s heartbeats on a production host', async () => {
-      const ctx = await newContext(browser, configured.url);
+      const ctx = await newContext(env.browser, configured.url);
       const page = await ctx.newPage();
       const traffic = watchTraffic(page, configured.url);
       await page.goto('/model-zoo/list');
@@ -143,7 +134,7 @@ describe('the specification’s small print (issue 13 §2)', () => {
 
     it('sends nothing and loads nothing on a host that is not listed', async () => {
       const other = configured.url.replace('127.0.0.1', 'localhost');
-      const ctx = await newContext(browser, other);
+      const ctx = await newContext(env.browser, other);
       const page = await ctx.newPage();
       const traffic = watchTraffic(page, other);
       const config = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/site/config');

@@ -4,8 +4,8 @@ import { exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
 import type { ClusterTokenClaims, OwnerRights } from '@hpc/contracts';
 import { signClusterToken, type KvStore } from '@hpc/server-kit';
 import { makeTempDir, type TestDbTarget } from '@hpc/server-kit/testing';
-import { buildEfile } from '../app';
-import { readEfileConfig } from '../config';
+import { buildEfile } from './app';
+import { readEfileConfig } from './config';
 
 export const CLUSTER = 'c1';
 

@@ -1,19 +1,20 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newContext, screenshotter } from './support/browser';
 import { logInToEfile, message, nameLink, rowOf, select, useEfileEnv } from './support/efile-page';
+import { logInAs } from './support/login';
 
 const HOME = '/public/home/demo';
 
-const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-
-/** The rest of E-File in the browser: context menu and keys, places, my shares, Linux commands, limits, leaving. */
-describe('E-File in the browser, continued', () => {
-  const env = useEfileEnv('efile-more');
+/**
+ * Finding one's way in E-File: the context menu and keys, paging, sorting, columns, search and fullscreen, the
+ * places (home directories of each centre), My shares, and what the list shows instead of rows when it cannot list
+ * (a centre without a file service, a deactivated account, a missing folder).
+ */
+describe('E-File navigation in the browser', () => {
+  const env = useEfileEnv('efile-navigation');
   const host = (p: string, cluster = '11250') =>
     path.join(env.portal.dataDir, 'clusters', cluster, p.slice(1));
 
@@ -25,14 +26,6 @@ describe('E-File in the browser, continued', () => {
   /** Keys go to the list only once no dialog is on screen (closing ones animate out first). */
   const noDialog = (page: Page) => expect.poll(() => page.locator('.ant-modal-wrap:visible').count()).toBe(0);
   const at = (page: Page, p: string) => page.waitForURL((u) => u.searchParams.get('path') === p);
-  const chooseInTree = async (page: Page, folder: string) => {
-    const tree = page.getByTestId('efile-tree');
-    await tree.locator('.ant-tree-treenode').filter({ hasText: HOME }).locator('.ant-tree-switcher').click();
-    await tree
-      .locator('.ant-tree-title')
-      .filter({ hasText: new RegExp(`^${folder}$`) })
-      .click();
-  };
 
   it('works by the context menu and the keys F2, Delete, Enter, Backspace and Ctrl+A', async () => {
     const { page, errors, shot } = await loggedIn();
@@ -85,8 +78,9 @@ describe('E-File in the browser, continued', () => {
     await page.keyboard.press('Delete');
     await page.locator('.ant-modal-confirm').filter({ hasText: 'k2-f2.txt' }).waitFor();
     await page.locator('.ant-modal-confirm .ant-btn-dangerous').click();
+    // The message of the menu's delete above may still be on screen: the file itself says when this one is done.
+    await expect.poll(() => fs.existsSync(host(`${HOME}/k2-f2.txt`))).toBe(false);
     await message(page, '删除成功');
-    expect(fs.existsSync(host(`${HOME}/k2-f2.txt`))).toBe(false);
 
     // Enter opens the selected folder, Backspace goes back up.
     await noDialog(page);
@@ -257,137 +251,6 @@ describe('E-File in the browser, continued', () => {
     await ctx.close();
   });
 
-  it('copies the Linux upload and download commands from the page and they work with the real curl', async () => {
-    const { page, ctx } = await loggedIn();
-    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.portal.url });
-    fs.mkdirSync(host(`${HOME}/linux-in`));
-    fs.writeFileSync(host(`${HOME}/linux-in/payload.bin`), crypto.randomBytes(3_000_000));
-    await refresh(page);
-    await select(page, 'linux-in');
-    await page.getByTestId('efile-action-share').click();
-    await page.getByRole('tab', { name: 'Linux 命令' }).click();
-    const linux = page.getByTestId('efile-linux');
-    const copied = async (i: number) => {
-      const box = linux.locator('.hpc-command').nth(i);
-      await box.locator('.hpc-command-copy .ant-typography-copy').click();
-      const text = await page.evaluate(() => navigator.clipboard.readText());
-      expect(text).toBe(await box.locator('code').textContent());
-      return text;
-    };
-    const bash = (cmd: string, cwd: string) =>
-      execFileSync('/bin/bash', ['-c', cmd], {
-        cwd,
-        env: { ...process.env, PATH: '/usr/bin:/bin' },
-      }).toString();
-
-    // Upload into the folder: one file, then a folder through tar.
-    await linux.locator('input').fill(`${HOME}/linux-in`);
-    await linux.getByRole('button', { name: '生成上传命令' }).click();
-    await linux.locator('.hpc-command').nth(1).waitFor();
-    const [upFile, upDir] = [await copied(0), await copied(1)];
-    const local = path.join(env.work, 'up.bin');
-    fs.writeFileSync(local, crypto.randomBytes(2_000_000));
-    bash(upFile.replace('curl ', '/usr/bin/curl -s ').replace('FILE', `'${local}'`), env.work);
-    expect(sha(host(`${HOME}/linux-in/up.bin`))).toBe(sha(local));
-    const tree = path.join(env.work, 'up-tree');
-    fs.mkdirSync(path.join(tree, 'sub'), { recursive: true });
-    fs.writeFileSync(path.join(tree, 'sub/a.txt'), 'tar upload\n');
-    fs.writeFileSync(path.join(tree, 'b.bin'), crypto.randomBytes(500_000));
-    bash(upDir.replace('curl ', '/usr/bin/curl -s ').replaceAll('DIR', `'${tree}'`), env.work);
-    for (const rel of ['sub/a.txt', 'b.bin']) {
-      expect(sha(host(`${HOME}/linux-in/up-tree/${rel}`))).toBe(sha(path.join(tree, rel)));
-    }
-
-    // Download: the folder (with what was just uploaded) as a zip, checked file by file.
-    await linux.getByRole('button', { name: '生成下载命令' }).click();
-    await linux.locator('.hpc-command').nth(2).waitFor();
-    const down = await copied(2);
-    expect(down).toMatch(
-      /^curl -fS -o 'linux-in\.zip' 'http:\/\/127\.0\.0\.1:\d+\/efile\/11250\/linux\/get\/[\w-]+'$/,
-    );
-    const dl = fs.mkdtempSync(path.join(env.work, 'dl-'));
-    bash(down.replace(/^curl /, '/usr/bin/curl -s '), dl);
-    execFileSync('unzip', ['-q', 'linux-in.zip'], { cwd: dl });
-    for (const rel of ['payload.bin', 'up.bin', 'up-tree/sub/a.txt', 'up-tree/b.bin']) {
-      expect(sha(path.join(dl, 'linux-in', rel))).toBe(sha(host(`${HOME}/linux-in/${rel}`)));
-    }
-    await ctx.close();
-  });
-
-  it('zips a selection whose paths are too long for the address through a download key', async () => {
-    const { page, ctx } = await loggedIn();
-    fs.mkdirSync(host(`${HOME}/long`));
-    const names = Array.from(
-      { length: 20 },
-      (_, i) => `${String(i).padStart(2, '0')}-${'n'.repeat(100)}.txt`,
-    );
-    for (const n of names) fs.writeFileSync(host(`${HOME}/long/${n}`), n);
-    await page.goto(`/efile?path=${encodeURIComponent(`${HOME}/long`)}`);
-    await nameLink(page, names[19]!).waitFor();
-    await page.locator('.efile-table td').nth(3).click();
-    await page.keyboard.press('Control+a');
-    await expect.poll(() => page.locator('.efile-table tr.efile-row-selected').count()).toBe(20);
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByTestId('efile-action-download').click(),
-    ]);
-    const url = new URL(download.url());
-    expect(url.pathname).toBe('/efile/11250/multiDownload.action');
-    expect(url.searchParams.get('downKey')).toMatch(/^[\w-]{20,}$/);
-    expect(url.searchParams.getAll('paths')).toEqual([]);
-    const zip = path.join(env.work, 'long.zip');
-    await download.saveAs(zip);
-    const listed = execFileSync('unzip', ['-Z1', zip]).toString().trim().split('\n').sort();
-    expect(listed).toEqual(names);
-    await ctx.close();
-  });
-
-  it('refuses a folder of more than 1000 files for download and for upload, pointing to fast transfer', async () => {
-    const { page, ctx, shot } = await loggedIn();
-    const remote = host(`${HOME}/thousand`);
-    fs.mkdirSync(remote);
-    for (let i = 0; i <= 1000; i++) fs.writeFileSync(path.join(remote, `f${i}.txt`), '');
-    await refresh(page);
-    await select(page, 'thousand');
-    await page.getByTestId('efile-action-download').click();
-    await message(page, '文件数超过 1000 个，请使用快传客户端或 Linux 命令下载');
-    await shot('efile-download-too-many-zh');
-
-    const local = path.join(env.work, 'many');
-    fs.mkdirSync(local);
-    for (let i = 0; i <= 1000; i++) fs.writeFileSync(path.join(local, `m${i}.txt`), 'x');
-    await page.getByTestId('efile-input-folder').setInputFiles(local);
-    await message(page, '文件夹“many”中的文件超过 1000 个，请打包压缩后上传或使用快传客户端');
-    expect(fs.existsSync(host(`${HOME}/many`))).toBe(false);
-    await ctx.close();
-  });
-
-  it.each([
-    ['en-US', 'Retry'],
-    ['zh-CN', '重试'],
-  ] as const)('retries a failed upload from its stored chunks (%s)', async (language, retry) => {
-    const { page, ctx, shot } = await loggedIn(language);
-    const file = path.join(env.work, `retry-${language}.bin`);
-    fs.writeFileSync(file, crypto.randomBytes(5 * 1024 * 1024 + 123));
-    // The third chunk sent fails once with a server error; everything else goes through.
-    let posts = 0;
-    await page.route('**/chunkUpload.action*', (route) =>
-      route.request().method() === 'POST' && ++posts === 3
-        ? route.fulfill({ status: 500, body: 'boom' })
-        : route.continue(),
-    );
-    await page.getByTestId('efile-input-files').setInputFiles(file);
-    const status = page.getByTestId('efile-upload-status').first();
-    await expect.poll(() => status.getAttribute('data-status'), { timeout: 30_000 }).toBe('error');
-    await shot(`efile-upload-retry-${language}`);
-    await page.getByRole('button', { name: retry }).click();
-    await expect.poll(() => status.getAttribute('data-status'), { timeout: 30_000 }).toBe('success');
-    expect(sha(host(`${HOME}/retry-${language}.bin`))).toBe(sha(file));
-    // Chunks stored before the failure were not sent again: 6 chunks, one failure, at most 3 in flight then.
-    expect(posts).toBeLessThanOrEqual(6 + 3);
-    await ctx.close();
-  });
-
   it('shows the places, My shares and the unavailable share in English', async () => {
     const { page, ctx, shot } = await loggedIn('en-US');
     await page.getByTestId('efile-user-home').hover();
@@ -407,45 +270,77 @@ describe('E-File in the browser, continued', () => {
     await ctx.close();
   });
 
-  it('cancels a running copy on the server when the user leaves the site', async () => {
-    const { page, ctx } = await loggedIn();
-    // A large folder (sparse files: instant to make, real bytes to copy) and an empty target.
-    const big = host(`${HOME}/bigdir`);
-    fs.mkdirSync(big);
-    // 2 GiB: about 10 s of writing on a slow disk, far longer than the test needs before it leaves.
-    const part = 512 * 1024 ** 2;
-    for (let i = 0; i < 4; i++) {
-      fs.writeFileSync(path.join(big, `part${i}.bin`), '');
-      fs.truncateSync(path.join(big, `part${i}.bin`), part);
-    }
-    fs.mkdirSync(host(`${HOME}/dest`));
-    await refresh(page);
-    await select(page, 'bigdir');
-    await page.getByTestId('efile-action-copy').click();
-    await chooseInTree(page, 'dest');
-    const started = page.waitForResponse((r) => r.url().includes('/copy.action'));
-    await page.locator('.ant-modal-footer .ant-btn-primary').last().click();
-    const res = await started;
-    const token = (await res.request().allHeaders()).token!;
-    const { operationId } = ((await res.json()) as { data: { operationId: string } }).data;
-    await page.getByTestId('efile-operation').waitFor();
+  it.each([
+    ['zh-CN', '无锡中心（停用）已停用或暂无可用的文件服务'],
+    ['en-US', 'Wuxi Center (disabled) is disabled or has no available file service'],
+  ] as const)(
+    'shows a centre without an enabled file service as the alert alone, its actions disabled (%s)',
+    async (language, alertText) => {
+      const { page, ctx, shot } = await logInAs(env.browser, env.portal.url, 'lisi', {
+        language,
+        at: '/efile',
+      });
+      // lisi starts on Kunshan, whose folder has entries and a count under the table.
+      await page.getByTestId('efile-pagination').waitFor();
+      await page.getByTestId('efile-cluster').click();
+      await page
+        .locator('.ant-select-item-option')
+        .filter({ hasText: /无锡|Wuxi/ })
+        .click();
 
-    await page.goto('about:blank');
-    const progress = async () =>
-      (
-        (await (
-          await fetch(`${env.portal.url}/efile/11250/operationProgress.action?operationId=${operationId}`, {
-            headers: { token },
-          })
-        ).json()) as { data: { status: string; bytesDone: number; bytesTotal: number } }
-      ).data;
-    // A write already handed to the disk finishes before the copy stops: allow for a busy disk.
-    await expect.poll(async () => (await progress()).status, { timeout: 30_000 }).toBe('cancelled');
-    const p = await progress();
-    expect(p.bytesTotal).toBe(4 * part);
-    expect(p.bytesDone).toBeLessThan(p.bytesTotal);
-    // Nothing under its final name, and the hidden temp copy is gone too.
-    await expect.poll(() => fs.readdirSync(host(`${HOME}/dest`))).toEqual([]);
+      const alert = page.getByTestId('efile-unavailable');
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain(alertText);
+      // Nothing of the previous centre stays: no count, no table, no path.
+      expect(await page.getByTestId('efile-pagination').count()).toBe(0);
+      expect(await page.getByTestId('efile-table').count()).toBe(0);
+      // What cannot work there is disabled; the centre can still be changed.
+      for (const id of ['upload-button', 'create-button', 'action-download', 'action-delete', 'home']) {
+        expect(await page.getByTestId(`efile-${id}`).isDisabled(), id).toBe(true);
+      }
+      expect(await page.getByTestId('efile-cluster').locator('input').isDisabled()).toBe(false);
+      await shot(`efile-no-service-${language}`);
+      await ctx.close();
+    },
+  );
+
+  it.each([
+    ['zh-CN', '用户已冻结：账号已停用'],
+    ['en-US', 'User frozen: the account is deactivated'],
+  ] as const)(
+    'shows the error, not an empty folder, for a deactivated account (%s)',
+    async (language, text) => {
+      const { page, ctx, shot } = await logInAs(env.browser, env.portal.url, 'wangwu', {
+        language,
+        at: '/efile',
+      });
+      const state = page.getByTestId('efile-error');
+      await state.waitFor();
+      expect(await state.textContent()).toContain(text);
+      expect(
+        await page.getByText(language === 'zh-CN' ? '此文件夹为空' : 'This folder is empty').count(),
+      ).toBe(0);
+      await shot(`efile-error-1007-${language}`);
+      await ctx.close();
+    },
+  );
+
+  it.each([
+    ['zh-CN', '目录不存在', '返回家目录'],
+    ['en-US', 'Directory does not exist', 'Back to the home directory'],
+  ] as const)('shows a missing folder as an error with the way home (%s)', async (language, text, home) => {
+    const { page, ctx, shot } = await logInAs(env.browser, env.portal.url, 'demo', {
+      language,
+      at: `/efile?cluster=11250&path=${encodeURIComponent('/public/home/demo/no-such-folder')}`,
+    });
+    const state = page.getByTestId('efile-error');
+    await state.waitFor();
+    expect(await state.textContent()).toContain(text);
+    await shot(`efile-error-missing-${language}`);
+    await state.getByRole('button', { name: home }).click();
+    await page.waitForURL((u) => u.searchParams.get('path') === '/public/home/demo');
+    await page.getByTestId('efile-name').first().waitFor();
+    expect(await page.getByTestId('efile-error').count()).toBe(0);
     await ctx.close();
   });
 });
