@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { requestTimeHeaders } from '@hpc/api-client';
 import { sessionQueryOptions } from '../features/account/use-session';
 import { hasSessionHint } from '../features/account/portal-headers';
-import { clustersApi } from '../features/clusters/clusters.api';
+import { identity } from '../shared/api/client';
 import { preloadPageAt } from './routes';
 
 /**
@@ -23,7 +23,7 @@ export function startEarly(
   void qc.prefetchQuery(sessionQueryOptions());
   if (at.pathname === '/efile') {
     // The cluster list is keyed by the user id, unknown until user info answers: asked for now, filed then.
-    const clusters = clustersApi.baseInfo();
+    const clusters = identity.clusters.baseInfo();
     clusters.catch(() => undefined);
     const search = new URLSearchParams(at.search);
     void import('../features/efile/prefetch-folder')

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LoginBody } from '@hpc/contracts';
-import { accountApi } from './account.api';
+import { identity } from '../../shared/api/client';
 import { LOGIN_PATH } from './login-redirect';
 import { rememberCsrfToken } from './portal-headers';
 import { endSession, markSessionActive } from './session-expiry';
@@ -10,7 +10,7 @@ import { SESSION_QUERY_KEY } from './use-session';
 export function useAuthConfig() {
   return useQuery({
     queryKey: ['auth-config'],
-    queryFn: ({ signal }) => accountApi.authConfig(signal),
+    queryFn: ({ signal }) => identity.auth.config({ signal }),
     staleTime: Infinity,
     retry: false,
     meta: { silent: true },
@@ -24,7 +24,7 @@ export function useAuthConfig() {
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: LoginBody) => accountApi.login(body),
+    mutationFn: (body: LoginBody) => identity.auth.login(body),
     meta: { silent: true },
     onSuccess: async (user) => {
       endSession();
@@ -34,7 +34,7 @@ export function useLogin() {
         rememberCsrfToken(user.session?.csrfToken);
         queryClient.setQueryData(SESSION_QUERY_KEY, user);
       } else {
-        await queryClient.fetchQuery({ queryKey: SESSION_QUERY_KEY, queryFn: () => accountApi.userInfo() });
+        await queryClient.fetchQuery({ queryKey: SESSION_QUERY_KEY, queryFn: () => identity.user.info() });
       }
     },
   });
@@ -47,7 +47,7 @@ export function useLogin() {
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => accountApi.logout(),
+    mutationFn: () => identity.auth.logout(),
     meta: { silent: true },
     onSettled: () => {
       endSession();

@@ -3,7 +3,7 @@ import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { isApiError } from '@hpc/api-client';
 import type { CurrentUser } from '@hpc/contracts';
 import { clusterTokens, setClusterTokenRefresher } from '../clusters/cluster-tokens';
-import { accountApi } from './account.api';
+import { identity } from '../../shared/api/client';
 import { hasSessionHint, rememberCsrfToken } from './portal-headers';
 import { markSessionActive } from './session-expiry';
 
@@ -19,7 +19,7 @@ export const sessionQueryOptions = () =>
   queryOptions({
     queryKey: SESSION_QUERY_KEY,
     queryFn: ({ signal }): Promise<CurrentUser | null> =>
-      hasSessionHint() ? accountApi.userInfo(signal) : Promise.resolve(null),
+      hasSessionHint() ? identity.user.info({ signal }) : Promise.resolve(null),
     staleTime: 5 * 60_000,
     retry: false,
     meta: { silent: true },

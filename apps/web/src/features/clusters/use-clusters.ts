@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Cluster, ClusterUserBaseInfo } from '@hpc/contracts';
 import { useSession } from '../account/use-session';
 import { sortClusters } from './cluster-sort';
-import { clustersApi } from './clusters.api';
+import { identity } from '../../shared/api/client';
 
 // Module-level so TanStack Query does not re-run the sort on every render.
 const sortBaseInfo = (list: ClusterUserBaseInfo[]) => sortClusters(list);
@@ -14,7 +14,7 @@ export const clustersQueryKey = (userId: number | undefined) => ['clusters', 'ba
 export const clustersQueryOptions = (userId: number | undefined) =>
   queryOptions({
     queryKey: clustersQueryKey(userId),
-    queryFn: ({ signal }) => clustersApi.baseInfo(signal),
+    queryFn: ({ signal }) => identity.clusters.baseInfo({ signal }),
     staleTime: 5 * 60_000,
   });
 
@@ -47,7 +47,7 @@ export function useVisibleClusters(): VisibleCluster[] {
   const manager = user?.userInfo.role === 'manager';
   const all = useQuery({
     queryKey: ['clusters', 'all', user?.id],
-    queryFn: ({ signal }) => clustersApi.all(signal),
+    queryFn: ({ signal }) => identity.clusters.all({ signal }),
     enabled: manager,
     staleTime: 5 * 60_000,
     select: sortAll,

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, App, Spin } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { FileEntry } from '@hpc/contracts';
+import { CommonCodes, type FileEntry } from '@hpc/contracts';
 import { pick } from '../../../shared/i18n/languages';
 import { ClusterUnavailable } from '../../clusters';
 import { directoryKey, prefetchDirectory, useDirectory, usePrefetchNextPage } from '../hooks/use-directory';
@@ -135,7 +135,8 @@ export function FileManager() {
     (op: { status: string; errorCode: string | null } | null) => {
       runningOperation.set(null);
       if (op?.status === 'done') void message.success(t('efile.copyMove.done'));
-      else if (op?.status === 'failed') void message.error(t(`errors.${op.errorCode ?? '0001'}`));
+      else if (op?.status === 'failed')
+        void message.error(t(`errors.${op.errorCode ?? CommonCodes.unknown}`));
       else if (op?.status === 'cancelled') void message.info(t('efile.copyMove.cancelled'));
       refresh();
     },

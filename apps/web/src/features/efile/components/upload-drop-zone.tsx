@@ -2,7 +2,8 @@ import { forwardRef, useImperativeHandle, useRef, useState, type ReactNode } fro
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../../shared/api/notify';
-import type { EfileApi, InitInfo } from '../api/efile.api';
+import type { InitInfo } from '@hpc/api-client';
+import type { EfileApi } from '../api/efile.api';
 import { useConflictPrompt } from '../upload/conflict-prompt';
 import { readDrop, readInput } from '../upload/drop-entries';
 import { addToUploads } from '../upload/upload-add';

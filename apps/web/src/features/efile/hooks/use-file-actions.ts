@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@hpc/api-client';
+import { FileCodes } from '@hpc/contracts';
 import { Limits, type FileEntry } from '@hpc/contracts';
 import { notifyError } from '../../../shared/api/notify';
 import type { EfileApi } from '../api/efile.api';
@@ -123,7 +124,7 @@ export function useFileActions(ctx: Ctx) {
         await api.multiDownloadUrl(check.downKey ? { downKey: check.downKey, name } : { paths, name }),
       );
     } catch (e) {
-      if (isApiError(e) && e.code === '1508') {
+      if (isApiError(e) && e.code === FileCodes.downloadLimit) {
         void message.warning(t('efile.download.tooMany', { limit: Limits.folderFileLimit }));
       } else notifyError(e);
     }
