@@ -11,7 +11,6 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { pick } from '../../shared/i18n/languages';
 import { isDisabledCluster, nameSaysDisabled } from '../clusters/cluster-sort';
 import { useVisibleClusters } from '../clusters/use-clusters';
-import { PreferencesSync } from '../user-center/components/preferences-sync';
 import { LOGIN_PATH, loginPathFor } from './login-redirect';
 import { useLogout } from './use-auth';
 import { useSession } from './use-session';
@@ -98,21 +97,18 @@ export function UserMenu() {
   ];
 
   return (
-    <>
-      <PreferencesSync />
-      <Dropdown trigger={['click']} menu={{ items }} placement="bottomRight">
-        <Button
-          type="text"
-          className="hpc-header-button hpc-user-menu"
-          // The visible user name is part of the accessible name (WCAG 2.5.3 "label in name").
-          aria-label={`${t('account.userMenu.label')}: ${name}`}
-        >
-          <Avatar size="small" icon={<UserOutlined />} />
-          <span className="hpc-user-menu-name" data-testid="user-menu-name">
-            {name}
-          </span>
-        </Button>
-      </Dropdown>
-    </>
+    <Dropdown trigger={['click']} menu={{ items }} placement="bottomRight">
+      <Button
+        type="text"
+        className="hpc-header-button hpc-user-menu"
+        // The visible user name is part of the accessible name (WCAG 2.5.3 "label in name").
+        aria-label={`${t('account.userMenu.label')}: ${name}`}
+      >
+        <Avatar size="small" icon={<UserOutlined />} />
+        <span className="hpc-user-menu-name" data-testid="user-menu-name">
+          {name}
+        </span>
+      </Button>
+    </Dropdown>
   );
 }

@@ -8,6 +8,7 @@ import remarkGfm from 'remark-gfm';
 import { descPathByTime, imagePath } from '../../catalog/catalog-paths';
 import { classifyLink } from './markdown-links';
 import { rehypeHeadingIds } from './rehype-heading-ids';
+import './markdown.css';
 
 /**
  * The heavy half of the markdown viewer (react-markdown, GFM, highlight.js): a separate chunk loaded only by
