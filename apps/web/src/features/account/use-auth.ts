@@ -2,9 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LoginBody } from '@hpc/contracts';
 import { identity } from '../../shared/api/client';
 import { LOGIN_PATH } from './login-redirect';
-import { rememberCsrfToken } from './portal-headers';
 import { endSession, markSessionActive } from './session-expiry';
-import { SESSION_QUERY_KEY } from './use-session';
+import { acceptSession, SESSION_QUERY_KEY, sessionQueryOptions } from './use-session';
 
 /** Whether SSO is configured (the login page shows its button then). Silent: without it the form still works. */
 export function useAuthConfig() {
@@ -31,10 +30,9 @@ export function useLogin() {
       markSessionActive();
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_QUERY_KEY[0] });
       if (user && typeof user === 'object' && 'tokenList' in user) {
-        rememberCsrfToken(user.session?.csrfToken);
-        queryClient.setQueryData(SESSION_QUERY_KEY, user);
+        queryClient.setQueryData(SESSION_QUERY_KEY, acceptSession(user));
       } else {
-        await queryClient.fetchQuery({ queryKey: SESSION_QUERY_KEY, queryFn: () => identity.user.info() });
+        await queryClient.fetchQuery({ ...sessionQueryOptions(), staleTime: 0 });
       }
     },
   });

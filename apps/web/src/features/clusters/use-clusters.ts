@@ -10,7 +10,7 @@ const sortAll = (list: Cluster[]) => sortClusters(list);
 
 export const clustersQueryKey = (userId: number | undefined) => ['clusters', 'base-info', userId] as const;
 
-/** The raw list of the user's clusters (the hook sorts it); also started early by the E-File folder prefetch. */
+/** The raw list of the user's clusters (the hook sorts it); also started by the E-File route's loader. */
 export const clustersQueryOptions = (userId: number | undefined) =>
   queryOptions({
     queryKey: clustersQueryKey(userId),

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { AppListBody } from '@hpc/contracts';
 import { api } from '../../../shared/api/client';
 
@@ -23,3 +23,10 @@ export const appQueries = {
       enabled: Number.isInteger(id) && id > 0,
     }),
 };
+
+/** The /full-site/:id route's loader: the application, started at navigation (silent: the page reports failures). */
+export function loadAppDetail(qc: QueryClient, params: { id?: string }) {
+  const id = Number(params.id);
+  if (!Number.isInteger(id) || id <= 0) return;
+  void qc.prefetchQuery({ ...appQueries.detail(id), meta: { silent: true } });
+}

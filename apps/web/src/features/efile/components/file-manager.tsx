@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { CommonCodes, type FileEntry } from '@hpc/contracts';
 import { pick } from '../../../shared/i18n/languages';
 import { ClusterUnavailable } from '../../clusters';
-import { directoryKey, prefetchDirectory, useDirectory, usePrefetchNextPage } from '../hooks/use-directory';
+import { directoryKey, useDirectory, usePrefetchNextPage } from '../hooks/use-directory';
 import { useEfileClient } from '../hooks/use-efile-client';
 import { folderPatch, useEfileLocation, type EfileLocation } from '../hooks/use-efile-location';
 import { useColumns } from '../hooks/use-columns';
@@ -75,14 +75,8 @@ export function FileManager() {
   const rows = useMemo(() => dir.data?.list ?? [], [dir.data]);
   const selectedEntries = useMemo(() => rows.filter((r) => selected.includes(r.path)), [rows, selected]);
 
-  /** Changes the address; a listing of the same cluster is asked for at once rather than after the render. */
-  const show = useStableCallback((patch: Partial<EfileLocation>, push?: boolean) => {
-    const next = { ...loc, ...patch };
-    const nextPath = next.path ?? path;
-    const sameCluster = patch.cluster === undefined || patch.cluster === clusterId;
-    if (api && nextPath && sameCluster) prefetchDirectory(qc, api, next, nextPath);
-    update(patch, push);
-  });
+  /** Changes the address; the route's loader (efile.loader.ts) asks for the new listing at the navigation. */
+  const show = useStableCallback((patch: Partial<EfileLocation>, push?: boolean) => update(patch, push));
   const goTo = useStableCallback((to: string, cluster?: string) => show(folderPatch(to, cluster), true));
 
   const refresh = useCallback(() => {

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { ImageListBody } from '@hpc/contracts';
 import { api } from '../../../shared/api/client';
 
@@ -35,3 +35,17 @@ export const imageQueries = {
 };
 
 export { imagePath } from '../../../shared/catalog/catalog-paths';
+
+/**
+ * The /image/:acceleratorType/:imageName route's loader: the image and the names of its accelerator and category,
+ * started at navigation (silent: a failure is reported once, by the page's own queries).
+ */
+export function loadImageDetail(qc: QueryClient, params: { acceleratorType?: string; imageName?: string }) {
+  const silent = { meta: { silent: true } } as const;
+  void qc.prefetchQuery({
+    ...imageQueries.detail(params.acceleratorType ?? '', params.imageName ?? ''),
+    ...silent,
+  });
+  void qc.prefetchQuery({ ...imageQueries.acceleratorTypes(), ...silent });
+  void qc.prefetchQuery({ ...imageQueries.categories(''), ...silent });
+}

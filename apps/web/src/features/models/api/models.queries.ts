@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { ModelListBody } from '@hpc/contracts';
 import { api } from '../../../shared/api/client';
 
@@ -23,3 +23,14 @@ export const modelQueries = {
       enabled: Number.isInteger(id) && id > 0,
     }),
 };
+
+/**
+ * The /model-zoo/:id route's loader: the model and the category names, started at navigation (silent: a failure
+ * is reported once, by the page's own queries).
+ */
+export function loadModelDetail(qc: QueryClient, params: { id?: string }) {
+  const id = Number(params.id);
+  if (!Number.isInteger(id) || id <= 0) return;
+  void qc.prefetchQuery({ ...modelQueries.detail(id), meta: { silent: true } });
+  void qc.prefetchQuery({ ...modelQueries.categories(), meta: { silent: true } });
+}
