@@ -56,6 +56,8 @@ export const appRoutes: AppRoute[] = [
     path: '/service-list',
     section: 'images',
     page: () => import('../features/images/pages/image-list.page'),
+    load: async ({ qc, url }) =>
+      (await import('../features/images/api/images.queries')).loadImageList(qc, url),
   },
   {
     path: '/image/:acceleratorType/:imageName',
@@ -74,6 +76,8 @@ export const appRoutes: AppRoute[] = [
     path: '/model-zoo/list',
     section: 'models',
     page: () => import('../features/models/pages/model-list.page'),
+    load: async ({ qc, url }) =>
+      (await import('../features/models/api/models.queries')).loadModelList(qc, url),
   },
   {
     path: '/model-zoo/:id',
@@ -88,7 +92,12 @@ export const appRoutes: AppRoute[] = [
     redirect: '/full-site-list',
     menu: { labelKey: 'nav.apps', icon: <AppstoreOutlined /> },
   },
-  { path: '/full-site-list', section: 'apps', page: () => import('../features/apps/pages/app-list.page') },
+  {
+    path: '/full-site-list',
+    section: 'apps',
+    page: () => import('../features/apps/pages/app-list.page'),
+    load: async ({ qc, url }) => (await import('../features/apps/api/apps.queries')).loadAppList(qc, url),
+  },
   {
     path: '/full-site/:id',
     section: 'apps',
