@@ -58,10 +58,10 @@ describe('efileApi', () => {
       order: 'desc',
     });
     expect(page.pageNum).toBe(2);
-    expect(calls[0].url).toBe(
+    expect(calls[0]!.url).toBe(
       'http://efile/list.action?path=%2Fhome%2Fa&pageNum=2&pageSize=50&sort=mtime&order=desc',
     );
-    expect(calls[0].headers.token).toBe('tk');
+    expect(calls[0]!.headers.token).toBe('tk');
   });
 
   it('posts copy/move as a form with the cluster id and the overwrite choice', async () => {
@@ -72,15 +72,15 @@ describe('efileApi', () => {
       clusterId: 'c1',
     });
     expect(calls[0]).toMatchObject({ url: '/move.action', method: 'POST' });
-    expect(calls[0].body).toBe('paths=%2Fa&paths=%2Fb&targetPath=%2Ft&cover=true&clusterId=c1');
+    expect(calls[0]!.body).toBe('paths=%2Fa&paths=%2Fb&targetPath=%2Ft&cover=true&clusterId=c1');
   });
 
   it('puts a one-URL ticket on download addresses, never the token', async () => {
     const { calls, fetch } = recording({ ticket: 'tkt', expiresAt: 1 });
     const client = new ApiClient({ baseUrl: 'http://efile', fetch, headers: () => ({ token: 'secret' }) });
     const url = await efileApi(client, 'c1').downloadUrl('/home/a/x.txt');
-    expect(calls[0].url).toBe('http://efile/browserTicket.action');
-    expect(calls[0].body).toBe('action=download&path=%2Fhome%2Fa%2Fx.txt');
+    expect(calls[0]!.url).toBe('http://efile/browserTicket.action');
+    expect(calls[0]!.body).toBe('action=download&path=%2Fhome%2Fa%2Fx.txt');
     expect(url).toBe('http://efile/download.action?path=%2Fhome%2Fa%2Fx.txt&ticket=tkt');
     expect(url).not.toContain('secret');
   });
@@ -91,7 +91,7 @@ describe('shareApi and identityApi', () => {
     const { calls, fetch } = recording({ shareToken: 's', expiresAt: 1, name: 'x', isDir: false });
     await shareApi(new ApiClient({ baseUrl: '/efile/c1', fetch })).verify('id1', 'abc123');
     expect(calls[0]).toMatchObject({ url: '/efile/c1/share/public/verify.action', method: 'POST' });
-    expect(calls[0].body).toBe('shareId=id1&password=abc123');
+    expect(calls[0]!.body).toBe('shareId=id1&password=abc123');
   });
 
   it('refreshes tokens with POST /api/auth/refresh', async () => {
