@@ -1,6 +1,8 @@
 import { Spin } from 'antd';
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { requestTimeHeaders } from '@hpc/api-client';
+import { hasSessionHint } from '../features/account/portal-headers';
 import { sessionQueryOptions } from '../features/account/use-session';
 import { AppLayout } from './layout/app-layout';
 import { RouteError } from './layout/route-error';
@@ -30,7 +32,12 @@ function reloadAt(router: {
   };
 }
 
-function toRouteObject(r: AppRoute, qc: QueryClient, reload: () => void): RouteObject {
+function toRouteObject(
+  r: AppRoute,
+  qc: QueryClient,
+  reload: () => void,
+  callsFirst: Promise<unknown>,
+): RouteObject {
   const { page, load } = r;
   return {
     path: r.path,
@@ -38,7 +45,14 @@ function toRouteObject(r: AppRoute, qc: QueryClient, reload: () => void): RouteO
     ...(r.redirect ? { element: <Navigate to={r.redirect} replace /> } : {}),
     // The page's code at navigation, with the part timeout; a failure becomes a PartLoadError for RouteError (a
     // part gone after a redeploy reloads the tab once instead).
-    ...(page ? { lazy: async () => ({ Component: (await loadPart(page, undefined, reload)).default }) } : {}),
+    ...(page
+      ? {
+          lazy: async () => {
+            await callsFirst;
+            return { Component: (await loadPart(page, undefined, reload)).default };
+          },
+        }
+      : {}),
     // Data at navigation, in parallel with the code. Started, not awaited: see AppRoute.load.
     ...(load
       ? {
@@ -60,6 +74,10 @@ function toRouteObject(r: AppRoute, qc: QueryClient, reload: () => void): RouteO
 export function createAppRouter(qc: QueryClient) {
   // Set once the router exists; the pages' loads ask it where the navigation goes.
   let reload = () => window.location.reload();
+  // Portal calls leave once their request-time header is sealed (Web Crypto, asynchronous). The page's code waits
+  // for that too, so the first page's data calls are not queued behind its twenty-odd files for the browser's six
+  // connections; a visitor without a session has no such calls.
+  const callsFirst = hasSessionHint() ? requestTimeHeaders().catch(() => undefined) : Promise.resolve();
   const router = createBrowserRouter([
     {
       element: <AppLayout />,
@@ -72,7 +90,7 @@ export function createAppRouter(qc: QueryClient) {
       children: [
         {
           errorElement: <RouteError />,
-          children: appRoutes.map((r) => toRouteObject(r, qc, () => reload())),
+          children: appRoutes.map((r) => toRouteObject(r, qc, () => reload(), callsFirst)),
         },
       ],
     },
