@@ -5,15 +5,15 @@ import './app/app.css';
 import { App } from './app/app';
 import { installAccount } from './features/account/install-account';
 import { createQueryClient } from './shared/api/query-client';
-import { startEarly } from './app/early-start';
+import { createAppRouter } from './app/router';
 
 // Session expiry, CSRF and request-time headers on every portal call, area mode: before the first request.
 installAccount();
 // The first render waits for the language's texts (one small chunk), so no screen shows untranslated keys.
 const i18nReady = initI18n();
-// The page's code and data start loading now, while the language texts load and the app renders.
+// The router loads the first page's code and data (route lazy + loaders) from now on, while the language texts load.
 const queryClient = createQueryClient();
-startEarly(queryClient);
+const router = createAppRouter(queryClient);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing in index.html');
@@ -24,7 +24,7 @@ void i18nReady.then(() =>
   startTransition(() =>
     createRoot(root).render(
       <StrictMode>
-        <App queryClient={queryClient} />
+        <App queryClient={queryClient} router={router} />
       </StrictMode>,
     ),
   ),

@@ -1,26 +1,28 @@
-import type { Static } from 'typebox';
 import type {
   AcceleratorType,
   AppCard,
   AppListBody,
   Category,
   DescPathResponse,
+  DownloadCountResponse,
   ImageCard,
   ImageListBody,
   LabelGroup,
   ModelCard,
+  ModelCopyBody,
+  ModelCopyJobResponse,
+  ModelFilesResponse,
   ModelListBody,
+  ImageListResponse,
 } from '@hpc/contracts';
 import type { ApiClient } from './client';
+import type { DataOf } from './envelope';
 
-/** A page of a catalogue list (contracts' `Page(T)`). */
-export interface PageOf<T> {
-  list: T[];
-  total: number;
-  pageNum: number;
-  pageSize: number;
-}
-export type DescPath = Static<typeof DescPathResponse>['data'];
+/** A page of a catalogue list: contracts' `Page(T)` for the card schema `T`. */
+export type PageOf<T> = Omit<DataOf<typeof ImageListResponse>, 'list'> & { list: T[] };
+export type DescPath = DataOf<typeof DescPathResponse>;
+export type ModelFiles = DataOf<typeof ModelFilesResponse>;
+export type ModelCopyJobData = DataOf<typeof ModelCopyJobResponse>;
 
 /** Per-call options every catalogue method accepts. */
 export interface CallOptions {
@@ -61,7 +63,19 @@ export function catalogApi(client: ApiClient) {
         client.get<string>('/model-zoo/model/file/view', { filePath }, o),
       /** Counts a download/copy (spec §7: any response code is tolerated, so callers usually ignore failures). */
       count: (id: number, o: CallOptions = {}) =>
-        client.post<{ downloadCount: number }>(`/model-zoo/model/count/${encodeURIComponent(id)}`, o),
+        client.post<DataOf<typeof DownloadCountResponse>>(
+          `/model-zoo/model/count/${encodeURIComponent(id)}`,
+          o,
+        ),
+      files: (id: number, o: CallOptions = {}) =>
+        client.get<ModelFiles>(`/model-zoo/model/${encodeURIComponent(id)}/files`, undefined, o),
+      /** Copies the model's files into a new folder of the user's files on a cluster (a job to follow). */
+      startCopy: (id: number, body: ModelCopyBody) =>
+        client.post<ModelCopyJobData>(`/api/model-zoo/model/${encodeURIComponent(id)}/copy`, { json: body }),
+      copyProgress: (jobId: string, o: CallOptions = {}) =>
+        client.get<ModelCopyJobData>(`/api/model-zoo/copy/${encodeURIComponent(jobId)}`, undefined, o),
+      cancelCopy: (jobId: string) =>
+        client.post<ModelCopyJobData>(`/api/model-zoo/copy/${encodeURIComponent(jobId)}/cancel`),
     },
     apps: {
       labels: (o: CallOptions = {}) => client.get<LabelGroup[]>('/app-center/label/list', undefined, o),

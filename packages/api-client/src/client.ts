@@ -1,5 +1,6 @@
 import { Limits, OK } from '@hpc/contracts';
 import { ApiError } from './api-error';
+import { envelopeError, isEnvelope } from './envelope';
 
 type Scalar = string | number | boolean;
 /** Query values: arrays are sent as repeated parameters (`labels=a&labels=b`, spec §7); null/undefined are left out. */
@@ -46,9 +47,6 @@ export function toSearchParams(params: QueryParams | FormBody | undefined): URLS
   }
   return sp;
 }
-
-const isEnvelope = (v: unknown): v is { code: string; msg?: unknown; data?: unknown } =>
-  typeof v === 'object' && v !== null && typeof (v as { code?: unknown }).code === 'string';
 
 export class ApiClient {
   private readonly opts: ApiClientOptions;
@@ -204,12 +202,5 @@ export class ApiClient {
 }
 
 function fromEnvelope(payload: { code: string; msg?: unknown; data?: unknown }, res: Response): ApiError {
-  return new ApiError({
-    code: payload.code,
-    msg: typeof payload.msg === 'string' ? payload.msg : '',
-    status: res.status,
-    kind: 'api',
-    data: payload.data,
-    lang: res.headers?.get('content-language') ?? null,
-  });
+  return envelopeError(payload, res.status, res.headers?.get('content-language') ?? null);
 }

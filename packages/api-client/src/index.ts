@@ -8,7 +8,46 @@ export {
   type FormBody,
   type HttpMethod,
 } from './client';
-export { catalogApi, type CatalogApi, type PageOf, type DescPath, type CallOptions } from './catalog.api';
+export {
+  codeOfAnswer,
+  envelopeError,
+  isEnvelope,
+  parseEnvelope,
+  readEnvelope,
+  type DataOf,
+  type EnvelopeLike,
+} from './envelope';
+export {
+  catalogApi,
+  type CatalogApi,
+  type PageOf,
+  type DescPath,
+  type CallOptions,
+  type ModelFiles,
+  type ModelCopyJobData,
+} from './catalog.api';
+export {
+  efileApi,
+  encodedPathsLength,
+  type EfileCalls,
+  type InitInfo,
+  type LinuxCommands,
+  type ListPage,
+  type ListParams,
+  type OperationProgress,
+  type ShareInfo,
+  type ShareListPage,
+  type SortKey,
+  type TreeChildren,
+} from './efile.api';
+export {
+  shareApi,
+  type ShareCalls,
+  type PublicList,
+  type PublicShareInfo,
+  type ShareVerified,
+} from './share.api';
+export { identityApi, type IdentityCalls, type AccountAlertsData } from './identity.api';
 export { encodeRequestTime, requestTimeHeaders } from './request-time';
 export {
   chunkUploadApi,

@@ -1,12 +1,16 @@
-import { useState } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { Providers } from './providers';
-import { createAppRouter } from './router';
+import type { createAppRouter } from './router';
 
-/** `queryClient`: the one main.tsx already started the page's requests in (see app/early-start.ts). */
-export function App({ queryClient }: { queryClient?: QueryClient }) {
-  const [router] = useState(createAppRouter);
+/** The app: `router` and `queryClient` are made in main.tsx, where the first page's code and data start loading. */
+export function App({
+  queryClient,
+  router,
+}: {
+  queryClient: QueryClient;
+  router: ReturnType<typeof createAppRouter>;
+}) {
   return (
     <Providers queryClient={queryClient}>
       <RouterProvider router={router} />

@@ -65,10 +65,15 @@ export function partLoaded(): void {
 
 /**
  * Loads a lazily loaded part with the load timeout of spec §9; a failure becomes a {@link PartLoadError}. A part
- * that is missing after a redeploy reloads the page once (the returned promise then never settles: the page is
- * going away).
+ * that is missing after a redeploy reloads the page once with `reload` (the returned promise then never settles:
+ * the page is going away). The router passes a reload of the address being navigated to: its pages load before
+ * the address changes.
  */
-export function loadPart<T>(load: () => Promise<T>, timeoutMs = PART_LOAD_TIMEOUT_MS): Promise<T> {
+export function loadPart<T>(
+  load: () => Promise<T>,
+  timeoutMs = PART_LOAD_TIMEOUT_MS,
+  reload?: () => void,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new PartLoadError('timeout')), timeoutMs);
     load().then(
@@ -80,7 +85,7 @@ export function loadPart<T>(load: () => Promise<T>, timeoutMs = PART_LOAD_TIMEOU
       async (e: unknown) => {
         clearTimeout(timer);
         const kind = await classifyPartFailure(e);
-        if (kind === 'missing' && reloadOnceForMissingPart()) return;
+        if (kind === 'missing' && reloadOnceForMissingPart(reload)) return;
         reject(new PartLoadError(kind, e));
       },
     );

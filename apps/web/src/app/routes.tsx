@@ -1,5 +1,6 @@
-import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
-import { matchPath } from 'react-router';
+import type { ComponentType, ReactNode } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import type { Params } from 'react-router';
 import {
   AppstoreOutlined,
   ContainerOutlined,
@@ -7,44 +8,34 @@ import {
   FolderOpenOutlined,
   HomeOutlined,
 } from '@ant-design/icons';
-import { loadPart } from './part-loading';
 
 /** The part of the site a route belongs to: selects the menu item and the header search's target. */
 export type Section = 'home' | 'images' | 'models' | 'apps' | 'efile' | 'other';
 
+/** What a route's loader gets: the query cache to fill, the address and the route's parameters. */
+export interface LoadArgs {
+  qc: QueryClient;
+  url: URL;
+  params: Params;
+}
+
 export interface AppRoute {
   path: string;
   section: Section;
-  /** A page (lazy, one chunk per page) or a redirect target. */
-  page?: LazyPage;
+  /**
+   * The page's module (one chunk per page), loaded by the router at navigation (React Router's route `lazy`, in
+   * app/router.tsx, with spec §9's part timeout and the reload after a redeploy of app/part-loading.ts).
+   */
+  page?: () => Promise<{ default: ComponentType }>;
+  /**
+   * What the page needs, started at navigation into the query cache the page's hooks read, in parallel with the
+   * page's code. Loaders start work and return: pages show their own loading states and failures.
+   */
+  load?: (args: LoadArgs) => Promise<void>;
   redirect?: string;
   /** Shown in the main menu when set (spec §2 "The main menu is built from the top-level routes"). */
   menu?: { labelKey: string; icon: ReactNode };
 }
-
-/** A lazily loaded page whose code can be asked for before React renders it (see {@link preloadPageAt}). */
-export type LazyPage = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
-
-function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
-  // The module system loads a chunk once: the preload and React's later call share the same request. Each waits at
-  // most the part load timeout and turns a failure into a PartLoadError (a part gone after a redeploy reloads once).
-  const part = () => loadPart(load);
-  return Object.assign(lazy(part), { preload: part });
-}
-
-const MainPage = lazyPage(() => import('../features/home/pages/main.page'));
-const ImageListPage = lazyPage(() => import('../features/images/pages/image-list.page'));
-const ImageDetailPage = lazyPage(() => import('../features/images/pages/image-detail.page'));
-const ModelListPage = lazyPage(() => import('../features/models/pages/model-list.page'));
-const ModelDetailPage = lazyPage(() => import('../features/models/pages/model-detail.page'));
-const AppListPage = lazyPage(() => import('../features/apps/pages/app-list.page'));
-const AppDetailPage = lazyPage(() => import('../features/apps/pages/app-detail.page'));
-const FileManagerPage = lazyPage(() => import('../features/efile/pages/file-manager.page'));
-const SharePage = lazyPage(() => import('../features/share/pages/share.page'));
-const NotFoundPage = lazyPage(() => import('../features/not-found/pages/not-found.page'));
-const StaticNotFoundPage = lazyPage(() => import('../features/not-found/pages/static-not-found.page'));
-const LoginPage = lazyPage(() => import('../features/account/login.page'));
-const UserCenterPage = lazyPage(() => import('../features/user-center/pages/user-center.page'));
 
 /** The one route table: the router and the main menu are both built from it (spec §2 routes table). */
 export const appRoutes: AppRoute[] = [
@@ -52,7 +43,7 @@ export const appRoutes: AppRoute[] = [
   {
     path: '/main-page',
     section: 'home',
-    page: MainPage,
+    page: () => import('../features/home/pages/main.page'),
     menu: { labelKey: 'nav.home', icon: <HomeOutlined /> },
   },
   {
@@ -61,38 +52,88 @@ export const appRoutes: AppRoute[] = [
     redirect: '/service-list',
     menu: { labelKey: 'nav.images', icon: <ContainerOutlined /> },
   },
-  { path: '/service-list', section: 'images', page: ImageListPage },
-  { path: '/image/:acceleratorType/:imageName', section: 'images', page: ImageDetailPage },
+  {
+    path: '/service-list',
+    section: 'images',
+    page: () => import('../features/images/pages/image-list.page'),
+    load: async ({ qc, url }) =>
+      (await import('../features/images/api/images.queries')).loadImageList(qc, url),
+  },
+  {
+    path: '/image/:acceleratorType/:imageName',
+    section: 'images',
+    page: () => import('../features/images/pages/image-detail.page'),
+    load: async ({ qc, params }) =>
+      (await import('../features/images/api/images.queries')).loadImageDetail(qc, params),
+  },
   {
     path: '/model-zoo',
     section: 'models',
     redirect: '/model-zoo/list',
     menu: { labelKey: 'nav.models', icon: <ExperimentOutlined /> },
   },
-  { path: '/model-zoo/list', section: 'models', page: ModelListPage },
-  { path: '/model-zoo/:id', section: 'models', page: ModelDetailPage },
+  {
+    path: '/model-zoo/list',
+    section: 'models',
+    page: () => import('../features/models/pages/model-list.page'),
+    load: async ({ qc, url }) =>
+      (await import('../features/models/api/models.queries')).loadModelList(qc, url),
+  },
+  {
+    path: '/model-zoo/:id',
+    section: 'models',
+    page: () => import('../features/models/pages/model-detail.page'),
+    load: async ({ qc, params }) =>
+      (await import('../features/models/api/models.queries')).loadModelDetail(qc, params),
+  },
   {
     path: '/full-site',
     section: 'apps',
     redirect: '/full-site-list',
     menu: { labelKey: 'nav.apps', icon: <AppstoreOutlined /> },
   },
-  { path: '/full-site-list', section: 'apps', page: AppListPage },
-  { path: '/full-site/:id', section: 'apps', page: AppDetailPage },
-  { path: '/login', section: 'other', page: LoginPage },
-  { path: '/user-center', section: 'other', page: UserCenterPage },
+  {
+    path: '/full-site-list',
+    section: 'apps',
+    page: () => import('../features/apps/pages/app-list.page'),
+    load: async ({ qc, url }) => (await import('../features/apps/api/apps.queries')).loadAppList(qc, url),
+  },
+  {
+    path: '/full-site/:id',
+    section: 'apps',
+    page: () => import('../features/apps/pages/app-detail.page'),
+    load: async ({ qc, params }) =>
+      (await import('../features/apps/api/apps.queries')).loadAppDetail(qc, params),
+  },
+  { path: '/login', section: 'other', page: () => import('../features/account/login.page') },
+  {
+    path: '/user-center',
+    section: 'other',
+    page: () => import('../features/user-center/pages/user-center.page'),
+  },
   {
     path: '/efile',
     section: 'efile',
-    page: FileManagerPage,
+    page: () => import('../features/efile/pages/file-manager.page'),
+    load: async ({ qc, url }) => (await import('../features/efile/efile.loader')).efileLoader(qc, url),
     menu: { labelKey: 'efile.menu', icon: <FolderOpenOutlined /> },
   },
   // The anonymous recipient page of a share link (efile answers links of this form).
-  { path: '/share/:clusterId/:shareId', section: 'other', page: SharePage },
+  {
+    path: '/share/:clusterId/:shareId',
+    section: 'other',
+    page: () => import('../features/share/pages/share.page'),
+  },
   // The in-app 404 page: the development server's answer to unknown addresses, and /404 itself.
-  { path: '/404', section: 'other', page: NotFoundPage },
+  { path: '/404', section: 'other', page: () => import('../features/not-found/pages/not-found.page') },
   // In production the browser goes to the portal's static 404 page instead (spec §2).
-  { path: '*', section: 'other', page: import.meta.env.PROD ? StaticNotFoundPage : NotFoundPage },
+  {
+    path: '*',
+    section: 'other',
+    page: import.meta.env.PROD
+      ? () => import('../features/not-found/pages/static-not-found.page')
+      : () => import('../features/not-found/pages/not-found.page'),
+  },
 ];
 
 /** Where each section's list lives: the header search sends its query there. */
@@ -104,13 +145,3 @@ export const LIST_PATH: Record<Section, string> = {
   efile: '/full-site-list',
   other: '/full-site-list',
 };
-
-/**
- * Starts loading the code of the page at `pathname` now, in parallel with the language texts and the first render,
- * instead of when React reaches the page (after the shell has rendered): on a first visit to E-File that moved the
- * route's chunks ~400 ms earlier. Uses the router's own matching, first match in table order.
- */
-export function preloadPageAt(pathname: string): void {
-  const route = appRoutes.find((r) => matchPath({ path: r.path, end: true }, pathname));
-  void route?.page?.preload().catch(() => undefined);
-}

@@ -8,9 +8,7 @@ import { QuietBoundary } from './quiet-boundary';
 import { LanguageSwitch, ThemeSwitch } from './preference-switches';
 
 // Not needed for the first paint: kept out of the initial bundle (budget: 350 KB gzip).
-const UserMenu = lazy(() =>
-  import('../../features/account/user-menu').then((m) => ({ default: m.UserMenu })),
-);
+const UserMenu = lazy(() => import('./user-menu').then((m) => ({ default: m.UserMenu })));
 
 function Logo() {
   return (

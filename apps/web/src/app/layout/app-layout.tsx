@@ -13,6 +13,12 @@ import { useSection } from './use-section';
 const AccountAlertBar = lazy(() =>
   import('../../features/alerts/account-alert-bar').then((m) => ({ default: m.AccountAlertBar })),
 );
+// Saves language and theme for the logged-in user; mounted once here, so one page asks for them once.
+const PreferencesSync = lazy(() =>
+  import('../../features/user-center/components/preferences-sync').then((m) => ({
+    default: m.PreferencesSync,
+  })),
+);
 const ClusterServiceAlert = lazy(() =>
   import('../../features/clusters/cluster-service-alert').then((m) => ({ default: m.ClusterServiceAlert })),
 );
@@ -33,6 +39,7 @@ export function AppLayout() {
         <AlertBarOutlet />
         <QuietBoundary>
           <Suspense fallback={null}>
+            <PreferencesSync />
             <AccountAlertBar />
             {section !== 'efile' && <ClusterServiceAlert />}
           </Suspense>

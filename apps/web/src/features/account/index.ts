@@ -1,6 +1,5 @@
 // The account feature's public face for the app shell and other features.
 export { installAccount } from './install-account';
-export { UserMenu } from './user-menu';
 export { RequireSession } from './require-session';
 export { useSession, SESSION_QUERY_KEY, sessionQueryOptions, type Session } from './use-session';
 export { useLogin, useLogout, useAuthConfig } from './use-auth';

@@ -1,4 +1,5 @@
 import type { ApiError } from '@hpc/api-client';
+import { PortalCodes } from '@hpc/contracts';
 import { session } from '../../shared/utils/storage';
 import { isAreaMode } from './area-mode';
 import { LOGIN_PATH, loginPathFor, ssoLoginPathFor } from './login-redirect';
@@ -9,7 +10,11 @@ export type ExpiryAction = { type: 'ignore' } | { type: 'close' } | { type: 'nav
 export const PUBLIC_PATH_PREFIXES = [LOGIN_PATH, '/404', '/share', '/s/'];
 
 /** 401 codes that do not mean "the session is gone" (a wrong password is answered with 401 too). */
-const NOT_EXPIRY_CODES = new Set(['LOGIN_FAILED', 'LOGIN_THROTTLED', 'CSRF']);
+const NOT_EXPIRY_CODES = new Set<string>([
+  PortalCodes.loginFailed,
+  PortalCodes.loginThrottled,
+  PortalCodes.csrf,
+]);
 
 /**
  * What to do with a 401 (spec §2 "Login timeout"): close the window in area mode, else go to the login page through

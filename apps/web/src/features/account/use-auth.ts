@@ -1,16 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LoginBody } from '@hpc/contracts';
-import { accountApi } from './account.api';
+import { identity } from '../../shared/api/client';
 import { LOGIN_PATH } from './login-redirect';
-import { rememberCsrfToken } from './portal-headers';
 import { endSession, markSessionActive } from './session-expiry';
-import { SESSION_QUERY_KEY } from './use-session';
+import { acceptSession, SESSION_QUERY_KEY, sessionQueryOptions } from './use-session';
 
 /** Whether SSO is configured (the login page shows its button then). Silent: without it the form still works. */
 export function useAuthConfig() {
   return useQuery({
     queryKey: ['auth-config'],
-    queryFn: ({ signal }) => accountApi.authConfig(signal),
+    queryFn: ({ signal }) => identity.auth.config({ signal }),
     staleTime: Infinity,
     retry: false,
     meta: { silent: true },
@@ -24,17 +23,16 @@ export function useAuthConfig() {
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: LoginBody) => accountApi.login(body),
+    mutationFn: (body: LoginBody) => identity.auth.login(body),
     meta: { silent: true },
     onSuccess: async (user) => {
       endSession();
       markSessionActive();
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_QUERY_KEY[0] });
       if (user && typeof user === 'object' && 'tokenList' in user) {
-        rememberCsrfToken(user.session?.csrfToken);
-        queryClient.setQueryData(SESSION_QUERY_KEY, user);
+        queryClient.setQueryData(SESSION_QUERY_KEY, acceptSession(user));
       } else {
-        await queryClient.fetchQuery({ queryKey: SESSION_QUERY_KEY, queryFn: () => accountApi.userInfo() });
+        await queryClient.fetchQuery({ ...sessionQueryOptions(), staleTime: 0 });
       }
     },
   });
@@ -47,7 +45,7 @@ export function useLogin() {
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => accountApi.logout(),
+    mutationFn: () => identity.auth.logout(),
     meta: { silent: true },
     onSettled: () => {
       endSession();

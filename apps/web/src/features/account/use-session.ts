@@ -1,13 +1,31 @@
-import { useEffect } from 'react';
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { isApiError } from '@hpc/api-client';
 import type { CurrentUser } from '@hpc/contracts';
-import { clusterTokens, setClusterTokenRefresher } from '../clusters/cluster-tokens';
-import { accountApi } from './account.api';
+import { clusterTokens } from '../../shared/api/cluster-tokens';
+import { identity } from '../../shared/api/client';
 import { hasSessionHint, rememberCsrfToken } from './portal-headers';
-import { markSessionActive } from './session-expiry';
+import { markSessionActive, onSessionEnd } from './session-expiry';
 
 export const SESSION_QUERY_KEY = ['session'] as const;
+
+/**
+ * Takes in a session answer (`/api/user/info` or the login's): the cluster tokens go to the token store, the CSRF
+ * token to the headers, and the tab notes that it has a session. Done where the answer arrives, not in a React
+ * effect, so the first efile call of a page (started by a route loader) already finds its token.
+ */
+export function acceptSession(user: CurrentUser): CurrentUser {
+  clusterTokens.update(user.tokenList);
+  rememberCsrfToken(user.session?.csrfToken);
+  markSessionActive();
+  return user;
+}
+
+/** Asks the portal for the current user and takes the answer in; null for a visitor (no CSRF cookie). */
+export async function fetchSession(signal?: AbortSignal): Promise<CurrentUser | null> {
+  return hasSessionHint() ? acceptSession(await identity.user.info({ signal })) : null;
+}
+
+onSessionEnd(() => clusterTokens.clear());
 
 /**
  * The session query over `/api/user/info`; null for a visitor. Without the CSRF cookie that every login sets there
@@ -18,8 +36,7 @@ export const SESSION_QUERY_KEY = ['session'] as const;
 export const sessionQueryOptions = () =>
   queryOptions({
     queryKey: SESSION_QUERY_KEY,
-    queryFn: ({ signal }): Promise<CurrentUser | null> =>
-      hasSessionHint() ? accountApi.userInfo(signal) : Promise.resolve(null),
+    queryFn: ({ signal }) => fetchSession(signal),
     staleTime: 5 * 60_000,
     retry: false,
     meta: { silent: true },
@@ -33,28 +50,10 @@ export interface Session {
   isAnonymous: boolean;
 }
 
-/**
- * The current user. Also keeps the per-cluster token store in step with each answer and lends it the refetch, so
- * the tokens are renewed a few minutes before they expire (by the store's timer) through this same query.
- */
+/** The current user (the per-cluster tokens were stored when the answer arrived: {@link acceptSession}). */
 export function useSession(): Session {
-  const queryClient = useQueryClient();
   const query = useQuery(sessionQueryOptions());
-
-  useEffect(() => {
-    setClusterTokenRefresher(async () => {
-      const user = await queryClient.fetchQuery({ ...sessionQueryOptions(), staleTime: 0 });
-      return user?.tokenList ?? [];
-    });
-  }, [queryClient]);
-
   const user = query.data ?? null;
-  useEffect(() => {
-    if (!user) return;
-    clusterTokens.update(user.tokenList);
-    rememberCsrfToken(user.session?.csrfToken);
-    markSessionActive();
-  }, [user]);
 
   const isAnonymous =
     query.data === null || (query.isError && isApiError(query.error) && query.error.status === 401);

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Limits, type AccountAlert } from '@hpc/contracts';
 import { useSession } from '../account/use-session';
 import { sortAlerts } from './account-alerts';
-import { alertsApi, type AccountAlertsData } from './alerts.api';
+import type { AccountAlertsData } from '@hpc/api-client';
+import { identity } from '../../shared/api/client';
 
 const select = (data: AccountAlertsData) => ({ ...data, alerts: sortAlerts(data.alerts) });
 
@@ -11,7 +12,7 @@ export function useAccountAlerts(): { alerts: AccountAlert[]; balanceThreshold: 
   const { user } = useSession();
   const { data } = useQuery({
     queryKey: ['account-alerts', user?.id],
-    queryFn: ({ signal }) => alertsApi.accountAlerts(signal),
+    queryFn: ({ signal }) => identity.accounts.alerts({ signal }),
     enabled: user !== null,
     staleTime: 5 * 60_000,
     // The bar is a reminder: when it cannot be loaded the page is still usable, so no warning pops up.

@@ -1,4 +1,5 @@
 import { HEALTH_PATH, joinServiceUrl, type ServiceKind } from './service-list';
+import { OK } from '@hpc/contracts';
 
 /** How long one instance may take to answer its health call before the next one is tried. */
 export const DEFAULT_HEALTH_TIMEOUT_MS = 5_000;
@@ -16,7 +17,7 @@ const healthyValue = (v: unknown) =>
  */
 export function isHealthyEfileAnswer(body: unknown): boolean {
   if (!isRecord(body)) return false;
-  if (typeof body.code === 'string' && body.code !== '0') return false;
+  if (typeof body.code === 'string' && body.code !== OK) return false;
   if (healthyValue(body.check_result)) return true;
   return isRecord(body.data) && healthyValue(body.data.check_result);
 }
@@ -46,7 +47,7 @@ export async function checkServiceHealth(
       const text = await res.text();
       try {
         const body: unknown = JSON.parse(text);
-        return !(isRecord(body) && typeof body.code === 'string' && body.code !== '0');
+        return !(isRecord(body) && typeof body.code === 'string' && body.code !== OK);
       } catch {
         return true;
       }

@@ -2,9 +2,11 @@
 export { useClusters } from './use-clusters';
 export { useClusterService, type ClusterService } from './use-cluster-service';
 export { ClusterServiceAlert, ClusterUnavailable } from './cluster-service-alert';
-export { getClusterToken, clusterTokens } from './cluster-tokens';
+// The token store sits beside the API client (shared/api); re-exported for the efile clients.
+export { getClusterToken, clusterTokens } from '../../shared/api/cluster-tokens';
 export { serviceDiscovery } from './cluster-services';
 export { createServiceDiscovery, type ServiceDiscovery } from './service-discovery';
 export { ServiceDiscoveryError, isServiceDiscoveryError, type ServiceErrorKind } from './service-errors';
 export { type ServiceKind, clusterServices, parseServiceList } from './service-list';
-export { sortClusters, isDisabledCluster } from './cluster-sort';
+export { sortClusters, isDisabledCluster, nameSaysDisabled } from './cluster-sort';
+export { useVisibleClusters, type VisibleCluster } from './use-clusters';

@@ -26,8 +26,8 @@ export interface ClusterService {
 }
 
 /**
- * The query of a working instance: shared by the hook and by code that starts it before the page renders (the
- * E-File folder prefetch), so both land on the same cache entry.
+ * The query of a working instance: shared by the hook and by the E-File route's loader, which starts it at
+ * navigation, so both land on the same cache entry.
  */
 export function clusterServiceQueryOptions(
   userId: number | undefined,

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Cluster, ClusterUserBaseInfo } from '@hpc/contracts';
 import { useSession } from '../account/use-session';
 import { sortClusters } from './cluster-sort';
-import { clustersApi } from './clusters.api';
+import { identity } from '../../shared/api/client';
 
 // Module-level so TanStack Query does not re-run the sort on every render.
 const sortBaseInfo = (list: ClusterUserBaseInfo[]) => sortClusters(list);
@@ -10,11 +10,11 @@ const sortAll = (list: Cluster[]) => sortClusters(list);
 
 export const clustersQueryKey = (userId: number | undefined) => ['clusters', 'base-info', userId] as const;
 
-/** The raw list of the user's clusters (the hook sorts it); also started early by the E-File folder prefetch. */
+/** The raw list of the user's clusters (the hook sorts it); also started by the E-File route's loader. */
 export const clustersQueryOptions = (userId: number | undefined) =>
   queryOptions({
     queryKey: clustersQueryKey(userId),
-    queryFn: ({ signal }) => clustersApi.baseInfo(signal),
+    queryFn: ({ signal }) => identity.clusters.baseInfo({ signal }),
     staleTime: 5 * 60_000,
   });
 
@@ -47,7 +47,7 @@ export function useVisibleClusters(): VisibleCluster[] {
   const manager = user?.userInfo.role === 'manager';
   const all = useQuery({
     queryKey: ['clusters', 'all', user?.id],
-    queryFn: ({ signal }) => clustersApi.all(signal),
+    queryFn: ({ signal }) => identity.clusters.all({ signal }),
     enabled: manager,
     staleTime: 5 * 60_000,
     select: sortAll,

@@ -1,12 +1,13 @@
 import { useCallback } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiClient, isApiError } from '@hpc/api-client';
-import type { PublicEfileUrls } from '@hpc/contracts';
+import { ApiClient, identityApi, isApiError } from '@hpc/api-client';
 import { languageHeaders } from '../../shared/api/request-options';
 import { createServiceDiscovery, isServiceDiscoveryError, type ServiceDiscoveryError } from '../clusters';
 
 /** The portal's anonymous call: no session, so none of the logged-in client's 401 handling. */
-const portal = new ApiClient({ baseUrl: import.meta.env.VITE_API_BASE_URL ?? '', headers: languageHeaders });
+const portal = identityApi(
+  new ApiClient({ baseUrl: import.meta.env.VITE_API_BASE_URL ?? '', headers: languageHeaders }),
+);
 
 /** Session storage looked up on each use (reading it can throw in privacy modes; the discovery copes). */
 const tabStorage = {
@@ -23,11 +24,7 @@ const discovery = createServiceDiscovery({ fetch: (i, init) => window.fetch(i, i
 
 /** The enabled efile URLs the portal publishes for a cluster (`/api/center/publicEfileUrls.action`). */
 export async function publicEfileCluster(clusterId: string, signal?: AbortSignal) {
-  const { urls } = await portal.get<PublicEfileUrls>(
-    '/api/center/publicEfileUrls.action',
-    { clusterId },
-    { signal },
-  );
+  const { urls } = await portal.clusters.publicEfileUrls(clusterId, { signal });
   return {
     clusterId,
     centerName: clusterId,

@@ -1,4 +1,4 @@
-import { ApiClient, catalogApi, type ApiError } from '@hpc/api-client';
+import { ApiClient, catalogApi, identityApi, type ApiError } from '@hpc/api-client';
 import { languageHeaders, RequestTimeouts } from './request-options';
 
 type UnauthorizedHandler = (error: ApiError) => void;
@@ -28,4 +28,7 @@ export const apiClient = new ApiClient({
   onUnauthorized: (error) => unauthorizedHandler?.(error),
 });
 
+/** The catalogue calls (images, models, apps, model files and copies), typed by the contracts. */
 export const api = catalogApi(apiClient);
+/** The identity calls (session, tokens, clusters, accounts, the user's settings, the site's config). */
+export const identity = identityApi(apiClient);

@@ -10,6 +10,7 @@ import { CatalogIcon } from '../ui/catalog-icon';
 import { EmptyState } from '../ui/empty-state';
 import { LabelTags } from '../ui/label-tags';
 import type { CatalogKind } from './catalog-list-view';
+import './catalog.css';
 
 interface Props {
   kind: CatalogKind;

@@ -15,6 +15,7 @@ import { SelectedFilters, type SelectedGroup } from '../ui/selected-filters';
 import { PAGE_SIZES, type ListState } from './list-state';
 import { ListToolbar } from './list-toolbar';
 import { useCardLayout } from './use-card-layout';
+import './catalog.css';
 
 export type CatalogKind = 'images' | 'models' | 'apps';
 

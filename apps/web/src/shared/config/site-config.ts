@@ -1,16 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AnalyticsConfig } from '@hpc/contracts';
-import { apiClient } from '../api/client';
+import type { SiteConfig } from '@hpc/contracts';
+import { identity } from '../api/client';
 
-/** Site-wide settings the operators configure; the portal's values win over these build-time defaults. */
-export interface SiteConfig {
-  /** Site-registration number in the footer (spec §1). */
-  icp: string;
-  /** Where the ICP number links to (the MIIT registry). */
-  icpUrl: string;
-  /** Analytics tracker and production hosts (spec §7); null when not configured. */
-  analytics: AnalyticsConfig | null;
-}
+/** Site-wide settings the operators configure (contracts' `SiteConfig`); the portal's values win over these build-time defaults. */
 
 export const siteDefaults: SiteConfig = {
   icp: import.meta.env.VITE_SITE_ICP ?? '京ICP备00000000号-1',
@@ -25,7 +17,7 @@ export const siteDefaults: SiteConfig = {
 export function useSiteConfig(): SiteConfig {
   const { data } = useQuery({
     queryKey: ['site-config'],
-    queryFn: ({ signal }) => apiClient.get<Partial<SiteConfig>>('/api/site/config', undefined, { signal }),
+    queryFn: ({ signal }) => identity.site.config({ signal }),
     staleTime: Infinity,
     retry: false,
     meta: { silent: true },

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Skeleton } from 'antd';
 import type { CardLayout } from './catalog-card';
+import '../catalog/catalog.css';
 
 interface Props<T> {
   items: T[] | undefined;

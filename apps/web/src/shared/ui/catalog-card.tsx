@@ -8,6 +8,7 @@ import { pick } from '../i18n/languages';
 import { formatCount, formatDate } from '../utils/format';
 import { CatalogIcon } from './catalog-icon';
 import { LabelTags } from './label-tags';
+import '../catalog/catalog.css';
 
 export type CardLayout = 'grid' | 'list';
 

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import '../catalog/catalog.css';
 
 interface Props {
   src: string | null | undefined;

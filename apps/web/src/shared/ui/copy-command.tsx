@@ -1,5 +1,6 @@
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import './copy-command.css';
 
 interface Props {
   command: string;

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { CatalogLabel } from '@hpc/contracts';
 import { Limits } from '@hpc/contracts';
 import { pick } from '../i18n/languages';
+import '../catalog/catalog.css';
 
 /** Up to `max` labels (spec §9: 8), then a "+N" tag whose tooltip lists the rest. */
 export function LabelTags({ labels, max = Limits.labelsPerCard }: { labels: CatalogLabel[]; max?: number }) {

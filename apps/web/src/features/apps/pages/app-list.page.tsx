@@ -1,16 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { CatalogListView } from '../../../shared/catalog/catalog-list-view';
 import { appPath } from '../../../shared/catalog/catalog-paths';
-import { toListBody } from '../../../shared/catalog/list-state';
 import { useKeywordFromSession } from '../../../shared/catalog/use-keyword-from-session';
 import { useListState } from '../../../shared/catalog/use-list-state';
-import { appQueries } from '../api/apps.queries';
+import { appListBody, appQueries } from '../api/apps.queries';
 
 /** /full-site-list: the application centre, also the target of the site-wide header search (spec §2). */
 export default function AppListPage() {
   const { state, update } = useListState();
   useKeywordFromSession('apps', state.keyword, update);
-  const list = useQuery(appQueries.list({ ...toListBody(state), category: state.category || undefined }));
+  const list = useQuery(appQueries.list(appListBody(state)));
   const labels = useQuery(appQueries.labels());
   const categories = useQuery(appQueries.categories());
   return (

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { App, Modal, Tree, type TreeDataNode } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@hpc/api-client';
+import { FileCodes } from '@hpc/contracts';
 import { notifyError } from '../../../shared/api/notify';
 import type { EfileApi } from '../api/efile.api';
 import { baseName } from '../lib/paths';
@@ -64,7 +65,11 @@ export function CopyMoveDialog({ api, mode, paths, onClose, onStarted }: Props) 
       const r = await api.copyMove(mode, paths, target, cover);
       onStarted(r.operationId, mode);
     } catch (e) {
-      if (!cover && isApiError(e) && (e.code === '1021' || e.code === '1023')) {
+      if (
+        !cover &&
+        isApiError(e) &&
+        (e.code === FileCodes.sameNameFile || e.code === FileCodes.sameNameDir)
+      ) {
         const conflicts = ((e.data as { conflicts?: string[] } | null)?.conflicts ?? []).map(baseName);
         modal.confirm({
           title: t('efile.copyMove.overwriteTitle'),
@@ -74,7 +79,7 @@ export function CopyMoveDialog({ api, mode, paths, onClose, onStarted }: Props) 
           okType: 'danger',
           onOk: () => start(true),
         });
-      } else if (isApiError(e) && e.code === 'OPERATION_LIMIT') {
+      } else if (isApiError(e) && e.code === FileCodes.operationLimit) {
         modal.warning({ title: t('efile.copyMove.limit'), okText: t('efile.ok') });
       } else notifyError(e);
     } finally {

@@ -2,10 +2,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, App, Spin } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { FileEntry } from '@hpc/contracts';
+import { CommonCodes, type FileEntry } from '@hpc/contracts';
 import { pick } from '../../../shared/i18n/languages';
 import { ClusterUnavailable } from '../../clusters';
-import { directoryKey, prefetchDirectory, useDirectory, usePrefetchNextPage } from '../hooks/use-directory';
+import { directoryKey, useDirectory, usePrefetchNextPage } from '../hooks/use-directory';
 import { useEfileClient } from '../hooks/use-efile-client';
 import { folderPatch, useEfileLocation, type EfileLocation } from '../hooks/use-efile-location';
 import { useColumns } from '../hooks/use-columns';
@@ -76,14 +76,8 @@ export function FileManager() {
   const rows = useMemo(() => dir.data?.list ?? [], [dir.data]);
   const selectedEntries = useMemo(() => rows.filter((r) => selected.includes(r.path)), [rows, selected]);
 
-  /** Changes the address; a listing of the same cluster is asked for at once rather than after the render. */
-  const show = useStableCallback((patch: Partial<EfileLocation>, push?: boolean) => {
-    const next = { ...loc, ...patch };
-    const nextPath = next.path ?? path;
-    const sameCluster = patch.cluster === undefined || patch.cluster === clusterId;
-    if (api && nextPath && sameCluster) prefetchDirectory(qc, api, next, nextPath);
-    update(patch, push);
-  });
+  /** Changes the address; the route's loader (efile.loader.ts) asks for the new listing at the navigation. */
+  const show = useStableCallback((patch: Partial<EfileLocation>, push?: boolean) => update(patch, push));
   const goTo = useStableCallback((to: string, cluster?: string) => show(folderPatch(to, cluster), true));
 
   const refresh = useCallback(() => {
@@ -136,7 +130,8 @@ export function FileManager() {
     (op: { status: string; errorCode: string | null } | null) => {
       runningOperation.set(null);
       if (op?.status === 'done') void message.success(t('efile.copyMove.done'));
-      else if (op?.status === 'failed') void message.error(t(`errors.${op.errorCode ?? '0001'}`));
+      else if (op?.status === 'failed')
+        void message.error(t(`errors.${op.errorCode ?? CommonCodes.unknown}`));
       else if (op?.status === 'cancelled') void message.info(t('efile.copyMove.cancelled'));
       refresh();
     },

@@ -9,7 +9,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { PREVIEWABLE_IMAGE_EXTENSIONS, type FileEntry } from '@hpc/contracts';
-import type { SortKey } from '../api/efile.api';
+import type { SortKey } from '@hpc/api-client';
 import type { ColumnKey } from '../hooks/use-columns';
 import { formatSize, formatSizeExact } from '../lib/format-size';
 import { isTextLike } from '../lib/file-kinds';

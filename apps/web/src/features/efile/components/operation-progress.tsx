@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { Button, Progress } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../../shared/api/notify';
-import type { EfileApi, OperationProgress as Op } from '../api/efile.api';
+import type { OperationProgress as Op } from '@hpc/api-client';
+import type { EfileApi } from '../api/efile.api';
 import { formatSize } from '../lib/format-size';
 
 interface Props {

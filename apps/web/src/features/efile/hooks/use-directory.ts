@@ -1,11 +1,5 @@
 import { useEffect } from 'react';
-import {
-  keepPreviousData,
-  queryOptions,
-  useQuery,
-  useQueryClient,
-  type QueryClient,
-} from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EfileApi } from '../api/efile.api';
 import type { EfileLocation } from './use-efile-location';
 
@@ -22,7 +16,7 @@ export const pageRequest = (loc: EfileLocation, path: string) => ({
   keyword: loc.keyword || undefined,
 });
 
-/** The query of one page of a folder: shared by the hook and the prefetch that starts it before the page renders. */
+/** The query of one page of a folder: shared by the hook and the route's loader that starts it at navigation. */
 export function directoryQueryOptions(api: EfileApi | null, loc: EfileLocation, path: string | null) {
   return queryOptions({
     queryKey: [
@@ -45,15 +39,6 @@ export function directoryQueryOptions(api: EfileApi | null, loc: EfileLocation, 
  */
 export function useDirectory(api: EfileApi | null, loc: EfileLocation, path: string | null) {
   return useQuery({ ...directoryQueryOptions(api, loc, path), placeholderData: keepPreviousData });
-}
-
-/**
- * Starts the listing of the page the user just asked for, at the click. Left to the page's query, the request
- * left only after the router's transition had rendered the screen for the new address (50–90 ms on 2 cores);
- * the query, mounted then, finds it under way (or done) instead of asking again.
- */
-export function prefetchDirectory(qc: QueryClient, api: EfileApi, loc: EfileLocation, path: string): void {
-  void qc.prefetchQuery(directoryQueryOptions(api, loc, path));
 }
 
 /**

@@ -4,7 +4,7 @@ import { pick } from '../../../shared/i18n/languages';
 import { useClusterService, useClusters } from '../../clusters';
 import { createEfileApi, type EfileApi } from '../api/efile.api';
 
-/** The query of an efile's initInfo (home, roots, limits); the prefetch of a folder starts it too. */
+/** The query of an efile's initInfo (home, roots, limits); the route's loader starts it too. */
 export function initInfoQueryOptions(api: EfileApi | null) {
   return queryOptions({
     queryKey: ['efile', api?.clusterId ?? null, api?.baseUrl ?? null, 'init'],

@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { Limits } from '@hpc/contracts';
-import type { SortKey } from '../api/efile.api';
+import type { SortKey } from '@hpc/api-client';
 
 export interface EfileLocation {
   cluster: string | null;

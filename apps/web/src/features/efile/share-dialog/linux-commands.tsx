@@ -3,7 +3,8 @@ import { Button, Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../../shared/api/notify';
 import { CopyCommand } from '../../../shared/ui/copy-command';
-import type { EfileApi, LinuxCommands as Commands } from '../api/efile.api';
+import type { LinuxCommands as Commands } from '@hpc/api-client';
+import type { EfileApi } from '../api/efile.api';
 
 /**
  * The generated Linux upload and download commands (curl, no client to install), valid only today or until the

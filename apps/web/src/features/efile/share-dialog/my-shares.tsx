@@ -2,7 +2,8 @@ import { App, Button, Drawer, Table, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../../shared/api/notify';
-import type { EfileApi, ShareInfo } from '../api/efile.api';
+import type { ShareInfo } from '@hpc/api-client';
+import type { EfileApi } from '../api/efile.api';
 import { absoluteLink } from './share-code';
 
 const STATUS_COLOR: Record<string, string> = { valid: 'green', expired: 'orange', closed: 'default' };

@@ -3,7 +3,8 @@ import { App, Button, Descriptions, Form, Input, Modal, Tabs, Typography } from 
 import { useTranslation } from 'react-i18next';
 import type { FileEntry } from '@hpc/contracts';
 import { notifyError } from '../../../shared/api/notify';
-import type { EfileApi, ShareInfo } from '../api/efile.api';
+import type { ShareInfo } from '@hpc/api-client';
+import type { EfileApi } from '../api/efile.api';
 import { validityProblem } from '../lib/share-validity';
 import { parentPath } from '../lib/paths';
 import { absoluteLink, generateShareCode } from './share-code';

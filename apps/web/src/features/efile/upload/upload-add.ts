@@ -1,4 +1,5 @@
 import { isApiError } from '@hpc/api-client';
+import { FileCodes } from '@hpc/contracts';
 import type { EfileApi } from '../api/efile.api';
 import { joinPath, keepBothName } from '../lib/paths';
 import { addProblem, groupByRoot, type PickedFile, type UploadTarget } from './upload-queue';
@@ -85,7 +86,7 @@ export async function addToUploads(ctx: AddContext, files: PickedFile[], dirs: s
       for (const d of dirsToCreate(root.emptyDirs.map((d) => renameRoot(d, root.name, name)))) {
         await ctx.api.mkdir(joinPath(ctx.target.dir, d)).catch((e: unknown) => {
           // An existing folder is what we want.
-          if (!(isApiError(e) && e.code === '1023')) throw e;
+          if (!(isApiError(e) && e.code === FileCodes.sameNameDir)) throw e;
         });
       }
     } catch (e) {

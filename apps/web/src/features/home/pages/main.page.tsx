@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { EntryCards } from '../components/entry-cards';
 import { ItemStrip } from '../components/item-strip';
+import '../home.css';
 
 /** /main-page: what the centre offers, and what is new and popular in its catalogues. */
 export default function MainPage() {

@@ -2,23 +2,17 @@ import { Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { CatalogListView } from '../../../shared/catalog/catalog-list-view';
-import { toListBody } from '../../../shared/catalog/list-state';
 import { useListState } from '../../../shared/catalog/use-list-state';
 import { useKeywordFromSession } from '../../../shared/catalog/use-keyword-from-session';
 import { pick } from '../../../shared/i18n/languages';
-import { imagePath, imageQueries } from '../api/images.queries';
+import { imageListBody, imagePath, imageQueries } from '../api/images.queries';
 
 /** /service-list: the image centre (spec §2). */
 export default function ImageListPage() {
   const { i18n } = useTranslation();
   const { state, update } = useListState();
   useKeywordFromSession('images', state.keyword, update);
-  const body = {
-    ...toListBody(state),
-    acceleratorType: state.acceleratorType || undefined,
-    category: state.category || undefined,
-  };
-  const list = useQuery(imageQueries.list(body));
+  const list = useQuery(imageQueries.list(imageListBody(state)));
   const accelerators = useQuery(imageQueries.acceleratorTypes());
   const labels = useQuery(imageQueries.labels(state.acceleratorType));
   const categories = useQuery(imageQueries.categories(state.acceleratorType));

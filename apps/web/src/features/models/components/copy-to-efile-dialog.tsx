@@ -4,12 +4,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { DIRECT_MESSAGE_CODES, Limits, type ModelCopyJob } from '@hpc/contracts';
-import { api } from '../../../shared/api/client';
 import { errorMessage } from '../../../shared/api/error-message';
 import { pick } from '../../../shared/i18n/languages';
 import { useClusters } from '../../clusters/use-clusters';
 import { formatSize } from '../../efile/lib/format-size';
-import { modelFilesApi } from '../api/model-files.api';
+import { api, identity } from '../../../shared/api/client';
 
 interface Props {
   open: boolean;
@@ -43,7 +42,7 @@ export function CopyToEfileDialog({ open, onClose, modelId, defaultName }: Props
 
   const info = useQuery({
     queryKey: ['models', 'efile-info', clusterId],
-    queryFn: ({ signal }) => modelFilesApi.efileInfo(clusterId, signal),
+    queryFn: ({ signal }) => identity.clusters.efileInfo(clusterId, { signal }),
     enabled: open && Boolean(clusterId),
     retry: false,
     meta: { silent: true },
@@ -58,7 +57,7 @@ export function CopyToEfileDialog({ open, onClose, modelId, defaultName }: Props
   }, [open, clusters, form, defaultName]);
 
   const start = useMutation({
-    mutationFn: (v: FormValues) => modelFilesApi.startCopy(modelId, v),
+    mutationFn: (v: FormValues) => api.models.startCopy(modelId, v),
     meta: { silent: true },
     onSuccess: (job) => {
       setJobId(job.jobId);
@@ -71,11 +70,11 @@ export function CopyToEfileDialog({ open, onClose, modelId, defaultName }: Props
   });
   const progress = useQuery({
     queryKey: ['models', 'copy', jobId],
-    queryFn: ({ signal }) => modelFilesApi.copyProgress(jobId!, signal),
+    queryFn: ({ signal }) => api.models.copyProgress(jobId!, { signal }),
     enabled: jobId !== null,
     refetchInterval: (q) => (q.state.data && q.state.data.state !== 'running' ? false : 500),
   });
-  const cancel = useMutation({ mutationFn: () => modelFilesApi.cancelCopy(jobId!) });
+  const cancel = useMutation({ mutationFn: () => api.models.cancelCopy(jobId!) });
 
   const job: ModelCopyJob | undefined = progress.data ?? start.data;
   const running = job?.state === 'running';

@@ -8,7 +8,8 @@ import { loginPathFor } from '../../account/login-redirect';
 import { useSession } from '../../account/use-session';
 import { formatSize } from '../../efile/lib/format-size';
 import { EmptyState } from '../../../shared/ui/empty-state';
-import { modelFileUrl, modelFilesApi } from '../api/model-files.api';
+import { api } from '../../../shared/api/client';
+import { modelFileUrl } from '../api/model-file-url';
 import { buildFileTree, type FileTreeNode } from '../lib/file-tree';
 import { CopyToEfileDialog } from './copy-to-efile-dialog';
 
@@ -25,7 +26,7 @@ export function ModelFiles({ modelId, modelName }: Props) {
   const [copying, setCopying] = useState(false);
   const files = useQuery({
     queryKey: ['models', 'files', modelId],
-    queryFn: ({ signal }) => modelFilesApi.files(modelId, signal),
+    queryFn: ({ signal }) => api.models.files(modelId, { signal }),
   });
   const tree = useMemo(() => buildFileTree(files.data?.files ?? []), [files.data]);
 

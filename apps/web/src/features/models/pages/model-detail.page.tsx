@@ -9,7 +9,7 @@ import { CopyCommand } from '../../../shared/ui/copy-command';
 import { MarkdownViewer } from '../../../shared/ui/markdown/markdown-viewer';
 import { TipBanner } from '../../../shared/ui/tip-banner';
 import { modelQueries } from '../api/models.queries';
-import { modelFileUrl, modelFilesApi } from '../api/model-files.api';
+import { modelFileUrl } from '../api/model-file-url';
 import { modelUsage } from '../components/model-usage';
 import { ModelFiles } from '../components/model-files';
 import '../models.css';
@@ -30,7 +30,7 @@ export default function ModelDetailPage() {
   // The model card is the README of the model's files when it has one (as on Hugging Face), else its description.
   const files = useQuery({
     queryKey: ['models', 'files', id],
-    queryFn: ({ signal }) => modelFilesApi.files(id, signal),
+    queryFn: ({ signal }) => api.models.files(id, { signal }),
     enabled: Number.isInteger(id) && id > 0,
   });
   const readme = files.data?.files.find((f) => /^readme\.md$/i.test(f.path) && f.size <= README_MAX_BYTES);

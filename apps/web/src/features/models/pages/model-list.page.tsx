@@ -1,16 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { CatalogListView } from '../../../shared/catalog/catalog-list-view';
 import { modelPath } from '../../../shared/catalog/catalog-paths';
-import { toListBody } from '../../../shared/catalog/list-state';
 import { useKeywordFromSession } from '../../../shared/catalog/use-keyword-from-session';
 import { useListState } from '../../../shared/catalog/use-list-state';
-import { modelQueries } from '../api/models.queries';
+import { modelListBody, modelQueries } from '../api/models.queries';
 
 /** /model-zoo/list: the model repository (spec §2). */
 export default function ModelListPage() {
   const { state, update } = useListState();
   useKeywordFromSession('models', state.keyword, update);
-  const list = useQuery(modelQueries.list({ ...toListBody(state), category: state.category || undefined }));
+  const list = useQuery(modelQueries.list(modelListBody(state)));
   const labels = useQuery(modelQueries.labels());
   const categories = useQuery(modelQueries.categories());
   return (

@@ -1,6 +1,7 @@
 import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import '../not-found.css';
 
 /** /404 and every unknown route (spec §2): the text, a link back to login, back and home buttons. */
 export default function NotFoundPage() {

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ShareBrowser } from '../components/share-browser';
-import { shareApi, shareErrorKey } from '../share.api';
+import { createShareApi, shareErrorKey } from '../share.api';
 import { isUnreachable, usePublicEfile } from '../use-public-efile';
 import '../share.css';
 
@@ -23,7 +23,10 @@ export default function SharePage() {
   const { t, i18n } = useTranslation();
   const { clusterId = '', shareId = '' } = useParams();
   const efile = usePublicEfile(clusterId, shareId);
-  const api = useMemo(() => (efile.url ? shareApi(clusterId, efile.url) : null), [clusterId, efile.url]);
+  const api = useMemo(
+    () => (efile.url ? createShareApi(clusterId, efile.url) : null),
+    [clusterId, efile.url],
+  );
   const { failover } = efile;
   const [code, setCode] = useState('');
   const [access, setAccess] = useState<Access | null>(null);

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Limits, type UserAccount } from '@hpc/contracts';
 import { formatDate } from '../../../shared/utils/format';
-import { userCenterApi } from '../api/user-center.api';
+import { identity } from '../../../shared/api/client';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -15,7 +15,7 @@ export function AccountsCard() {
   const { t, i18n } = useTranslation();
   const accounts = useQuery({
     queryKey: ['user-center', 'accounts'],
-    queryFn: ({ signal }) => userCenterApi.accounts(signal),
+    queryFn: ({ signal }) => identity.accounts.list({ signal }),
   });
   const money = new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'CNY' });
 

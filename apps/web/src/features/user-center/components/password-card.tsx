@@ -3,9 +3,10 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { UserProfile } from '@hpc/contracts';
 import { isApiError } from '@hpc/api-client';
+import { PortalCodes } from '@hpc/contracts';
 import { errorMessage } from '../../../shared/api/error-message';
 import { notifySuccess } from '../../../shared/api/notify';
-import { userCenterApi } from '../api/user-center.api';
+import { identity } from '../../../shared/api/client';
 
 const MIN_LENGTH = 8;
 
@@ -24,7 +25,7 @@ export function PasswordCard({ profile }: { profile: UserProfile }) {
   const [form] = Form.useForm<Values>();
   const change = useMutation({
     mutationFn: (v: Values) =>
-      userCenterApi.changePassword({ oldPassword: v.oldPassword, newPassword: v.newPassword }),
+      identity.user.changePassword({ oldPassword: v.oldPassword, newPassword: v.newPassword }),
     // Shown in the card: a wrong old password says so in the user's language (the server's text is English).
     meta: { silent: true },
     onSuccess: () => {
@@ -94,7 +95,7 @@ export function PasswordCard({ profile }: { profile: UserProfile }) {
               type="error"
               showIcon
               message={
-                isApiError(change.error) && change.error.code === 'LOGIN_FAILED'
+                isApiError(change.error) && change.error.code === PortalCodes.loginFailed
                   ? t('user-center.password.wrongOld')
                   : errorMessage(change.error, t)
               }

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { usePreferences } from '../../../app/preferences';
 import { serverLocale } from '../../../shared/i18n/languages';
 import { useSession } from '../../account/use-session';
-import { userCenterApi } from '../api/user-center.api';
+import { identity } from '../../../shared/api/client';
 import { atLogin, changesToSave, type PreferenceValues } from './preference-rules';
 
 /**
@@ -26,8 +26,8 @@ export function PreferencesSync() {
     synced.current = null;
     if (userId === undefined) return;
     const controller = new AbortController();
-    userCenterApi
-      .preferences(controller.signal)
+    identity.user
+      .preferences({ signal: controller.signal })
       .then((server) => {
         const local = current.current;
         const next = atLogin(server, local);
@@ -45,7 +45,7 @@ export function PreferencesSync() {
     const patch = changesToSave(s, { language, theme });
     if (Object.keys(patch).length === 0) return;
     synced.current = { ...s, language, theme };
-    void userCenterApi.savePreferences(patch).catch(() => undefined);
+    void identity.user.savePreferences(patch).catch(() => undefined);
   }, [language, theme, userId]);
 
   return null;

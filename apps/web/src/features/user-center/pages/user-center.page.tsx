@@ -2,7 +2,7 @@ import { Card, Skeleton } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { RequireSession } from '../../account/require-session';
-import { userCenterApi } from '../api/user-center.api';
+import { identity } from '../../../shared/api/client';
 import { AccountsCard } from '../components/accounts-card';
 import { ClustersCard } from '../components/clusters-card';
 import { PasswordCard } from '../components/password-card';
@@ -14,7 +14,7 @@ function UserCenter() {
   const { t } = useTranslation();
   const profile = useQuery({
     queryKey: ['user-center', 'profile'],
-    queryFn: ({ signal }) => userCenterApi.profile(signal),
+    queryFn: ({ signal }) => identity.user.profile({ signal }),
   });
   return (
     <div className="hpc-user-center">

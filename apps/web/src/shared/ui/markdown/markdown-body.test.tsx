@@ -34,6 +34,16 @@ describe('MarkdownBody', () => {
     expect(html).toMatch(/<img src="\/catalog-files\/images\/gpu-node.svg" alt="node"/);
   });
 
+  it('gives headings GitHub-style ids in any script, numbering repeats', () => {
+    const html = render(
+      ['## Quick Start!', '## 快速 开始（GPU）', '## C++ & CUDA 12.1', '## Quick Start!'].join('\n\n'),
+    );
+    expect(html).toContain('<h2 id="quick-start">');
+    expect(html).toContain('<h2 id="快速-开始gpu">');
+    expect(html).toContain('<h2 id="c--cuda-121">');
+    expect(html).toContain('<h2 id="quick-start-1">');
+  });
+
   it('never renders raw HTML or script URLs from the text', () => {
     const html = render(
       [

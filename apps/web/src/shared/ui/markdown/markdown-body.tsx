@@ -4,10 +4,11 @@ import Markdown, { type Components } from 'react-markdown';
 import { Link, useLocation, useNavigate } from 'react-router';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
+import rehypeSlug from 'rehype-slug';
 import remarkGfm from 'remark-gfm';
 import { descPathByTime, imagePath } from '../../catalog/catalog-paths';
 import { classifyLink } from './markdown-links';
-import { rehypeHeadingIds } from './rehype-heading-ids';
+import './markdown.css';
 
 /**
  * The heavy half of the markdown viewer (react-markdown, GFM, highlight.js): a separate chunk loaded only by
@@ -16,7 +17,10 @@ import { rehypeHeadingIds } from './rehype-heading-ids';
  */
 const rehypePlugins: ComponentProps<typeof Markdown>['rehypePlugins'] = [
   [rehypeSanitize, defaultSchema],
-  rehypeHeadingIds,
+  // GitHub's heading ids (github-slugger: lower case, punctuation dropped, any script kept, repeats -1, -2 …), so
+  // `[see](#installation)` and `/model-zoo/3#安装` reach their heading. After the sanitizer on purpose: it prefixes
+  // author-written ids ("user-content-") against DOM clobbering, while these come from the heading text.
+  rehypeSlug,
   // Only blocks that name their language: guessing costs time and colours prose wrongly.
   [rehypeHighlight, { detect: false }],
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyLink, slugify } from './markdown-links';
+import { classifyLink } from './markdown-links';
 
 describe('classifyLink', () => {
   it('recognises image links by creation time with their anchor', () => {
@@ -26,13 +26,5 @@ describe('classifyLink', () => {
     expect(classifyLink('https://pytorch.org')).toMatchObject({ kind: 'external' });
     expect(classifyLink('//cdn.example.org/x')).toMatchObject({ kind: 'external' });
     expect(classifyLink('mailto:hpc@example.org')).toMatchObject({ kind: 'external' });
-  });
-});
-
-describe('slugify', () => {
-  it('makes GitHub-style ids in any script', () => {
-    expect(slugify('Quick Start!')).toBe('quick-start');
-    expect(slugify('快速 开始（GPU）')).toBe('快速-开始gpu');
-    expect(slugify(' C++ & CUDA 12.1 ')).toBe('c--cuda-121');
   });
 });

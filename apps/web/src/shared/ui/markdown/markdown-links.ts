@@ -36,15 +36,3 @@ export function classifyLink(href: string): MarkdownLink {
   }
   return { kind: 'plain', href };
 }
-
-/**
- * GitHub-style heading ids, so `[see](#installation)` and `/model-zoo/3#安装` reach their heading: lower case,
- * punctuation dropped, spaces to dashes; letters of any script are kept.
- */
-export function slugify(text: string): string {
-  return text
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, '')
-    .replace(/\s/g, '-');
-}

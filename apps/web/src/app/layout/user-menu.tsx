@@ -9,16 +9,13 @@ import { Avatar, Button, Dropdown, Tag, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { pick } from '../../shared/i18n/languages';
-import { isDisabledCluster, nameSaysDisabled } from '../clusters/cluster-sort';
-import { useVisibleClusters } from '../clusters/use-clusters';
-import { PreferencesSync } from '../user-center/components/preferences-sync';
-import { LOGIN_PATH, loginPathFor } from './login-redirect';
-import { useLogout } from './use-auth';
-import { useSession } from './use-session';
+import { LOGIN_PATH, loginPathFor, useLogout, useSession } from '../../features/account';
+import { isDisabledCluster, nameSaysDisabled, useVisibleClusters } from '../../features/clusters';
 import './user-menu.css';
 
 /**
- * The header's user menu: the user's name, their computing centres (with the compute user name on each), and
+ * The header's user menu (in the shell, which composes account and clusters, so neither feature imports the other
+ * back): the user's name, their computing centres (with the compute user name on each), and
  * logout. Before anyone is logged in it is a login link that comes back here.
  */
 export function UserMenu() {
@@ -98,21 +95,18 @@ export function UserMenu() {
   ];
 
   return (
-    <>
-      <PreferencesSync />
-      <Dropdown trigger={['click']} menu={{ items }} placement="bottomRight">
-        <Button
-          type="text"
-          className="hpc-header-button hpc-user-menu"
-          // The visible user name is part of the accessible name (WCAG 2.5.3 "label in name").
-          aria-label={`${t('account.userMenu.label')}: ${name}`}
-        >
-          <Avatar size="small" icon={<UserOutlined />} />
-          <span className="hpc-user-menu-name" data-testid="user-menu-name">
-            {name}
-          </span>
-        </Button>
-      </Dropdown>
-    </>
+    <Dropdown trigger={['click']} menu={{ items }} placement="bottomRight">
+      <Button
+        type="text"
+        className="hpc-header-button hpc-user-menu"
+        // The visible user name is part of the accessible name (WCAG 2.5.3 "label in name").
+        aria-label={`${t('account.userMenu.label')}: ${name}`}
+      >
+        <Avatar size="small" icon={<UserOutlined />} />
+        <span className="hpc-user-menu-name" data-testid="user-menu-name">
+          {name}
+        </span>
+      </Button>
+    </Dropdown>
   );
 }

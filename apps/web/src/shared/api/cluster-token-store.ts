@@ -1,12 +1,11 @@
 import type { ClusterTokenEntry } from '@hpc/contracts';
-import { decodeJwtExp } from './jwt-exp';
 
-/** What the store needs of a `tokenList` entry; `expiresAt` is read from the JWT when the portal leaves it out. */
-export type TokenEntry = Pick<ClusterTokenEntry, 'clusterId' | 'token'> & { expiresAt?: number };
+/** What the store needs of a `tokenList` entry: the portal sends each token's expiry (`expiresAt`, ms). */
+export type TokenEntry = Pick<ClusterTokenEntry, 'clusterId' | 'token' | 'expiresAt'>;
 
-/** The expiry of an entry in ms: the portal's `expiresAt`, else the JWT's own `exp`. */
+/** The expiry of an entry in ms, as the portal sent it; null when it is not a finite number. */
 export const entryExpiry = (e: TokenEntry): number | null =>
-  typeof e.expiresAt === 'number' && Number.isFinite(e.expiresAt) ? e.expiresAt : decodeJwtExp(e.token);
+  typeof e.expiresAt === 'number' && Number.isFinite(e.expiresAt) ? e.expiresAt : null;
 
 export interface TimerApi {
   set(fn: () => void, ms: number): unknown;
@@ -14,7 +13,7 @@ export interface TimerApi {
 }
 
 export interface ClusterTokenStoreOptions {
-  /** Fetches a new token list (the portal's `/api/user/info`). */
+  /** Fetches a new token list (the portal's `POST /api/auth/refresh`). */
   refresh: () => Promise<readonly TokenEntry[]>;
   now?: () => number;
   /** How long before the earliest expiry to refresh (default 5 minutes). */
@@ -53,7 +52,7 @@ const browserTimers: TimerApi = {
 
 /**
  * When to refresh a token list: a margin before the earliest expiry, but never later than half of the remaining
- * lifetime, so that short-lived tokens are still refreshed before they expire. Null when no token has an `exp`.
+ * lifetime, so that short-lived tokens are still refreshed before they expire. Null when no token has an expiry.
  */
 export function refreshDelay(list: readonly TokenEntry[], now: number, marginMs: number): number | null {
   const exps = list.map(entryExpiry).filter((x): x is number => x !== null);

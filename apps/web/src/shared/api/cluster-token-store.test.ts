@@ -1,12 +1,9 @@
-/// <reference types="node" />
 import { describe, expect, it, vi } from 'vitest';
-import { createClusterTokenStore, refreshDelay, type TimerApi } from './cluster-token-store';
-import { decodeJwtExp } from './jwt-exp';
+import { createClusterTokenStore, refreshDelay, type TimerApi, type TokenEntry } from './cluster-token-store';
 
-const b64url = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
-/** An unsigned JWT-shaped token: the store only reads `exp`, efile checks signatures. */
-const jwt = (expSeconds: number, extra: Record<string, unknown> = {}) =>
-  `${b64url({ alg: 'EdDSA' })}.${b64url({ exp: expSeconds, ...extra })}.sig`;
+let serial = 0;
+/** A token entry that expires at `expSeconds` (the portal's `expiresAt`, in ms); the token text is opaque here. */
+const jwt = (expSeconds: number) => ({ token: `token-${++serial}`, expiresAt: expSeconds * 1000 });
 
 /** Timers that fire only when the test says so. */
 function manualTimers() {
@@ -33,52 +30,40 @@ function manualTimers() {
 const T0 = 1_700_000_000_000;
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
-describe('decodeJwtExp', () => {
-  it('reads exp in ms, also with non-ASCII claims', () => {
-    expect(decodeJwtExp(jwt(1_700_000_000, { home: '/public/home/张三' }))).toBe(1_700_000_000_000);
-  });
-
-  it('is null for anything that is not a JWT with a numeric exp', () => {
-    for (const t of ['', 'abc', 'a.b.c', `x.${b64url({ exp: 'soon' })}.y`, `x.${b64url({})}.y`]) {
-      expect(decodeJwtExp(t)).toBeNull();
-    }
-  });
-});
-
 describe('refreshDelay', () => {
   it('refreshes a margin before the earliest expiry', () => {
     const list = [
-      { clusterId: '1', token: jwt(T0 / 1000 + 12 * 3600) },
-      { clusterId: '2', token: jwt(T0 / 1000 + 3600) },
+      { clusterId: '1', ...jwt(T0 / 1000 + 12 * 3600) },
+      { clusterId: '2', ...jwt(T0 / 1000 + 3600) },
     ];
     expect(refreshDelay(list, T0, 5 * 60_000)).toBe(3600_000 - 5 * 60_000);
   });
 
   it('refreshes short-lived tokens at half their remaining life, never in a tight loop', () => {
-    expect(refreshDelay([{ clusterId: '1', token: jwt(T0 / 1000 + 120) }], T0, 5 * 60_000)).toBe(60_000);
-    expect(refreshDelay([{ clusterId: '1', token: jwt(T0 / 1000 - 10) }], T0, 5 * 60_000)).toBe(5_000);
+    expect(refreshDelay([{ clusterId: '1', ...jwt(T0 / 1000 + 120) }], T0, 5 * 60_000)).toBe(60_000);
+    expect(refreshDelay([{ clusterId: '1', ...jwt(T0 / 1000 - 10) }], T0, 5 * 60_000)).toBe(5_000);
   });
 
-  it("prefers the portal's expiresAt to the JWT's exp", () => {
+  it("reads the portal's expiresAt, whatever the token's text", () => {
     const list = [{ clusterId: '1', token: 'opaque', expiresAt: T0 + 3600_000 }];
     expect(refreshDelay(list, T0, 5 * 60_000)).toBe(3600_000 - 5 * 60_000);
   });
 
   it('plans nothing without a readable expiry', () => {
     expect(refreshDelay([], T0, 1)).toBeNull();
-    expect(refreshDelay([{ clusterId: '1', token: 'opaque' }], T0, 1)).toBeNull();
+    expect(refreshDelay([{ clusterId: '1', token: 'opaque', expiresAt: Number.NaN }], T0, 1)).toBeNull();
   });
 });
 
 describe('createClusterTokenStore', () => {
   it('keeps the tokens by cluster and plans a refresh before expiry', async () => {
     const m = manualTimers();
-    const next = [{ clusterId: '11250', token: jwt(T0 / 1000 + 7200) }];
+    const next = [{ clusterId: '11250', ...jwt(T0 / 1000 + 7200) }];
     const refresh = vi.fn(async () => next);
     const store = createClusterTokenStore({ refresh, now: () => T0, timers: m.timers });
     const first = jwt(T0 / 1000 + 3600);
-    store.update([{ clusterId: '11250', token: first }]);
-    expect(store.peek('11250')).toBe(first);
+    store.update([{ clusterId: '11250', ...first }]);
+    expect(store.peek('11250')).toBe(first.token);
     expect([...m.pending.values()].map((p) => p.ms)).toEqual([3600_000 - 300_000]);
 
     m.fire();
@@ -91,33 +76,33 @@ describe('createClusterTokenStore', () => {
   it('get refreshes first when the token is about to expire', async () => {
     let now = T0;
     const fresh = jwt(T0 / 1000 + 7200);
-    const refresh = vi.fn(async () => [{ clusterId: '11250', token: fresh }]);
+    const refresh = vi.fn(async () => [{ clusterId: '11250', ...fresh }]);
     const store = createClusterTokenStore({ refresh, now: () => now, timers: manualTimers().timers });
-    store.update([{ clusterId: '11250', token: jwt(T0 / 1000 + 600) }]);
-    expect(await store.get('11250')).not.toBe(fresh);
+    store.update([{ clusterId: '11250', ...jwt(T0 / 1000 + 600) }]);
+    expect(await store.get('11250')).not.toBe(fresh.token);
     now = T0 + 590_000; // a laptop that slept through the planned refresh
-    expect(await store.get('11250')).toBe(fresh);
+    expect(await store.get('11250')).toBe(fresh.token);
     expect(refresh).toHaveBeenCalledOnce();
   });
 
   it('get gives the old token when the refresh fails, and retries later', async () => {
     const m = manualTimers();
     const old = jwt(T0 / 1000 - 1);
-    const refresh = vi.fn(async (): Promise<{ clusterId: string; token: string }[]> => {
+    const refresh = vi.fn(async (): Promise<TokenEntry[]> => {
       throw new Error('offline');
     });
     const store = createClusterTokenStore({ refresh, now: () => T0, timers: m.timers, retryMs: 30_000 });
-    store.update([{ clusterId: '11250', token: old }]);
-    expect(await store.get('11250')).toBe(old);
+    store.update([{ clusterId: '11250', ...old }]);
+    expect(await store.get('11250')).toBe(old.token);
     expect([...m.pending.values()].map((p) => p.ms)).toEqual([30_000]);
   });
 
   it('shares one refresh among concurrent callers', async () => {
-    let resolve: (v: { clusterId: string; token: string }[]) => void = () => undefined;
-    const refresh = vi.fn(() => new Promise<{ clusterId: string; token: string }[]>((r) => (resolve = r)));
+    let resolve: (v: TokenEntry[]) => void = () => undefined;
+    const refresh = vi.fn(() => new Promise<TokenEntry[]>((r) => (resolve = r)));
     const store = createClusterTokenStore({ refresh, now: () => T0, timers: manualTimers().timers });
     const p = Promise.all([store.refresh(), store.refresh()]);
-    resolve([{ clusterId: '1', token: 't' }]);
+    resolve([{ clusterId: '1', token: 't', expiresAt: T0 + 3600_000 }]);
     await p;
     expect(refresh).toHaveBeenCalledOnce();
     expect(store.peek('1')).toBe('t');
@@ -126,14 +111,14 @@ describe('createClusterTokenStore', () => {
   it('returns nothing for a cluster without a token, without asking the portal', async () => {
     const refresh = vi.fn(async () => []);
     const store = createClusterTokenStore({ refresh, now: () => T0, timers: manualTimers().timers });
-    store.update([{ clusterId: '1', token: jwt(T0 / 1000 + 3600) }]);
+    store.update([{ clusterId: '1', ...jwt(T0 / 1000 + 3600) }]);
     expect(await store.get('2')).toBeUndefined();
     expect(refresh).not.toHaveBeenCalled();
   });
 
   it('clear drops tokens and the planned refresh, and ignores a refresh that was under way', async () => {
     const m = manualTimers();
-    let resolve: (v: { clusterId: string; token: string }[]) => void = () => undefined;
+    let resolve: (v: TokenEntry[]) => void = () => undefined;
     const store = createClusterTokenStore({
       refresh: () => new Promise((r) => (resolve = r)),
       now: () => T0,
@@ -141,10 +126,10 @@ describe('createClusterTokenStore', () => {
     });
     const seen = vi.fn();
     store.subscribe(seen);
-    store.update([{ clusterId: '1', token: jwt(T0 / 1000 + 3600) }]);
+    store.update([{ clusterId: '1', ...jwt(T0 / 1000 + 3600) }]);
     const p = store.refresh();
     store.clear();
-    resolve([{ clusterId: '1', token: 'late' }]);
+    resolve([{ clusterId: '1', token: 'late', expiresAt: T0 + 3600_000 }]);
     await p;
     expect(store.peek('1')).toBeUndefined();
     expect(m.pending.size).toBe(0);

@@ -1,0 +1,3 @@
+/** Where a model file downloads from: a plain link, so the browser streams it to disk (no page memory). */
+export const modelFileUrl = (modelId: number, path: string): string =>
+  `/model-zoo/model/${modelId}/file?path=${encodeURIComponent(path)}`;
