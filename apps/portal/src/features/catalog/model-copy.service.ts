@@ -29,7 +29,7 @@ function addEntry(
       (err: unknown) => {
         // The archive fails with this error (tar-stream's own destroy, reached through the entry, carries none).
         pack.destroy(err as Error);
-        reject(err as Error);
+        reject(err);
       },
     );
   });
