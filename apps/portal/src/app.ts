@@ -10,6 +10,7 @@ import { createServer, type AppServer } from '@hpc/server-kit';
 import type { PortalConfig } from './config';
 import { openPortalDeps, type PortalDeps } from './deps';
 import { registerFeatures } from './features';
+import { seedDemo } from './seed';
 
 /** Where the built SPA is: WEB_DIST, else apps/web/dist found from this file (source or bundled dist). */
 export function webDistDir(config: PortalConfig): string {
@@ -87,6 +88,8 @@ export async function buildPortal(config: PortalConfig): Promise<{ app: AppServe
   });
   const deps = await openPortalDeps(config);
   app.addHook('onClose', () => deps.close());
+  // On an empty database only: each feature's seed leaves existing data alone.
+  if (config.SEED_DEMO) await seedDemo(deps);
   await registerPortal(app, deps);
   return { app, deps };
 }

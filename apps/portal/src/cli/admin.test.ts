@@ -124,6 +124,41 @@ describe('admin CLI', () => {
     await portal.app.close();
   });
 
+  it('account set creates or changes an account in one transaction, as the admin page does', async () => {
+    expect((await run('account', 'set', 'acct-s', '--balance', '1')).code).toBe(1); // a new account needs --name
+    expect((await run('account', 'set', 'acct-s', '--name', '孙课题组', '--balance', '20.00')).code).toBe(0);
+    // A refused balance leaves the name and status given with it unchanged.
+    const refused = await run(
+      'account',
+      'set',
+      'acct-s',
+      '--name',
+      '新名',
+      '--status',
+      'Disable',
+      '--balance',
+      '99999999999999',
+    );
+    expect(refused).toMatchObject({ code: 1, err: expect.stringContaining('1004') });
+    expect((await run('account', 'set', 'acct-s', '--end', 'none', '--status', 'Disable')).code).toBe(0);
+    const portal = await startPortal(tmp.dir, { url: path.join(tmp.dir, 'portal.db') });
+    try {
+      const account = await portal.deps.db
+        .selectFrom('account')
+        .selectAll()
+        .where('account_id', '=', 'acct-s')
+        .executeTakeFirstOrThrow();
+      expect(account).toMatchObject({
+        name: '孙课题组',
+        status: 'Disable',
+        balance_cents: 2000,
+        end_use_time: null,
+      });
+    } finally {
+      await portal.app.close();
+    }
+  });
+
   it('rotates and retires signing keys', async () => {
     expect((await run('keys', 'list')).out.split('\n')).toHaveLength(1);
     const rotated = await run('keys', 'rotate');

@@ -17,7 +17,7 @@ import { keywordTerms, type CatalogIndex, type IndexQuery } from './catalog-inde
 import type { CatalogIndexStore } from './catalog-index-store';
 import type { CatalogStorage } from './catalog-storage';
 import type { CatalogRepository, ItemWithLabels } from './catalog.repository';
-import type { CatalogKind } from './catalog.tables';
+import type { CatalogKind } from '../../db/tables/catalog.tables';
 
 export interface Page<T> {
   list: T[];

@@ -5,7 +5,7 @@ import tar from 'tar-stream';
 import type { EfileInfo, ModelCopyBody, ModelCopyJob } from '@hpc/contracts';
 import { CommonCodes, FileCodes, Limits, PortalCodes } from '@hpc/contracts';
 import { AppError, isAppError, type KvStore } from '@hpc/server-kit';
-import type { CatalogModelFileTable } from './catalog.tables';
+import type { CatalogModelFileTable } from '../../db/tables/catalog.tables';
 import { expectOk, type EfileCaller } from './efile-caller';
 import type { ModelFilesService } from './model-files';
 
@@ -28,8 +28,9 @@ function addEntry(
       () => entry.end(),
       (err: unknown) => {
         // The archive fails with this error (tar-stream's own destroy, reached through the entry, carries none).
-        pack.destroy(err as Error);
-        reject(err);
+        const error = err instanceof Error ? err : new Error(String(err));
+        pack.destroy(error);
+        reject(error);
       },
     );
   });

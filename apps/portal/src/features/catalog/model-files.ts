@@ -6,7 +6,7 @@ import type { ModelFile } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { CatalogStorage } from './catalog-storage';
 import type { CatalogRepository } from './catalog.repository';
-import type { CatalogModelFileTable } from './catalog.tables';
+import type { CatalogModelFileTable } from '../../db/tables/catalog.tables';
 
 /** sha256 (hex) and size of a file, read as a stream. */
 export async function hashFile(file: string): Promise<{ sha256: string; size: number }> {

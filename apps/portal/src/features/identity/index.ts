@@ -7,14 +7,25 @@ import {
 } from '@hpc/server-kit';
 import type { FastifyRequest } from 'fastify';
 import type { PortalDeps } from '../../deps';
-import { accountRoutes } from '../accounts/account.routes';
-import { authRoutes } from '../auth/auth.routes';
-import { oidcRoutes } from '../auth/oidc.routes';
-import { createOidcService } from '../auth/oidc.service';
-import { createSessionHttp } from '../auth/session-http';
-import { clusterRoutes } from '../clusters/cluster.routes';
-import { adminRoutes } from '../admin/admin.routes';
+import { accountRoutes } from './http/account.routes';
+import { adminRoutes } from './http/admin.routes';
+import { authRoutes, sessionRoutes } from './http/auth.routes';
+import { clusterManagerRoutes, clusterRoutes, publicClusterRoutes } from './http/cluster.routes';
+import { oidcRoutes } from './http/oidc.routes';
+import { routeGroup } from './http/route-groups';
+import { createSessionHttp } from './http/session-http';
 import { createIdentityServices } from './identity.services';
+import { createOidcService } from './services/oidc.service';
+
+// What other features, the app and the admin CLI use of identity: nothing else of this folder is imported from
+// outside it (eslint.config.js).
+export { createIdentityServices, type IdentityServices } from './identity.services';
+export { createSessionHttp, type SessionHttp } from './http/session-http';
+export { routeGroup, type Access } from './http/route-groups';
+export { seedIdentity } from './identity.seed';
+export { toAdminUser } from './data/user.model';
+export type { LiveSession } from './services/session.service';
+export type { UserRepository } from './data/user.repository';
 
 /** Expired sessions are deleted now and then rather than on every request. */
 const SWEEP_MS = 15 * 60_000;
@@ -62,11 +73,26 @@ export async function identityFeature(app: AppServer, deps: PortalDeps): Promise
     // Browsers post forms (spec §7: "post and delete use form-type content unless JSON is stated"); the parser
     // stays inside this plugin so other features may install their own.
     installFormParser(scope);
-    authRoutes(scope, deps, services, http);
-    oidcRoutes(scope, deps, services, http, oidc);
-    clusterRoutes(scope, services.clusters, http);
-    accountRoutes(scope, services.accounts, http);
-    adminRoutes(scope, services, http);
+    await scope.register(
+      routeGroup(http, 'public', (s) => {
+        authRoutes(s, deps, services, http);
+        oidcRoutes(s, deps, services, http, oidc);
+        publicClusterRoutes(s, services.clusters);
+      }),
+    );
+    await scope.register(
+      routeGroup(http, 'user', (s) => {
+        sessionRoutes(s, services, http);
+        clusterRoutes(s, services.clusters, http);
+        accountRoutes(s, services.accounts, http);
+      }),
+    );
+    await scope.register(
+      routeGroup(http, 'manager', (s) => {
+        clusterManagerRoutes(s, services.clusters);
+        adminRoutes(s, services);
+      }),
+    );
   });
 }
 

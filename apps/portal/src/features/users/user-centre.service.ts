@@ -1,6 +1,6 @@
 import type { UserPreferences, UserPreferencesBody, UserProfile } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
-import type { UserRepository } from './user.repository';
+import type { UserRepository } from '../identity';
 import type { UserPreferenceRepository } from './user-preference.repository';
 
 /** The user centre's own rules: the profile as the user sees it, and preferences kept per user. */
