@@ -1,11 +1,4 @@
-import {
-  csrfCheck,
-  installFormParser,
-  isStateChanging,
-  requestTimeCheck,
-  type AppServer,
-} from '@hpc/server-kit';
-import type { FastifyRequest } from 'fastify';
+import { installFormParser, type AppServer } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
 import { accountRoutes } from './http/account.routes';
 import { adminRoutes } from './http/admin.routes';
@@ -30,38 +23,16 @@ export type { UserRepository } from './data/user.repository';
 /** Expired sessions are deleted now and then rather than on every request. */
 const SWEEP_MS = 15 * 60_000;
 
-const pathOf = (req: FastifyRequest) => req.url.split('?', 1)[0]!;
-const isApi = (req: FastifyRequest) => pathOf(req).startsWith('/api/');
-/** Calls that must carry the request-time header: state-changing /api/ calls and the current-user call. */
-const needsRequestTime = (req: FastifyRequest) =>
-  isApi(req) && (isStateChanging(req) || pathOf(req) === '/api/user/info');
-/** Calls whose request-time header, when sent, is checked: everything the web sends about identity. */
-const checksRequestTime = (req: FastifyRequest) =>
-  isApi(req) || pathOf(req) === '/model-zoo/proxy/efile/info';
-
 /**
  * Identity, clusters and accounts: sessions and login (password and OpenID Connect), per-cluster tokens, the
- * cluster and account calls, and admin calls. Also installs, for every /api/ route registered from here on, the
- * request-time check and CSRF protection (docs/SECURITY.md).
+ * cluster and account calls, and admin calls, in three route groups by who may call them. Each group carries its
+ * own request-time and CSRF checks (`http/route-groups.ts`, docs/SECURITY.md): nothing is installed on the root,
+ * so the public catalogue pays for none of it.
  */
 export async function identityFeature(app: AppServer, deps: PortalDeps): Promise<void> {
   const services = createIdentityServices(deps);
   const http = createSessionHttp({ sessions: services.sessions, config: deps.config });
   const oidc = createOidcService({ config: deps.config, kv: deps.kv, users: services.users });
-
-  if (deps.config.REQUEST_TIME_CHECK) {
-    // Wall-clock against the browser's clock, deliberately not deps.now (the sessions' clock that tests move).
-    const check = requestTimeCheck({ required: needsRequestTime });
-    app.addHook('onRequest', async (req) => (checksRequestTime(req) ? check(req) : undefined));
-  }
-  app.addHook(
-    'onRequest',
-    csrfCheck({
-      // The login has no session yet: it is protected by SameSite and the Origin check instead.
-      applies: (req) => isApi(req) && isStateChanging(req) && pathOf(req) !== '/api/auth/login',
-      expected: async (req) => (await http.current(req))?.session.csrf_token ?? null,
-    }),
-  );
 
   const sweep = setInterval(() => {
     services.sessions.sweep().catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));

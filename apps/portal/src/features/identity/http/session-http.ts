@@ -20,6 +20,8 @@ export function createSessionHttp(deps: { sessions: SessionService; config: Port
   const secure = (req: FastifyRequest) => config.PUBLIC_URL.startsWith('https:') || req.protocol === 'https';
 
   const http = {
+    config,
+
     current(req: FastifyRequest): Promise<LiveSession | null> {
       let live = cache.get(req);
       if (!live) {
