@@ -127,7 +127,7 @@ function startBare(port: number, body: string): Promise<ChildProcess> {
     },
   );
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       if (d.toString().includes('ready')) resolve(child);
     });
     child.on('error', reject);
