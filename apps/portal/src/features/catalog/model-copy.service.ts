@@ -131,7 +131,7 @@ export class ModelCopyService {
 
     const jobId = crypto.randomBytes(16).toString('base64url');
     if (!(await deps.kv.setIfAbsent(lockKey(userId), jobId, LOCK_TTL_MS)))
-      throw new AppError('OPERATION_LIMIT');
+      throw new AppError(FileCodes.operationLimit);
     try {
       const upload = expectOk(
         await deps.call<{ token: string }>(base, {

@@ -1,3 +1,4 @@
+import { PortalCodes } from '@hpc/contracts';
 import type { CurrentUser } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { UserService } from './user.service';
@@ -28,7 +29,7 @@ export function createAuthService(deps: {
     ): Promise<{ user: UserRow; session: NewSession }> {
       const attempt = await throttle.attempt(username, meta.ip);
       const user = await users.authenticate(username, password);
-      if (!user) throw new AppError('LOGIN_FAILED');
+      if (!user) throw new AppError(PortalCodes.loginFailed);
       await attempt.succeeded();
       return { user, session: await sessions.create(user.id, 'password', meta) };
     },

@@ -1,4 +1,6 @@
 import {
+  CommonCodes,
+  PortalCodes,
   SERVICE_LIST_PARAMS,
   type AccessPathMap,
   type ApplicableCluster,
@@ -35,17 +37,20 @@ export interface ClusterServiceDeps {
 export function createClusterService({ clusters, accounts, now }: ClusterServiceDeps) {
   const mustFind = async (clusterId: string) => {
     const row = await clusters.find(clusterId);
-    if (!row) throw new AppError('404', `No cluster ${clusterId}`);
+    if (!row) throw new AppError(PortalCodes.notFound, `No cluster ${clusterId}`);
     return row;
   };
 
   const service = {
     async add(input: { clusterId: string; centerName: string; centerNameEn?: string; homeRoot?: string }) {
       if (!CLUSTER_ID.test(input.clusterId))
-        throw new AppError('1004', 'A cluster id has 1-32 letters, digits, _ or -');
-      if (!input.centerName.trim()) throw new AppError('1003', 'The centre name is required');
+        throw new AppError(CommonCodes.invalidInput, 'A cluster id has 1-32 letters, digits, _ or -');
+      if (!input.centerName.trim())
+        throw new AppError(CommonCodes.incompleteParams, 'The centre name is required');
       if (await clusters.find(input.clusterId)) {
-        throw new AppError('1004', `The cluster ${input.clusterId} exists`, { status: 409 });
+        throw new AppError(CommonCodes.invalidInput, `The cluster ${input.clusterId} exists`, {
+          status: 409,
+        });
       }
       await clusters.insert({
         cluster_id: input.clusterId,
@@ -67,7 +72,8 @@ export function createClusterService({ clusters, accounts, now }: ClusterService
     /** Sets one param; service lists must be JSON arrays of `{ url, enable }`. An empty value removes it. */
     async setParam(clusterId: string, name: string, value: string) {
       await mustFind(clusterId);
-      if (!name || name.length > 100) throw new AppError('1004', 'A param name has 1-100 characters');
+      if (!name || name.length > 100)
+        throw new AppError(CommonCodes.invalidInput, 'A param name has 1-100 characters');
       if (value === '') return clusters.deleteParam(clusterId, name);
       if ((SERVICE_LIST_PARAMS as readonly string[]).includes(name)) {
         service.checkServiceList(value);
@@ -80,7 +86,7 @@ export function createClusterService({ clusters, accounts, now }: ClusterService
       try {
         parsed = JSON.parse(value);
       } catch {
-        throw new AppError('1004', 'A service list is JSON: [{"url":"…","enable":"true"}]');
+        throw new AppError(CommonCodes.invalidInput, 'A service list is JSON: [{"url":"…","enable":"true"}]');
       }
       const ok =
         Array.isArray(parsed) &&
@@ -88,7 +94,11 @@ export function createClusterService({ clusters, accounts, now }: ClusterService
           (e: { url?: unknown; enable?: unknown }) =>
             typeof e?.url === 'string' && e.url !== '' && (e.enable === 'true' || e.enable === 'false'),
         );
-      if (!ok) throw new AppError('1004', 'Each service entry is {"url": "…", "enable": "true" | "false"}');
+      if (!ok)
+        throw new AppError(
+          CommonCodes.invalidInput,
+          'Each service entry is {"url": "…", "enable": "true" | "false"}',
+        );
     },
 
     setServiceList: (clusterId: string, name: ServiceListParam, entries: readonly ServiceEntry[]) =>
@@ -203,12 +213,12 @@ export function createClusterService({ clusters, accounts, now }: ClusterService
     async efileInfo(userId: number, clusterId?: string): Promise<EfileInfo> {
       const mine = await service.computeUsersOf(userId);
       const cu = clusterId ? mine.find((c) => c.clusterId === clusterId) : mine[0];
-      if (!cu) throw new AppError('601009');
+      if (!cu) throw new AppError(CommonCodes.clusterUserMissing);
       if (cu.accountId) {
         const account = await accounts.find(cu.accountId);
         if (account && account.status !== 'Normal') {
           throw new AppError(
-            '612007',
+            PortalCodes.accountDisabled,
             `The account ${account.name} is deactivated: this feature is unavailable in ${cu.centerNameEn || cu.centerName} until the sales manager reactivates it`,
             { data: { clusterId: cu.clusterId, accountId: account.account_id, centerName: cu.centerName } },
           );
@@ -216,9 +226,13 @@ export function createClusterService({ clusters, accounts, now }: ClusterService
       }
       const urls = enabledUrls(cu.params.efileUrl);
       if (urls.length === 0) {
-        throw new AppError('1001', `No file service is enabled on ${cu.centerNameEn || cu.centerName}`, {
-          data: { clusterId: cu.clusterId, kind: cu.params.efileUrl ? 'NoEnableService' : 'NoService' },
-        });
+        throw new AppError(
+          CommonCodes.unavailable,
+          `No file service is enabled on ${cu.centerNameEn || cu.centerName}`,
+          {
+            data: { clusterId: cu.clusterId, kind: cu.params.efileUrl ? 'NoEnableService' : 'NoService' },
+          },
+        );
       }
       return {
         clusterId: cu.clusterId,

@@ -1,3 +1,4 @@
+import { CommonCodes, PortalCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { AccountRepository } from '../data/account.repository';
 import type { UserRepository } from '../data/user.repository';
@@ -29,26 +30,26 @@ export function createComputeUserService(deps: ComputeUserServiceDeps) {
       accountId?: string | null;
     }) {
       const user = await users.findByUsername(input.username);
-      if (!user) throw new AppError('404', `No user named ${input.username}`);
+      if (!user) throw new AppError(PortalCodes.notFound, `No user named ${input.username}`);
       const cluster = await clusterService.get(input.clusterId);
       const cun = input.clusterUserName ?? input.username;
       if (!CLUSTER_USER.test(cun)) {
         throw new AppError(
-          '1004',
+          CommonCodes.invalidInput,
           'A compute user name has lower-case letters, digits, _ or -, and starts with a letter',
         );
       }
       const home = input.homePath ?? defaultHome(cluster.params, cun);
       if (!isValidHome(home, cun)) {
         throw new AppError(
-          '1004',
+          CommonCodes.invalidInput,
           'The home directory must start with /, end with the compute user name, and have no spaces',
         );
       }
       const taken = await clusters.findComputeUserByName(cluster.clusterId, cun);
       if (taken && taken.user_id !== user.id) {
         throw new AppError(
-          '1004',
+          CommonCodes.invalidInput,
           `The compute user ${cun} on ${cluster.clusterId} belongs to another user`,
           {
             status: 409,
@@ -57,10 +58,11 @@ export function createComputeUserService(deps: ComputeUserServiceDeps) {
       }
       const accountId = input.accountId ?? null;
       if (accountId) {
-        if (!(await accounts.find(accountId))) throw new AppError('404', `No account ${accountId}`);
+        if (!(await accounts.find(accountId)))
+          throw new AppError(PortalCodes.notFound, `No account ${accountId}`);
         if (!(await accounts.findMember(accountId, user.id))) {
           throw new AppError(
-            '1018',
+            CommonCodes.noAccountPermission,
             `${input.username} is not a member of ${accountId}: add the membership first`,
           );
         }
@@ -78,7 +80,7 @@ export function createComputeUserService(deps: ComputeUserServiceDeps) {
     async removeComputeUser(username: string, clusterId: string) {
       const user = await users.findByUsername(username);
       if (!user || (await clusters.deleteComputeUser(user.id, clusterId)) === 0) {
-        throw new AppError('601009', `${username} has no compute user on ${clusterId}`);
+        throw new AppError(CommonCodes.clusterUserMissing, `${username} has no compute user on ${clusterId}`);
       }
     },
 
@@ -92,7 +94,7 @@ export function createComputeUserService(deps: ComputeUserServiceDeps) {
 
     async revokePath(input: { clusterId: string; path: string; username?: string; groupId?: string }) {
       const found = await clusters.findStoragePath(await service.pathGrant(input));
-      if (!found) throw new AppError('404', 'No such path grant');
+      if (!found) throw new AppError(PortalCodes.notFound, 'No such path grant');
       await clusters.deleteStoragePath(found.id);
     },
 
@@ -102,19 +104,22 @@ export function createComputeUserService(deps: ComputeUserServiceDeps) {
         /\s|\/\.\.?(\/|$)|\/\//.test(input.path) ||
         input.path.length > 1024
       ) {
-        throw new AppError('1004', 'A storage path is absolute and normalised, without spaces');
+        throw new AppError(
+          CommonCodes.invalidInput,
+          'A storage path is absolute and normalised, without spaces',
+        );
       }
       if (Boolean(input.username) === Boolean(input.groupId)) {
-        throw new AppError('1003', 'Grant a path to exactly one of a user or a group');
+        throw new AppError(CommonCodes.incompleteParams, 'Grant a path to exactly one of a user or a group');
       }
       let userId: number | null = null;
       if (input.username) {
         const user = await users.findByUsername(input.username);
-        if (!user) throw new AppError('404', `No user named ${input.username}`);
+        if (!user) throw new AppError(PortalCodes.notFound, `No user named ${input.username}`);
         userId = user.id;
       }
       if (input.groupId && !(await accounts.findGroup(input.groupId))) {
-        throw new AppError('404', `No user group ${input.groupId}`);
+        throw new AppError(PortalCodes.notFound, `No user group ${input.groupId}`);
       }
       const path = input.path.length > 1 ? input.path.replace(/\/+$/, '') : input.path;
       return { cluster_id: input.clusterId, path, user_id: userId, group_id: input.groupId ?? null };

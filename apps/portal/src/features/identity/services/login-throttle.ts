@@ -1,3 +1,4 @@
+import { PortalCodes } from '@hpc/contracts';
 import { AppError, createAttemptThrottle, type Attempt, type KvStore } from '@hpc/server-kit';
 
 export interface ThrottlePolicy {
@@ -28,7 +29,7 @@ export function createLoginThrottle(kv: KvStore, policy: ThrottlePolicy) {
         { key: `login-fail:ip:${ip}`, max: policy.maxPerIp, windowMs: policy.windowMs },
       ]);
       if (!a.allowed) {
-        throw new AppError('LOGIN_THROTTLED', undefined, {
+        throw new AppError(PortalCodes.loginThrottled, undefined, {
           data: { retryAfterSeconds: Math.ceil(a.retryAfterMs / 1000) },
         });
       }

@@ -1,3 +1,4 @@
+import { CommonCodes, PortalCodes } from '@hpc/contracts';
 import * as client from 'openid-client';
 import type { KvStore } from '@hpc/server-kit';
 import { AppError } from '@hpc/server-kit';
@@ -51,7 +52,10 @@ export function createOidcService(deps: { config: PortalConfig; kv: KvStore; use
       .catch((e: unknown) => {
         // Forget the failure so the next attempt discovers again (the provider may just have been down).
         discovered = undefined;
-        throw new AppError('1404', `Cannot reach the single sign-on provider: ${(e as Error).message}`);
+        throw new AppError(
+          CommonCodes.authServer,
+          `Cannot reach the single sign-on provider: ${(e as Error).message}`,
+        );
       });
     return discovered;
   };
@@ -61,7 +65,7 @@ export function createOidcService(deps: { config: PortalConfig; kv: KvStore; use
 
     /** The provider's authorization URL for a new attempt, and the state to keep in the browser's cookie. */
     async begin(redirectTo: string, callbackUrl: string): Promise<{ url: string; state: string }> {
-      if (!enabled) throw new AppError('404', 'Single sign-on is not configured');
+      if (!enabled) throw new AppError(PortalCodes.notFound, 'Single sign-on is not configured');
       const oidc = await configuration();
       const verifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
@@ -89,14 +93,15 @@ export function createOidcService(deps: { config: PortalConfig; kv: KvStore; use
     ): Promise<{ user: UserRow; redirectTo: string }> {
       const state = query.get('state');
       if (!state || state !== stateCookie)
-        throw new AppError('CSRF', 'The single sign-on state does not match');
+        throw new AppError(PortalCodes.csrf, 'The single sign-on state does not match');
       const key = `oidc:${state}`;
       const raw = await kv.get(key);
       await kv.del(key);
-      if (!raw) throw new AppError('401', 'The single sign-on attempt expired, please try again');
+      if (!raw)
+        throw new AppError(PortalCodes.unauthorized, 'The single sign-on attempt expired, please try again');
       const attempt = JSON.parse(raw) as Attempt;
       const error = query.get('error');
-      if (error) throw new AppError('LOGIN_FAILED', query.get('error_description') ?? error);
+      if (error) throw new AppError(PortalCodes.loginFailed, query.get('error_description') ?? error);
 
       const oidc = await configuration();
       const currentUrl = new URL(attempt.callbackUrl);
@@ -110,7 +115,7 @@ export function createOidcService(deps: { config: PortalConfig; kv: KvStore; use
           idTokenExpected: true,
         });
       } catch (e) {
-        throw new AppError('LOGIN_FAILED', `Single sign-on failed: ${(e as Error).message}`);
+        throw new AppError(PortalCodes.loginFailed, `Single sign-on failed: ${(e as Error).message}`);
       }
       const idClaims = tokens.claims()!;
       // Providers put the profile in the userinfo answer (OpenID Connect Core §5.4); the ID token is the fallback.
@@ -130,7 +135,7 @@ export function createOidcService(deps: { config: PortalConfig; kv: KvStore; use
           email,
         },
       );
-      if (user.status !== 'active') throw new AppError('LOGIN_FAILED', 'This user is disabled');
+      if (user.status !== 'active') throw new AppError(PortalCodes.loginFailed, 'This user is disabled');
       return { user, redirectTo: attempt.redirectTo };
     },
   };
