@@ -9,8 +9,8 @@ import { appRoutes, catalogFileRoutes, imageRoutes, modelRoutes } from './catalo
 import { CatalogService } from './catalog.service';
 import { createIdentityServices, createSessionHttp, routeGroup } from '../identity';
 import { createEfileCaller } from './efile-caller';
-import { ModelCopyService } from './model-copy.service';
-import { ModelFilesService } from './model-files';
+import { createModelCopyService } from './model-copy.service';
+import { createModelFilesService } from './model-files';
 import { modelCopyRoutes, modelFileRoutes } from './model-files.routes';
 
 export { seedCatalog } from './catalog.seed';
@@ -49,13 +49,13 @@ async function rejectScalarArrays(req: FastifyRequest): Promise<void> {
 /** Image centre, model zoo, application centre and the catalogue files (spec §7). */
 export async function catalogFeature(app: AppServer, deps: PortalDeps): Promise<void> {
   const service = createCatalogService(deps);
-  const files = new ModelFilesService(
+  const files = createModelFilesService(
     new CatalogRepository(deps.db),
     new CatalogStorage(catalogStorageDir(deps)),
   );
   const identity = createIdentityServices(deps);
   const http = createSessionHttp({ sessions: identity.sessions, config: deps.config });
-  const copies = new ModelCopyService({
+  const copies = createModelCopyService({
     files,
     kv: deps.kv,
     now: () => deps.now(),

@@ -360,3 +360,8 @@ export class ModelCopyService {
     }
   }
 }
+
+/** "Copy to my E-File" (the factory every feature's service has). */
+export function createModelCopyService(deps: ModelCopyDeps): ModelCopyService {
+  return new ModelCopyService(deps);
+}

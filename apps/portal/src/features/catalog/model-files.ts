@@ -112,3 +112,8 @@ export class ModelFilesService {
     };
   }
 }
+
+/** The model zoo's files over the catalogue's repository and storage (the factory every feature's service has). */
+export function createModelFilesService(repo: CatalogRepository, storage: CatalogStorage): ModelFilesService {
+  return new ModelFilesService(repo, storage);
+}
