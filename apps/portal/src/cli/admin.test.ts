@@ -63,7 +63,8 @@ describe('admin CLI', () => {
       (e: { code: number }) => e,
     );
     expect(usage).toMatchObject({ code: 2 });
-  });
+    // Three processes from source (tsx): seconds each on a loaded 2-core machine, so no default 30 s limit here.
+  }, 180_000);
 
   it('creates a cluster, an account, a membership, a compute user and a grant that the portal then serves', async () => {
     const ok = async (...args: string[]) => {

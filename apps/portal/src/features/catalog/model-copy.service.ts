@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { once } from 'node:events';
 import { Readable, type Writable } from 'node:stream';
 import tar from 'tar-stream';
 import type { EfileInfo, ModelCopyBody, ModelCopyJob } from '@hpc/contracts';
@@ -11,6 +10,26 @@ import type { ModelFilesService } from './model-files';
 
 /** ustar's size field holds 11 octal digits; a bigger file's size goes in a pax record. */
 const USTAR_SIZE_MAX = 0o77777777777;
+
+/**
+ * Waits until the entry takes more bytes, or until it is closed: the PUT's body was dropped (a cancelled or failed
+ * copy) and the archive destroyed with it. Waiting for 'drain' alone would never end then, and the stored file
+ * would stay open.
+ */
+function drained(entry: Writable): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const done = (closed: boolean) => () => {
+      entry.off('drain', onDrain);
+      entry.off('close', onClose);
+      if (closed) reject(new AppError(CommonCodes.interrupted, 'The archive was closed'));
+      else resolve();
+    };
+    const onDrain = done(false);
+    const onClose = done(true);
+    entry.on('drain', onDrain);
+    entry.on('close', onClose);
+  });
+}
 
 /**
  * Adds one entry to the archive and resolves when tar-stream has taken all of it (it takes one entry at a time).
@@ -239,6 +258,8 @@ export class ModelCopyService {
     // The archive efile's `PUT /linux/tar/{token}` extracts, written by tar-stream: pax records carry names over
     // 100 bytes and sizes over ustar's 8 GiB (model weights reach that).
     const pack = tar.pack();
+    let archiveClosed = false;
+    pack.on('close', () => (archiveClosed = true));
     async function writeArchive(): Promise<void> {
       const mtime = new Date(deps.now());
       await addEntry(pack, { name: t.stage, type: 'directory', mode: 0o755, mtime });
@@ -259,14 +280,14 @@ export class ModelCopyService {
             async (entry) => {
               let sent = 0;
               for await (const chunk of file.stream as AsyncIterable<Buffer>) {
-                if (abort.signal.aborted)
+                if (abort.signal.aborted || archiveClosed)
                   throw new AppError(CommonCodes.interrupted, 'The copy was cancelled');
                 // Never more than the header announced, even if the stored file grew meanwhile.
                 const part = chunk.subarray(0, Math.max(0, row.size - sent));
                 hash.update(part);
                 sent += part.length;
                 job.bytesDone += part.length;
-                if (!entry.write(part)) await once(entry, 'drain');
+                if (!entry.write(part)) await drained(entry);
                 await flush();
               }
               if (sent !== row.size)
