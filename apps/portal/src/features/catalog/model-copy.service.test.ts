@@ -220,4 +220,57 @@ describe('model copy archive', () => {
     expect(calls.find((c) => c.path === '/rename.action')?.form).toMatchObject({ newName: 'model' });
     await kv.close();
   });
+
+  it('closes the stored file and ends in error when efile drops the body halfway', async () => {
+    const big = Buffer.alloc(64 * 1024, 1);
+    const chunks = Array.from({ length: 256 }, () => big); // 16 MiB: far more than the pipes buffer
+    const row = {
+      ...ROW,
+      size: big.length * chunks.length,
+      sha256: chunks.reduce((h, c) => h.update(c), crypto.createHash('sha256')).digest('hex'),
+    };
+    const stored = Readable.from(chunks);
+    const call = (async (_base: string, req: EfileRequest) => {
+      if (req.path === '/check.action') return { check_result: 'ok' };
+      if (req.path === '/exist.action')
+        return { code: '0', msg: '', data: { exist: false, isDirectory: false } };
+      if (req.path.startsWith('/linuxUpload.action'))
+        return { code: '0', msg: '', data: { token: 'scoped' } };
+      if (req.method === 'PUT') {
+        // Reads one piece, then drops the body, as a failing efile or a cut connection does.
+        for await (const _ of req.stream!) break;
+        return { code: '1012', msg: 'interrupted', data: null };
+      }
+      return { code: '0', msg: '', data: null };
+    }) as unknown as EfileCaller;
+    const kv = new MemoryKv();
+    const service = new ModelCopyService({
+      files: {
+        rows: async () => [row],
+        openRow: async () => ({ ...row, name: row.path, stream: stored }),
+      } as unknown as ModelFilesService,
+      kv,
+      now: Date.now,
+      efileInfo: async () => ({
+        clusterId: 'c1',
+        efileUrl: '/efile/c1',
+        efileUrls: ['/efile/c1'],
+        homePath: '/home/u',
+        username: 'u',
+      }),
+      clusterToken: async () => 'cluster-token',
+      call,
+      warn: () => undefined,
+    });
+    const job = await service.start(7, 1, { clusterId: 'c1', parentPath: '/home/u', name: 'model' });
+    let final = await service.progress(7, job.jobId);
+    while (final.state === 'running') {
+      await new Promise((r) => setTimeout(r, 10));
+      final = await service.progress(7, job.jobId);
+    }
+    expect(final.state).toBe('error');
+    while (!stored.destroyed) await new Promise((r) => setTimeout(r, 10));
+    expect(stored.destroyed).toBe(true);
+    await kv.close();
+  });
 });

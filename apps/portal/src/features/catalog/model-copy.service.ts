@@ -13,8 +13,8 @@ const USTAR_SIZE_MAX = 0o77777777777;
 
 /**
  * Waits until the entry takes more bytes, or until it is closed: the PUT's body was dropped (a cancelled or failed
- * copy) and the archive destroyed with it. Waiting for 'drain' alone would never end then, and the stored file
- * would stay open.
+ * copy) and the archive destroyed with it. Waiting for 'drain' alone would never end then (the writer would hang on
+ * with its listener; the stored file is closed by the caller's `finally` either way).
  */
 function drained(entry: Writable): Promise<void> {
   return new Promise<void>((resolve, reject) => {
