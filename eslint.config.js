@@ -7,6 +7,58 @@ import globals from 'globals';
 
 const restrict = (patterns) => ['error', { patterns }];
 
+const esc = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The layers of a server app (issue 14 §1): deps and db import no feature; a feature imports another feature only
+ * through its index.ts; no feature imports the app (app.ts or app/). Relative paths say where an import points
+ * only together with the importing file's depth, so there is one block per depth below `features/<name>/`.
+ * Tests and their fixtures may reach anywhere (they are not part of the product's graph). `ignoreFeatures` are
+ * left out while they still import another feature's insides (they are another engineer's to change).
+ */
+function layerRules(app, base, { ignoreFeatures = [] } = {}) {
+  const src = `apps/${app}/src`;
+  const tests = [
+    '**/*.test.ts',
+    '**/*.test-fixture.ts',
+    ...ignoreFeatures.map((f) => `${src}/features/${f}/**`),
+  ];
+  const blocks = [
+    {
+      files: [`${src}/deps.ts`, `${src}/db/**/*.ts`],
+      ignores: tests,
+      rules: {
+        'no-restricted-imports': restrict([
+          ...base,
+          { regex: '(^|/)features(/|$)', message: 'deps and db sit below the features: they import none' },
+        ]),
+      },
+    },
+  ];
+  for (let depth = 0; depth < 4; depth++) {
+    // From a file `depth` folders below features/<name>/, this many `../` lead to features/, one more to src/.
+    const up = '../'.repeat(depth + 1);
+    blocks.push({
+      files: [`${src}/features/*/${'*/'.repeat(depth)}*.ts`],
+      ignores: tests,
+      rules: {
+        'no-restricted-imports': restrict([
+          ...base,
+          {
+            regex: `^${esc(up)}[^./][^/]*/.+`,
+            message: "a feature imports another feature only through its index.ts ('../<feature>')",
+          },
+          {
+            regex: `^${esc(up)}\\.\\./app(/.*)?$`,
+            message: 'no feature imports the app: the app imports the features',
+          },
+        ]),
+      },
+    });
+  }
+  return blocks;
+}
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/*.mjs', '**/*.cjs', 'eslint.config.js'] },
   js.configs.recommended,
@@ -53,6 +105,10 @@ export default tseslint.config(
       ]),
     },
   },
+  ...layerRules('portal', [{ group: ['@hpc/efile', '@hpc/web'], message: 'apps never import each other' }], {
+    // fastrans still imports identity's insides; drop this once it imports `../identity`.
+    ignoreFeatures: ['fastrans'],
+  }),
   {
     files: ['apps/efile/**'],
     rules: {

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import Fastify from 'fastify';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -10,6 +11,7 @@ import { createServer, type AppServer } from '@hpc/server-kit';
 import type { PortalConfig } from './config';
 import { openPortalDeps, type PortalDeps } from './deps';
 import { registerFeatures } from './features';
+import { seedDemo } from './seed';
 
 /** Where the built SPA is: WEB_DIST, else apps/web/dist found from this file (source or bundled dist). */
 export function webDistDir(config: PortalConfig): string {
@@ -18,27 +20,57 @@ export function webDistDir(config: PortalConfig): string {
   return path.resolve(here, '../../web/dist');
 }
 
+/** Security headers (helmet's defaults with the portal's content security policy). */
+const HELMET_OPTIONS: FastifyHelmetOptions = {
+  contentSecurityPolicy: {
+    directives: {
+      defaultSrc: ["'self'"],
+      // Ant Design injects its CSS-in-JS as <style> elements.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      // Image previews come from the cluster's efile, which is another origin when scaled out.
+      imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+      // efile instances may live on other hosts when scaled out; the fast-transfer client listens on loopback.
+      connectSrc: ["'self'", 'https:', 'http://127.0.0.1:*', 'wss://127.0.0.1:*', 'ws://127.0.0.1:*'],
+      frameSrc: ["'self'", 'blob:'],
+      objectSrc: ["'none'"],
+      upgradeInsecureRequests: null,
+    },
+  },
+  crossOriginEmbedderPolicy: false,
+};
+
+/**
+ * The headers @fastify/helmet sets with `options`: asked once of a throwaway server. They depend on the options
+ * alone (no nonces are used), so every answer can carry the same ones.
+ */
+async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {
+  const probe = Fastify();
+  try {
+    await probe.register(helmet, options);
+    probe.get('/', (_req, reply) => reply.send(''));
+    const res = await probe.inject('/');
+    const own = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive']);
+    return Object.fromEntries(
+      Object.entries(res.headers)
+        .filter(([name]) => !own.has(name))
+        .map(([name, value]) => [name, String(value)]),
+    );
+  } finally {
+    await probe.close();
+  }
+}
+
 /**
  * Registers the portal on an existing server: security headers, cookies, OpenAPI at /docs, every feature, and the
  * built SPA. The all-in-one entry calls this on the same server that mounts the efile instances.
  */
 export async function registerPortal(app: AppServer, deps: PortalDeps): Promise<void> {
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        // Ant Design injects its CSS-in-JS as <style> elements.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        // Image previews come from the cluster's efile, which is another origin when scaled out.
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        // efile instances may live on other hosts when scaled out; the fast-transfer client listens on loopback.
-        connectSrc: ["'self'", 'https:', 'http://127.0.0.1:*', 'wss://127.0.0.1:*', 'ws://127.0.0.1:*'],
-        frameSrc: ["'self'", 'blob:'],
-        objectSrc: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
+  // The same security headers on every answer, computed once: @fastify/helmet builds helmet's middleware again for
+  // every request (a fifth of a cached catalogue answer's time, docs/PERFORMANCE.md "Catalogue hot path").
+  const headers = await helmetHeaders(HELMET_OPTIONS);
+  app.addHook('onRequest', (_req, reply, done) => {
+    void reply.headers(headers);
+    done();
   });
   await app.register(cookie);
   await app.register(swagger, {
@@ -87,6 +119,8 @@ export async function buildPortal(config: PortalConfig): Promise<{ app: AppServe
   });
   const deps = await openPortalDeps(config);
   app.addHook('onClose', () => deps.close());
+  // On an empty database only: each feature's seed leaves existing data alone.
+  if (config.SEED_DEMO) await seedDemo(deps);
   await registerPortal(app, deps);
   return { app, deps };
 }

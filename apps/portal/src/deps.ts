@@ -4,8 +4,7 @@ import type { JSONWebKeySet } from 'jose';
 import type { PortalConfig } from './config';
 import type { PortalDatabase } from './db/database';
 import { migrations } from './db/migrations';
-import { seedDemo } from './db/seed';
-import { openSigningKeys, signingKeysDir, type SigningKeys } from './features/auth/signing-keys';
+import { openSigningKeys, signingKeysDir, type SigningKeys } from './keys/signing-keys';
 
 /** What the portal's features are built from: configuration, the database and the shared short-lived store. */
 export interface PortalDeps {
@@ -22,7 +21,7 @@ export interface PortalDeps {
   close(): Promise<void>;
 }
 
-/** Opens the database (migrating it), seeds demo data on an empty one when asked, and connects the store. */
+/** Opens the database (migrating it) and connects the store. Demo data is its callers' to seed (`seed.ts`). */
 export async function openPortalDeps(config: PortalConfig): Promise<PortalDeps> {
   const db = await openDb<PortalDatabase>({ url: config.databaseUrl, schema: config.databaseSchema });
   await migrate(db, migrations);
@@ -41,6 +40,5 @@ export async function openPortalDeps(config: PortalConfig): Promise<PortalDeps> 
       await db.close();
     },
   };
-  if (config.SEED_DEMO) await seedDemo(deps);
   return deps;
 }

@@ -1,5 +1,6 @@
 export { buildPortal, registerPortal, spaIndexReader } from './app';
 export { readPortalConfig, type PortalConfig } from './config';
 export { openPortalDeps, type PortalDeps } from './deps';
-export { seedSyntheticCatalog } from './features/catalog/catalog-synthetic.seed';
+export { seedSyntheticCatalog } from './features/catalog';
+export { seedDemo } from './seed';
 export { ownerRightsLookup } from './features/identity';

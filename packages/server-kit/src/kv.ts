@@ -14,15 +14,18 @@ export interface KvStore {
   /** Increments a counter, starting its time-to-live on first use; returns the new value. */
   incr(key: string, ttlMs: number): Promise<number>;
   /**
-   * In one atomic step: increments `key` as `incr` does, and sets `gate` (a lock) if it is absent. Returns the new
-   * count and whether this call set the gate. The failed-attempt throttle (`throttle.ts`) needs both at once, so
-   * that the first attempt of a burst arms the gate before any later attempt of the burst can see the count.
+   * In one atomic step: increments `key` as `incr` does, and sets `gate` (a lock) if it is absent, for as long as
+   * `gateTtl` says for the new count: `baseMs` while the count is at most `upTo`, then doubling with each count over
+   * it, up to `maxMs`. Returns the new count and whether this call set the gate. The failed-attempt throttle
+   * (`throttle.ts`) needs all of it at once: the first attempt of a burst arms the gate before any later attempt of
+   * the burst can see the count, and the gate's lifetime comes from the count it was armed at, not from an earlier
+   * read that concurrent attempts have made stale.
    */
   incrAndGate(
     key: string,
     ttlMs: number,
     gate: string,
-    gateTtlMs: number,
+    gateTtl: GateTtl,
   ): Promise<{ n: number; gate: boolean }>;
   /** Decrements an existing counter (a refunded attempt); a missing or expired key stays missing. */
   decr(key: string): Promise<void>;
@@ -33,6 +36,17 @@ export interface KvStore {
   renewIfEquals(key: string, value: string, ttlMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** How long a gate set by `incrAndGate` stays: see there. */
+export interface GateTtl {
+  upTo: number;
+  baseMs: number;
+  maxMs: number;
+}
+
+/** The gate's lifetime for count `n` (the same arithmetic as the Lua script below). */
+export const gateTtlAt = (t: GateTtl, n: number): number =>
+  n <= t.upTo ? t.baseMs : Math.min(t.baseMs * 2 ** Math.min(n - t.upTo - 1, 30), t.maxMs);
 
 interface Entry {
   value: string;
@@ -83,11 +97,11 @@ export class MemoryKv implements KvStore {
   async incr(key: string, ttlMs: number) {
     return this.incrNow(key, ttlMs);
   }
-  async incrAndGate(key: string, ttlMs: number, gate: string, gateTtlMs: number) {
-    // Synchronous from here to the return (no await): nothing else runs in between, so the two steps are one.
+  async incrAndGate(key: string, ttlMs: number, gate: string, gateTtl: GateTtl) {
+    // Synchronous from here to the return (no await): nothing else runs in between, so the steps are one.
     const n = this.incrNow(key, ttlMs);
     const set = !this.live(gate);
-    if (set) this.map.set(gate, { value: '1', expires: Date.now() + gateTtlMs });
+    if (set) this.map.set(gate, { value: '1', expires: Date.now() + gateTtlAt(gateTtl, n) });
     return { n, gate: set };
   }
   async decr(key: string) {
@@ -117,6 +131,17 @@ const DEL_IF_EQUALS =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 const RENEW_IF_EQUALS =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+
+/** `incrAndGate` in one step; the gate's lifetime is `gateTtlAt` of the new count. */
+const INCR_AND_GATE = `
+local n = redis.call('incr', KEYS[1])
+redis.call('pexpire', KEYS[1], ARGV[1], 'NX')
+local over = n - tonumber(ARGV[2])
+local ttl = tonumber(ARGV[3])
+if over > 0 then ttl = math.min(ttl * 2 ^ math.min(over - 1, 30), tonumber(ARGV[4])) end
+local set = redis.call('set', KEYS[2], '1', 'PX', math.floor(ttl), 'NX')
+if set then return {n, 1} end
+return {n, 0}`;
 
 export class RedisKv implements KvStore {
   private readonly redis: Redis;
@@ -158,18 +183,22 @@ export class RedisKv implements KvStore {
     ];
     return n;
   }
-  async incrAndGate(key: string, ttlMs: number, gate: string, gateTtlMs: number) {
-    const k = this.prefix + key;
-    // MULTI/EXEC runs the three commands with nothing in between (the count and the gate move together).
-    const r = (await this.call((redis) =>
-      redis
-        .multi()
-        .incr(k)
-        .pexpire(k, ttlMs, 'NX')
-        .set(this.prefix + gate, '1', 'PX', gateTtlMs, 'NX')
-        .exec(),
-    )) as [[null, number], [null, number], [null, string | null]];
-    return { n: r[0][1], gate: r[2][1] === 'OK' };
+  async incrAndGate(key: string, ttlMs: number, gate: string, gateTtl: GateTtl) {
+    // One Lua script: the count, its expiry, the gate's lifetime from the new count and the gate itself, with no
+    // other client's command in between.
+    const [n, set] = (await this.call((r) =>
+      r.eval(
+        INCR_AND_GATE,
+        2,
+        this.prefix + key,
+        this.prefix + gate,
+        ttlMs,
+        gateTtl.upTo,
+        gateTtl.baseMs,
+        gateTtl.maxMs,
+      ),
+    )) as [number, number];
+    return { n, gate: set === 1 };
   }
   async decr(key: string) {
     // DECR on a missing key would create it at -1 without an expiry: only decrement what exists.

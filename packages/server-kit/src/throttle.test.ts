@@ -1,18 +1,49 @@
 import crypto from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryKv, RedisKv, type KvStore } from './kv';
 import { createAttemptThrottle, type AttemptRule } from './throttle';
 
-const stores: [string, () => KvStore][] = [['memory', () => new MemoryKv()]];
+/** A store, and how long a key of it has left to live (read from the store itself, not by waiting). */
+interface Store {
+  kv: KvStore;
+  ttlOf: (key: string) => Promise<number>;
+  close: () => Promise<void>;
+}
+const stores: [string, () => Store][] = [
+  [
+    'memory',
+    () => {
+      const kv = new MemoryKv();
+      const map = (kv as unknown as { map: Map<string, { expires: number }> }).map;
+      return { kv, ttlOf: async (key) => (map.get(key)?.expires ?? 0) - Date.now(), close: () => kv.close() };
+    },
+  ],
+];
 if (process.env.TEST_REDIS_URL) {
   const url = process.env.TEST_REDIS_URL;
-  stores.push(['redis', () => new RedisKv(url, `test-throttle:${crypto.randomBytes(4).toString('hex')}:`)]);
+  stores.push([
+    'redis',
+    () => {
+      const prefix = `test-throttle:${crypto.randomBytes(4).toString('hex')}:`;
+      const kv = new RedisKv(url, prefix);
+      const probe = new Redis(url);
+      return {
+        kv,
+        close: async () => {
+          probe.disconnect();
+          await kv.close();
+        },
+        ttlOf: (key) => probe.pttl(prefix + key),
+      };
+    },
+  ]);
 }
 
 describe.each(stores)('failed-attempt throttle (%s)', (_name, make) => {
-  const kv = make();
+  const { kv, ttlOf, close } = make();
   const throttle = createAttemptThrottle(kv);
-  afterAll(() => kv.close());
+  afterAll(close);
   const hour = 3600_000;
 
   it('lets at most `max` of a parallel burst through, and refuses the rest', async () => {
@@ -62,5 +93,43 @@ describe.each(stores)('failed-attempt throttle (%s)', (_name, make) => {
       through = burst.filter((a) => a.allowed).length;
     }
     expect(through).toBe(1);
+  });
+
+  it('arms the delay from the count of the attempt that armed it, however a burst interleaves with it', async () => {
+    const share: AttemptRule = {
+      key: 'race:share',
+      max: 3,
+      windowMs: 30 * 24 * hour,
+      onSuccess: 'keep',
+      delay: { baseMs: 1_000, maxMs: 2 ** 40 },
+    };
+    // 10 attempts: 3 checked, the rest refused by the gate the first one armed.
+    for (let i = 0; i < 10; i++) await throttle.attempt([share]);
+    // Attempt A is held just before its atomic step while a burst of 10 more counts (the gate is closed: all are
+    // refused), then the gate's delay runs out. A is the 21st attempt: the gate it arms must wait the delay due
+    // after 21 attempts (2^17 s). Read from a count taken before the step, it was the delay after 11 (2^7 s).
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let arrived!: () => void;
+    const atStep = new Promise<void>((r) => (arrived = r));
+    const racing = Object.assign(Object.create(kv) as KvStore, {
+      incrAndGate: async (...args: Parameters<KvStore['incrAndGate']>) => {
+        arrived();
+        await held;
+        return kv.incrAndGate(...args);
+      },
+    });
+    const a = createAttemptThrottle(racing).attempt([share]);
+    await atStep;
+    const burst = await Promise.all(Array.from({ length: 10 }, () => throttle.attempt([share])));
+    expect(burst.filter((b) => b.allowed)).toHaveLength(0);
+    await kv.del('race:share:gate');
+    release();
+    expect((await a).allowed).toBe(true);
+    expect(await kv.get('race:share')).toBe('21');
+    expect(await ttlOf('race:share:gate')).toBeGreaterThan(2 ** 7 * 1_000);
+    // And the next attempt is told to wait the delay due after 22.
+    const next = await throttle.attempt([share]);
+    expect(next).toMatchObject({ allowed: false, retryAfterMs: 2 ** 18 * 1_000 });
   });
 });

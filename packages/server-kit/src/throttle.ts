@@ -1,4 +1,4 @@
-import type { KvStore } from './kv';
+import { gateTtlAt, type KvStore } from './kv';
 
 /** One count a guessed secret (a password, an extraction code) is throttled by. */
 export interface AttemptRule {
@@ -30,11 +30,7 @@ export interface Attempt {
 }
 
 const delayAt = (rule: AttemptRule, n: number): number =>
-  !rule.delay
-    ? rule.windowMs
-    : n <= rule.max
-      ? rule.delay.baseMs
-      : Math.min(rule.delay.baseMs * 2 ** Math.min(n - rule.max - 1, 30), rule.delay.maxMs);
+  !rule.delay ? rule.windowMs : gateTtlAt({ upTo: rule.max, ...rule.delay }, n);
 
 /**
  * The one failed-attempt throttle (portal login, efile share codes). It counts first and checks after: every
@@ -49,10 +45,13 @@ const delayAt = (rule: AttemptRule, n: number): number =>
 export function createAttemptThrottle(kv: KvStore) {
   async function count(rule: AttemptRule): Promise<{ n: number; gate: boolean }> {
     if (!rule.delay) return { n: await kv.incr(rule.key, rule.windowMs), gate: false };
-    // The gate's lifetime is the delay due after this attempt. Estimated from a read just before the atomic step:
-    // it only sets how long the next slot waits, never whether this attempt is counted.
-    const before = Number((await kv.get(rule.key)) ?? 0);
-    return kv.incrAndGate(rule.key, rule.windowMs, `${rule.key}:gate`, delayAt(rule, before + 1));
+    // The count, the gate and the gate's lifetime (the delay due after this attempt, from this attempt's own count)
+    // in one atomic step: a count read before the step could be stale by the time of the step, under a burst.
+    return kv.incrAndGate(rule.key, rule.windowMs, `${rule.key}:gate`, {
+      upTo: rule.max,
+      baseMs: rule.delay.baseMs,
+      maxMs: rule.delay.maxMs,
+    });
   }
 
   return {

@@ -35,6 +35,28 @@ export const accountCommands: Command[] = [
     },
   },
   {
+    name: 'account set',
+    usage:
+      'account set <accountId> [--name N] [--status Normal|Disable] [--balance 1000.00] [--end YYYY-MM-DD|none]',
+    summary: 'create the account (--name required then) or change the given fields, all in one transaction',
+    valueOptions: ['name', 'status', 'balance', 'end'],
+    async run({ services, out }, args) {
+      const accountId = arg(args, 0, 'accountId');
+      const s = opt(args, 'status');
+      const b = opt(args, 'balance');
+      const e = opt(args, 'end');
+      // The admin page's POST /api/admin/accounts: the same service method.
+      await services.accounts.save({
+        accountId,
+        name: opt(args, 'name'),
+        status: s ? status(s) : undefined,
+        balance: b ? parseAmount(b) : undefined,
+        endUseTime: e ? parseEndTime(e) : undefined,
+      });
+      out(`account ${accountId} saved`);
+    },
+  },
+  {
     name: 'account set-status',
     usage: 'account set-status <accountId> <Normal|Disable>',
     summary: 'enable or disable an account (a disabled account blocks file operations on its clusters)',

@@ -63,7 +63,8 @@ describe('admin CLI', () => {
       (e: { code: number }) => e,
     );
     expect(usage).toMatchObject({ code: 2 });
-  });
+    // Three processes from source (tsx): seconds each on a loaded 2-core machine, so no default 30 s limit here.
+  }, 180_000);
 
   it('creates a cluster, an account, a membership, a compute user and a grant that the portal then serves', async () => {
     const ok = async (...args: string[]) => {
@@ -122,6 +123,41 @@ describe('admin CLI', () => {
     await ok('account', 'set-status', 'acct-z', 'Disable');
     expect((await b.get('/model-zoo/proxy/efile/info')).json().code).toBe('612007');
     await portal.app.close();
+  });
+
+  it('account set creates or changes an account in one transaction, as the admin page does', async () => {
+    expect((await run('account', 'set', 'acct-s', '--balance', '1')).code).toBe(1); // a new account needs --name
+    expect((await run('account', 'set', 'acct-s', '--name', '孙课题组', '--balance', '20.00')).code).toBe(0);
+    // A refused balance leaves the name and status given with it unchanged.
+    const refused = await run(
+      'account',
+      'set',
+      'acct-s',
+      '--name',
+      '新名',
+      '--status',
+      'Disable',
+      '--balance',
+      '99999999999999',
+    );
+    expect(refused).toMatchObject({ code: 1, err: expect.stringContaining('1004') });
+    expect((await run('account', 'set', 'acct-s', '--end', 'none', '--status', 'Disable')).code).toBe(0);
+    const portal = await startPortal(tmp.dir, { url: path.join(tmp.dir, 'portal.db') });
+    try {
+      const account = await portal.deps.db
+        .selectFrom('account')
+        .selectAll()
+        .where('account_id', '=', 'acct-s')
+        .executeTakeFirstOrThrow();
+      expect(account).toMatchObject({
+        name: '孙课题组',
+        status: 'Disable',
+        balance_cents: 2000,
+        end_use_time: null,
+      });
+    } finally {
+      await portal.app.close();
+    }
   });
 
   it('rotates and retires signing keys', async () => {

@@ -1,6 +1,6 @@
 import type { PortalConfig } from '../config';
 import type { PortalDeps } from '../deps';
-import type { IdentityServices } from '../features/identity/identity.services';
+import type { IdentityServices } from '../features/identity';
 
 /**
  * What a command runs with: the config, and (except for `noDatabase` commands) the portal deps and the same

@@ -1,9 +1,4 @@
-import {
-  createSigningKey,
-  listSigningKeys,
-  retireSigningKey,
-  signingKeysDir,
-} from '../features/auth/signing-keys';
+import { createSigningKey, listSigningKeys, retireSigningKey, signingKeysDir } from '../keys/signing-keys';
 import { arg, type Command } from './command';
 
 export const keyCommands: Command[] = [

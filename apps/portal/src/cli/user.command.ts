@@ -1,5 +1,5 @@
 import type { UserRole } from '@hpc/contracts';
-import { toAdminUser } from '../features/users/user.model';
+import { toAdminUser } from '../features/identity';
 import { UsageError, arg, opt, readPassword, type Command } from './command';
 
 const role = (text: string): UserRole => {
@@ -47,9 +47,13 @@ export const userCommands: Command[] = [
     valueOptions: ['full-name', 'email', 'role'],
     async run({ services, out }, args) {
       const username = arg(args, 0, 'username');
-      await services.users.update(username, { fullName: opt(args, 'full-name'), email: opt(args, 'email') });
       const r = opt(args, 'role');
-      if (r) await services.users.setRole(username, role(r));
+      // One transaction, the same as the admin page's user update: all of the changes or none.
+      await services.users.updateUser(username, {
+        fullName: opt(args, 'full-name'),
+        email: opt(args, 'email'),
+        role: r ? role(r) : undefined,
+      });
       out(`user ${username} updated`);
     },
   },

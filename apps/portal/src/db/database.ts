@@ -1,9 +1,10 @@
 /**
- * The portal's tables, one interface per feature (each feature keeps its table types beside its repository).
- * Repositories take `Kysely<PortalDatabase>`; only they write SQL.
+ * The portal's tables, one interface per feature, all in db/tables/ beside the migrations that create them: the
+ * database layer sits below the features and imports none of them (eslint.config.js). Repositories take
+ * `Kysely<PortalDatabase>`; only they write SQL.
  */
-import type { CatalogTables } from '../features/catalog/catalog.tables';
-import type { IdentityTables } from '../features/identity/identity.tables';
-import type { UserPreferenceTables } from '../features/users/user-preference.tables';
+import type { CatalogTables } from './tables/catalog.tables';
+import type { IdentityTables } from './tables/identity.tables';
+import type { UserPreferenceTables } from './tables/user-preference.tables';
 
 export interface PortalDatabase extends CatalogTables, IdentityTables, UserPreferenceTables {}

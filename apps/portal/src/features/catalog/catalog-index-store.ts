@@ -1,5 +1,5 @@
 import { CatalogIndex, type IndexItem } from './catalog-index';
-import type { CatalogKind } from './catalog.tables';
+import type { CatalogKind } from '../../db/tables/catalog.tables';
 
 /** The catalogue's version row: `version` for structural writes, `countsVersion` for download counts. */
 export interface CatalogVersion {

@@ -1,3 +1,4 @@
+import { CommonCodes, FileCodes } from '@hpc/contracts';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -49,32 +50,35 @@ export class CatalogStorage {
    * a missing file → "1020".
    */
   async resolveFile(userPath: string): Promise<{ real: string; size: number }> {
-    if (userPath.includes('\0')) throw new AppError('1033', 'The path contains a NUL byte');
-    if (userPath.split(/[\\/]/).includes('..')) throw new AppError('1030', 'The path must not contain ".."');
+    if (userPath.includes('\0'))
+      throw new AppError(CommonCodes.illegalParams, 'The path contains a NUL byte');
+    if (userPath.split(/[\\/]/).includes('..'))
+      throw new AppError(FileCodes.permissionDenied, 'The path must not contain ".."');
     const root = path.resolve(this.root);
     const candidate = path.isAbsolute(userPath) ? path.resolve(userPath) : path.resolve(root, userPath);
     if (!isInside(root, candidate) || candidate === root) {
-      throw new AppError('1030', 'The path is outside the catalogue storage');
+      throw new AppError(FileCodes.permissionDenied, 'The path is outside the catalogue storage');
     }
     let real: string;
     try {
       real = await fsp.realpath(candidate);
     } catch {
-      throw new AppError('1020');
+      throw new AppError(FileCodes.notFound);
     }
     if (!isInside(await this.rootReal(), real)) {
-      throw new AppError('1030', 'The path is outside the catalogue storage');
+      throw new AppError(FileCodes.permissionDenied, 'The path is outside the catalogue storage');
     }
     const stat = await fsp.stat(real);
-    if (!stat.isFile()) throw new AppError('1020');
+    if (!stat.isFile()) throw new AppError(FileCodes.notFound);
     return { real, size: stat.size };
   }
 
   /** The text of a markdown description. */
   async readMarkdown(userPath: string): Promise<string> {
     const { real, size } = await this.resolveFile(userPath);
-    if (!MARKDOWN_EXTENSIONS.has(path.extname(real).toLowerCase())) throw new AppError('1506');
-    if (size > MAX_MARKDOWN_BYTES) throw new AppError('1505');
+    if (!MARKDOWN_EXTENSIONS.has(path.extname(real).toLowerCase()))
+      throw new AppError(FileCodes.typeNotAllowed);
+    if (size > MAX_MARKDOWN_BYTES) throw new AppError(FileCodes.previewTooLarge);
     return fsp.readFile(real, 'utf8');
   }
 
@@ -82,8 +86,8 @@ export class CatalogStorage {
   async openImage(userPath: string): Promise<{ stream: fs.ReadStream; size: number; contentType: string }> {
     const { real, size } = await this.resolveFile(userPath);
     const contentType = CATALOG_IMAGE_TYPES[path.extname(real).toLowerCase()];
-    if (!contentType) throw new AppError('1506');
-    if (size > MAX_IMAGE_BYTES) throw new AppError('1011');
+    if (!contentType) throw new AppError(FileCodes.typeNotAllowed);
+    if (size > MAX_IMAGE_BYTES) throw new AppError(CommonCodes.tooLarge);
     return { stream: fs.createReadStream(real), size, contentType };
   }
 }

@@ -10,7 +10,7 @@ import type {
   CatalogLabelGroupTable,
   CatalogLabelTable,
   CatalogModelFileTable,
-} from './catalog.tables';
+} from '../../db/tables/catalog.tables';
 
 export type ItemRow = Selectable<CatalogItemTable>;
 /** An item row with its labels, as the service turns it into a card. */

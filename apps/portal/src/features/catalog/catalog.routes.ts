@@ -25,7 +25,26 @@ import {
   ModelListResponse,
 } from '@hpc/contracts';
 import { ok, type AppServer } from '@hpc/server-kit';
+import type { FastifyReply } from 'fastify';
 import type { CatalogService } from './catalog.service';
+
+/**
+ * Catalogue lists, serialized once per answer: the index store keeps whole answers in its LRU (and replaces them,
+ * never changes them, when the catalogue changes), so the envelope of an answer object is the same bytes every
+ * time it is served. Serializing it again (and measuring the string for content-length) was the largest share of a
+ * cached answer's time after the socket write (docs/PERFORMANCE.md "Catalogue hot path"). The route's own response
+ * schema still does the serializing, so the bytes are what `ok(answer)` gave before. Weak keys: a serialized answer
+ * goes when its answer leaves the LRU.
+ */
+const serialized = new WeakMap<object, Buffer>();
+function sendAnswer(reply: FastifyReply, answer: object) {
+  let body = serialized.get(answer);
+  if (!body) {
+    body = Buffer.from(reply.serialize(ok(answer)) as string);
+    serialized.set(answer, body);
+  }
+  return reply.type('application/json; charset=utf-8').send(body);
+}
 
 const image = { tags: ['image centre'] };
 const model = { tags: ['model zoo'] };
@@ -51,7 +70,7 @@ export function imageRoutes(app: AppServer, service: CatalogService): void {
   app.post(
     '/image-center/image/list',
     { schema: { ...image, body: ImageListBody, response: { 200: ImageListResponse } } },
-    async (req) => ok(await service.listImages(req.body)),
+    async (req, reply) => sendAnswer(reply, await service.listImages(req.body)),
   );
   app.get(
     '/image-center/image/detail',
@@ -85,7 +104,7 @@ export function modelRoutes(app: AppServer, service: CatalogService): void {
   app.post(
     '/model-zoo/model/list',
     { schema: { ...model, body: ModelListBody, response: { 200: ModelListResponse } } },
-    async (req) => ok(await service.listModels(req.body)),
+    async (req, reply) => sendAnswer(reply, await service.listModels(req.body)),
   );
   app.get(
     '/model-zoo/model/file/view',
@@ -119,7 +138,7 @@ export function appRoutes(app: AppServer, service: CatalogService): void {
   app.post(
     '/app-center/app/list',
     { schema: { ...app_, body: AppListBody, response: { 200: AppListResponse } } },
-    async (req) => ok(await service.listApps(req.body)),
+    async (req, reply) => sendAnswer(reply, await service.listApps(req.body)),
   );
   app.get(
     '/app-center/app/file/view',

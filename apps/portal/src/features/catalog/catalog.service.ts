@@ -11,13 +11,13 @@ import type {
   ModelCard,
   ModelListBody,
 } from '@hpc/contracts';
-import { Limits } from '@hpc/contracts';
+import { CommonCodes, Limits, PortalCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import { keywordTerms, type CatalogIndex, type IndexQuery } from './catalog-index';
 import type { CatalogIndexStore } from './catalog-index-store';
 import type { CatalogStorage } from './catalog-storage';
 import type { CatalogRepository, ItemWithLabels } from './catalog.repository';
-import type { CatalogKind } from './catalog.tables';
+import type { CatalogKind } from '../../db/tables/catalog.tables';
 
 export interface Page<T> {
   list: T[];
@@ -112,7 +112,7 @@ export class CatalogService {
 
   async imageDetail(acceleratorType: string, imageName: string): Promise<ImageCard> {
     const row = await this.repo.findImageByName(acceleratorType, imageName);
-    if (!row) throw new AppError('404', `No image ${imageName} for ${acceleratorType}`);
+    if (!row) throw new AppError(PortalCodes.notFound, `No image ${imageName} for ${acceleratorType}`);
     return toImageCard(row);
   }
 
@@ -126,19 +126,19 @@ export class CatalogService {
 
   private async detail(kind: CatalogKind, id: number): Promise<ItemWithLabels> {
     const row = await this.repo.findById(kind, id);
-    if (!row) throw new AppError('404', `No ${NOUN[kind]} with id ${id}`);
+    if (!row) throw new AppError(PortalCodes.notFound, `No ${NOUN[kind]} with id ${id}`);
     return row;
   }
 
   /** Where an image's description is, found by id or by its creation time (the spec's in-text image links). */
   async imageDescPath(query: { id?: number; createTime?: number }) {
     if (query.id === undefined && query.createTime === undefined) {
-      throw new AppError('1003', 'Parameter exception: id or createTime is required');
+      throw new AppError(CommonCodes.incompleteParams, 'Parameter exception: id or createTime is required');
     }
     const row = await this.repo.findImageRoute(
       query.id !== undefined ? { id: query.id } : { createTime: query.createTime! },
     );
-    if (!row) throw new AppError('404', 'No such image');
+    if (!row) throw new AppError(PortalCodes.notFound, 'No such image');
     return {
       id: row.id,
       acceleratorType: row.accelerator_type ?? '',
@@ -150,7 +150,7 @@ export class CatalogService {
   /** +1 download of a model, persisted; answers the new count. */
   async countModelDownload(id: number): Promise<{ downloadCount: number }> {
     const result = await this.repo.incrementDownloads('model', id);
-    if (!result) throw new AppError('404', `No model with id ${id}`);
+    if (!result) throw new AppError(PortalCodes.notFound, `No model with id ${id}`);
     this.stores.model.applyDownloadCount(id, result.downloadCount, result.countsVersion);
     return { downloadCount: result.downloadCount };
   }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { AppServer } from '@hpc/server-kit';
 import { AppError } from '@hpc/server-kit';
-import { isErrorCode } from '@hpc/contracts';
+import { CommonCodes, isErrorCode } from '@hpc/contracts';
 
 /** What efile answers: the envelope of spec §7. */
 export interface EfileAnswer<T = unknown> {
@@ -42,7 +42,7 @@ function answerOf<T>(status: number, text: string, plain = false): EfileAnswer<T
   } catch {
     // not an envelope: below
   }
-  throw new AppError('1002', `The file service answered HTTP ${status}`);
+  throw new AppError(CommonCodes.remoteCall, `The file service answered HTTP ${status}`);
 }
 
 /**
@@ -68,7 +68,8 @@ export function createEfileCaller(app: AppServer): EfileCaller {
       const res = await app.inject({ method: req.method, url, headers, payload: body, signal: req.signal });
       return answerOf<T>(res.statusCode, res.body, req.plainJson);
     }
-    if (!/^https?:\/\//.test(url)) throw new AppError('1002', 'The file service URL is not http(s)');
+    if (!/^https?:\/\//.test(url))
+      throw new AppError(CommonCodes.remoteCall, 'The file service URL is not http(s)');
     const signals = [req.signal, req.timeoutMs ? AbortSignal.timeout(req.timeoutMs) : undefined].filter(
       (s): s is AbortSignal => s !== undefined,
     );
@@ -85,7 +86,10 @@ export function createEfileCaller(app: AppServer): EfileCaller {
       });
     } catch (e) {
       if (req.signal?.aborted) throw e;
-      throw new AppError('1001', `The file service cannot be reached: ${(e as Error).message}`);
+      throw new AppError(
+        CommonCodes.unavailable,
+        `The file service cannot be reached: ${(e as Error).message}`,
+      );
     }
     return answerOf<T>(res.status, await res.text(), req.plainJson);
   };
@@ -93,6 +97,7 @@ export function createEfileCaller(app: AppServer): EfileCaller {
 
 /** Throws the efile answer's code as our own error, keeping its message. */
 export function expectOk<T>(answer: EfileAnswer<T>): T {
-  if (answer.code !== '0') throw new AppError(isErrorCode(answer.code) ? answer.code : '1002', answer.msg);
+  if (answer.code !== '0')
+    throw new AppError(isErrorCode(answer.code) ? answer.code : CommonCodes.remoteCall, answer.msg);
   return answer.data;
 }

@@ -1,3 +1,4 @@
+import { CommonCodes } from '@hpc/contracts';
 import { AppError, installFormParser, type AppServer } from '@hpc/server-kit';
 import type { FastifyRequest } from 'fastify';
 import type { PortalDeps } from '../../deps';
@@ -6,12 +7,14 @@ import { CatalogStorage, catalogStorageDir } from './catalog-storage';
 import { CatalogRepository } from './catalog.repository';
 import { appRoutes, catalogFileRoutes, imageRoutes, modelRoutes } from './catalog.routes';
 import { CatalogService } from './catalog.service';
-import { createSessionHttp } from '../auth/session-http';
-import { createIdentityServices } from '../identity/identity.services';
+import { createIdentityServices, createSessionHttp, routeGroup } from '../identity';
 import { createEfileCaller } from './efile-caller';
-import { ModelCopyService } from './model-copy.service';
-import { ModelFilesService } from './model-files';
-import { modelFileRoutes } from './model-files.routes';
+import { createModelCopyService } from './model-copy.service';
+import { createModelFilesService } from './model-files';
+import { modelCopyRoutes, modelFileRoutes } from './model-files.routes';
+
+export { seedCatalog } from './catalog.seed';
+export { seedSyntheticCatalog } from './catalog-synthetic.seed';
 
 /** Builds the catalogue service from the portal's dependencies (one index store per catalogue). */
 export function createCatalogService(deps: Pick<PortalDeps, 'db' | 'config'>): CatalogService {
@@ -38,7 +41,7 @@ async function rejectScalarArrays(req: FastifyRequest): Promise<void> {
   if (!schema?.properties || !body || typeof body !== 'object') return;
   for (const [key, prop] of Object.entries(schema.properties)) {
     if (prop.type === 'array' && body[key] !== undefined && !Array.isArray(body[key])) {
-      throw new AppError('1004', `Invalid input: body/${key} must be an array`);
+      throw new AppError(CommonCodes.invalidInput, `Invalid input: body/${key} must be an array`);
     }
   }
 }
@@ -46,20 +49,20 @@ async function rejectScalarArrays(req: FastifyRequest): Promise<void> {
 /** Image centre, model zoo, application centre and the catalogue files (spec §7). */
 export async function catalogFeature(app: AppServer, deps: PortalDeps): Promise<void> {
   const service = createCatalogService(deps);
-  const files = new ModelFilesService(
+  const files = createModelFilesService(
     new CatalogRepository(deps.db),
     new CatalogStorage(catalogStorageDir(deps)),
   );
   const identity = createIdentityServices(deps);
   const http = createSessionHttp({ sessions: identity.sessions, config: deps.config });
-  const copies = new ModelCopyService({
+  const copies = createModelCopyService({
     files,
     kv: deps.kv,
     now: () => deps.now(),
     efileInfo: (userId, clusterId) => identity.clusters.efileInfo(userId, clusterId),
     async clusterToken(userId, clusterId) {
       const entry = (await identity.tokens.tokenList(userId)).find((t) => t.clusterId === clusterId);
-      if (!entry) throw new AppError('601009');
+      if (!entry) throw new AppError(CommonCodes.clusterUserMissing);
       return entry.token;
     },
     // The root server: relative efile URLs are the instances the all-in-one start mounts on it.
@@ -75,6 +78,7 @@ export async function catalogFeature(app: AppServer, deps: PortalDeps): Promise<
     modelRoutes(s, service);
     appRoutes(s, service);
     catalogFileRoutes(s, service);
-    modelFileRoutes(s, files, copies, http);
+    modelFileRoutes(s, files);
+    await s.register(routeGroup(http, 'user', (g) => modelCopyRoutes(g, copies, http)));
   });
 }

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MemoryKv } from '@hpc/server-kit';
+import tar from 'tar-stream';
 import type { EfileCaller, EfileRequest } from './efile-caller';
 import { ModelCopyService } from './model-copy.service';
 import type { ModelFilesService } from './model-files';
@@ -125,6 +126,151 @@ describe('model copy cancel', () => {
     );
     expect(calls.some((p) => p.startsWith('/linuxUpload'))).toBe(false);
     expect(await kv.get('model-copy:lock:7')).toBe('running-job');
+    await kv.close();
+  });
+});
+
+/** The archive itself: what efile's tar reader (tar-stream's extract) gets from a finished copy. */
+describe('model copy archive', () => {
+  it('sends the staging folder and every file whole, a name over 100 bytes included, then renames it', async () => {
+    const long = `${'deep/'.repeat(30)}shard-00001.safetensors`;
+    const small = Buffer.from('{"architectures":["Qwen2"]}');
+    const rows = [
+      ROW,
+      {
+        ...ROW,
+        path: long,
+        size: small.length,
+        sha256: crypto.createHash('sha256').update(small).digest('hex'),
+      },
+    ];
+    const bodyOf = (path: string) => (path === ROW.path ? BYTES : small);
+    const entries: { name: string; type: string; data: Buffer }[] = [];
+    const calls: EfileRequest[] = [];
+    const call = (async (_base: string, req: EfileRequest) => {
+      calls.push(req);
+      if (req.path === '/check.action') return { check_result: 'ok' };
+      if (req.path === '/exist.action')
+        return { code: '0', msg: '', data: { exist: false, isDirectory: false } };
+      if (req.path.startsWith('/linuxUpload.action'))
+        return { code: '0', msg: '', data: { token: 'scoped' } };
+      if (req.method === 'PUT') {
+        const extract = tar.extract();
+        extract.on('entry', (header, stream, next) => {
+          const parts: Buffer[] = [];
+          stream.on('data', (c: Buffer) => parts.push(c));
+          stream.on('end', () => {
+            entries.push({ name: header.name, type: header.type ?? '', data: Buffer.concat(parts) });
+            next();
+          });
+        });
+        await new Promise<void>((resolve, reject) => {
+          extract.on('finish', resolve).on('error', reject);
+          req.stream!.pipe(extract);
+        });
+        return {
+          code: '0',
+          msg: '',
+          data: { files: entries.filter((e) => e.type === 'file').length, skipped: [] },
+        };
+      }
+      return { code: '0', msg: '', data: null };
+    }) as unknown as EfileCaller;
+    const files = {
+      rows: async () => rows,
+      openRow: async (row: typeof ROW) => ({
+        ...row,
+        name: row.path,
+        stream: Readable.from([bodyOf(row.path)]),
+      }),
+    } as unknown as ModelFilesService;
+    const kv = new MemoryKv();
+    const service = new ModelCopyService({
+      files,
+      kv,
+      now: Date.now,
+      efileInfo: async () => ({
+        clusterId: 'c1',
+        efileUrl: '/efile/c1',
+        efileUrls: ['/efile/c1'],
+        homePath: '/home/u',
+        username: 'u',
+      }),
+      clusterToken: async () => 'cluster-token',
+      call,
+      warn: () => undefined,
+    });
+    const job = await service.start(7, 1, { clusterId: 'c1', parentPath: '/home/u', name: 'model' });
+    let final = await service.progress(7, job.jobId);
+    while (final.state === 'running') {
+      await new Promise((r) => setTimeout(r, 10));
+      final = await service.progress(7, job.jobId);
+    }
+    expect(final).toMatchObject({ state: 'success', error: null, filesDone: 2 });
+    const [dir, ...rest] = entries;
+    // tar-stream writes the folder as `name/` and reads it back without the slash.
+    expect(dir).toMatchObject({ type: 'directory', name: expect.stringMatching(/^\.model\.copy-[^/]+$/) });
+    const stage = `${dir!.name}/`;
+    expect(rest.map((e) => [e.name, e.type])).toEqual([
+      [`${stage}${ROW.path}`, 'file'],
+      [`${stage}${long}`, 'file'],
+    ]);
+    expect(rest[0]!.data.equals(BYTES)).toBe(true);
+    expect(rest[1]!.data.equals(small)).toBe(true);
+    expect(calls.find((c) => c.path === '/rename.action')?.form).toMatchObject({ newName: 'model' });
+    await kv.close();
+  });
+
+  it('closes the stored file and ends in error when efile drops the body halfway', async () => {
+    const big = Buffer.alloc(64 * 1024, 1);
+    const chunks = Array.from({ length: 256 }, () => big); // 16 MiB: far more than the pipes buffer
+    const row = {
+      ...ROW,
+      size: big.length * chunks.length,
+      sha256: chunks.reduce((h, c) => h.update(c), crypto.createHash('sha256')).digest('hex'),
+    };
+    const stored = Readable.from(chunks);
+    const call = (async (_base: string, req: EfileRequest) => {
+      if (req.path === '/check.action') return { check_result: 'ok' };
+      if (req.path === '/exist.action')
+        return { code: '0', msg: '', data: { exist: false, isDirectory: false } };
+      if (req.path.startsWith('/linuxUpload.action'))
+        return { code: '0', msg: '', data: { token: 'scoped' } };
+      if (req.method === 'PUT') {
+        // Reads one piece, then drops the body, as a failing efile or a cut connection does.
+        for await (const _ of req.stream!) break;
+        return { code: '1012', msg: 'interrupted', data: null };
+      }
+      return { code: '0', msg: '', data: null };
+    }) as unknown as EfileCaller;
+    const kv = new MemoryKv();
+    const service = new ModelCopyService({
+      files: {
+        rows: async () => [row],
+        openRow: async () => ({ ...row, name: row.path, stream: stored }),
+      } as unknown as ModelFilesService,
+      kv,
+      now: Date.now,
+      efileInfo: async () => ({
+        clusterId: 'c1',
+        efileUrl: '/efile/c1',
+        efileUrls: ['/efile/c1'],
+        homePath: '/home/u',
+        username: 'u',
+      }),
+      clusterToken: async () => 'cluster-token',
+      call,
+      warn: () => undefined,
+    });
+    const job = await service.start(7, 1, { clusterId: 'c1', parentPath: '/home/u', name: 'model' });
+    let final = await service.progress(7, job.jobId);
+    while (final.state === 'running') {
+      await new Promise((r) => setTimeout(r, 10));
+      final = await service.progress(7, job.jobId);
+    }
+    expect(final.state).toBe('error');
+    while (!stored.destroyed) await new Promise((r) => setTimeout(r, 10));
+    expect(stored.destroyed).toBe(true);
     await kv.close();
   });
 });

@@ -1,12 +1,59 @@
 import crypto from 'node:crypto';
-import { Readable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
+import tar from 'tar-stream';
 import type { EfileInfo, ModelCopyBody, ModelCopyJob } from '@hpc/contracts';
-import { Limits } from '@hpc/contracts';
+import { CommonCodes, FileCodes, Limits, PortalCodes } from '@hpc/contracts';
 import { AppError, isAppError, type KvStore } from '@hpc/server-kit';
-import type { CatalogModelFileTable } from './catalog.tables';
+import type { CatalogModelFileTable } from '../../db/tables/catalog.tables';
 import { expectOk, type EfileCaller } from './efile-caller';
 import type { ModelFilesService } from './model-files';
-import { dataPadding, END_OF_ARCHIVE, entryHeader } from './tar-writer';
+
+/** ustar's size field holds 11 octal digits; a bigger file's size goes in a pax record. */
+const USTAR_SIZE_MAX = 0o77777777777;
+
+/**
+ * Waits until the entry takes more bytes, or until it is closed: the PUT's body was dropped (a cancelled or failed
+ * copy) and the archive destroyed with it. Waiting for 'drain' alone would never end then (the writer would hang on
+ * with its listener; the stored file is closed by the caller's `finally` either way).
+ */
+function drained(entry: Writable): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const done = (closed: boolean) => () => {
+      entry.off('drain', onDrain);
+      entry.off('close', onClose);
+      if (closed) reject(new AppError(CommonCodes.interrupted, 'The archive was closed'));
+      else resolve();
+    };
+    const onDrain = done(false);
+    const onClose = done(true);
+    entry.on('drain', onDrain);
+    entry.on('close', onClose);
+  });
+}
+
+/**
+ * Adds one entry to the archive and resolves when tar-stream has taken all of it (it takes one entry at a time).
+ * `body` writes a file's bytes; a directory has none.
+ */
+function addEntry(
+  pack: tar.Pack,
+  header: tar.Headers,
+  body?: (entry: Writable) => Promise<void>,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const entry = pack.entry(header, (err) => (err ? reject(err) : resolve()));
+    if (!body) return;
+    body(entry).then(
+      () => entry.end(),
+      (err: unknown) => {
+        // The archive fails with this error (tar-stream's own destroy, reached through the entry, carries none).
+        const error = err instanceof Error ? err : new Error(String(err));
+        pack.destroy(error);
+        reject(error);
+      },
+    );
+  });
+}
 
 export interface ModelCopyDeps {
   files: ModelFilesService;
@@ -41,19 +88,22 @@ const BAD_NAME = /[\u0000-\u001f\u007f/\\]/;
 
 /** The folder name rules of spec §5 (efile checks them again): not blank, at most 70, no "/", not . or .. */
 function checkName(name: string): void {
-  if (name.trim() === '') throw new AppError('1004', 'The folder name must not be blank');
+  if (name.trim() === '') throw new AppError(CommonCodes.invalidInput, 'The folder name must not be blank');
   if ([...name].length > Limits.nameMaxLength) {
-    throw new AppError('1004', `The folder name must be at most ${Limits.nameMaxLength} characters`);
+    throw new AppError(
+      CommonCodes.invalidInput,
+      `The folder name must be at most ${Limits.nameMaxLength} characters`,
+    );
   }
-  if (BAD_NAME.test(name) || name === '.' || name === '..') throw new AppError('1027');
+  if (BAD_NAME.test(name) || name === '.' || name === '..') throw new AppError(FileCodes.specialChars);
 }
 
 function normalParent(p: string): string {
-  if (p.includes('\0')) throw new AppError('1033');
-  if (!p.startsWith('/')) throw new AppError('1004', 'The folder must be an absolute path');
+  if (p.includes('\0')) throw new AppError(CommonCodes.illegalParams);
+  if (!p.startsWith('/')) throw new AppError(CommonCodes.invalidInput, 'The folder must be an absolute path');
   const segs = p.split('/').filter(Boolean);
   if (segs.some((s) => s === '..' || s === '.'))
-    throw new AppError('1004', 'The path must not contain . or ..');
+    throw new AppError(CommonCodes.invalidInput, 'The path must not contain . or ..');
   return '/' + segs.join('/');
 }
 
@@ -81,7 +131,7 @@ export class ModelCopyService {
     checkName(body.name);
     const parent = normalParent(body.parentPath);
     const rows = await deps.files.rows(modelId);
-    if (rows.length === 0) throw new AppError('1020', 'This model has no files to copy');
+    if (rows.length === 0) throw new AppError(FileCodes.notFound, 'This model has no files to copy');
     const info = await deps.efileInfo(userId, body.clusterId);
     const token = await deps.clusterToken(userId, body.clusterId);
     const base = await this.workingBase(info);
@@ -96,11 +146,11 @@ export class ModelCopyService {
         timeoutMs: SMALL_CALL_MS,
       }),
     );
-    if (exist.exist) throw new AppError(exist.isDirectory ? '1023' : '1021');
+    if (exist.exist) throw new AppError(exist.isDirectory ? FileCodes.sameNameDir : FileCodes.sameNameFile);
 
     const jobId = crypto.randomBytes(16).toString('base64url');
     if (!(await deps.kv.setIfAbsent(lockKey(userId), jobId, LOCK_TTL_MS)))
-      throw new AppError('OPERATION_LIMIT');
+      throw new AppError(FileCodes.operationLimit);
     try {
       const upload = expectOk(
         await deps.call<{ token: string }>(base, {
@@ -140,7 +190,7 @@ export class ModelCopyService {
     const raw = await this.deps.kv.get(jobKey(jobId));
     const stored = raw ? (JSON.parse(raw) as Stored) : null;
     // Another user's job reads as missing: job ids are not a way to learn about other users' files.
-    if (!stored || stored.owner !== userId) throw new AppError('404', 'No such copy');
+    if (!stored || stored.owner !== userId) throw new AppError(PortalCodes.notFound, 'No such copy');
     return stored.job;
   }
 
@@ -168,7 +218,7 @@ export class ModelCopyService {
         // try the next instance
       }
     }
-    throw new AppError('1001', 'No file service of this centre answers', {
+    throw new AppError(CommonCodes.unavailable, 'No file service of this centre answers', {
       data: { clusterId: info.clusterId, kind: 'AccessError' },
     });
   }
@@ -205,39 +255,65 @@ export class ModelCopyService {
     const files = deps.files;
     /** Set by the archive when a whole file came out with the wrong sha256 (see below). */
     const found: { mismatch: AppError | null } = { mismatch: null };
-    async function* tar(): AsyncGenerator<Buffer> {
-      const mtime = deps.now();
-      yield entryHeader(t.stage, 0, 'dir', mtime);
+    // The archive efile's `PUT /linux/tar/{token}` extracts, written by tar-stream: pax records carry names over
+    // 100 bytes and sizes over ustar's 8 GiB (model weights reach that).
+    const pack = tar.pack();
+    let archiveClosed = false;
+    pack.on('close', () => (archiveClosed = true));
+    async function writeArchive(): Promise<void> {
+      const mtime = new Date(deps.now());
+      await addEntry(pack, { name: t.stage, type: 'directory', mode: 0o755, mtime });
       for (const row of rows) {
         const file = await files.openRow(row);
         const hash = crypto.createHash('sha256');
         try {
-          yield entryHeader(`${t.stage}/${row.path}`, row.size, 'file', mtime);
-          let sent = 0;
-          for await (const chunk of file.stream as AsyncIterable<Buffer>) {
-            if (abort.signal.aborted) throw new AppError('1012', 'The copy was cancelled');
-            // Never more than the header announced, even if the stored file grew meanwhile.
-            const part = chunk.subarray(0, Math.max(0, row.size - sent));
-            hash.update(part);
-            sent += part.length;
-            job.bytesDone += part.length;
-            yield part;
-            await flush();
-          }
-          if (sent !== row.size) throw new AppError('1010', `${row.path} does not match its sha256`);
+          await addEntry(
+            pack,
+            {
+              name: `${t.stage}/${row.path}`,
+              type: 'file',
+              mode: 0o644,
+              mtime,
+              size: row.size,
+              ...(row.size > USTAR_SIZE_MAX ? { pax: { size: String(row.size) } } : {}),
+            },
+            async (entry) => {
+              let sent = 0;
+              for await (const chunk of file.stream as AsyncIterable<Buffer>) {
+                if (abort.signal.aborted || archiveClosed)
+                  throw new AppError(CommonCodes.interrupted, 'The copy was cancelled');
+                // Never more than the header announced, even if the stored file grew meanwhile.
+                const part = chunk.subarray(0, Math.max(0, row.size - sent));
+                hash.update(part);
+                sent += part.length;
+                job.bytesDone += part.length;
+                if (!entry.write(part)) await drained(entry);
+                await flush();
+              }
+              if (sent !== row.size)
+                throw new AppError(CommonCodes.verificationFailed, `${row.path} does not match its sha256`);
+            },
+          );
           // A whole file with the wrong bytes: end the archive cleanly instead of cutting the request, so that the
           // PUT's answer comes after efile has written everything, and the staging folder is removed after that.
           // Cutting it left efile still writing into the folder while the portal removed it.
           if (hash.digest('hex') !== row.sha256)
-            found.mismatch = new AppError('1010', `${row.path} does not match its sha256`);
+            found.mismatch = new AppError(
+              CommonCodes.verificationFailed,
+              `${row.path} does not match its sha256`,
+            );
         } finally {
           file.stream.destroy();
         }
-        yield dataPadding(row.size);
         if (found.mismatch) break;
         job.filesDone++;
       }
-      yield END_OF_ARCHIVE;
+      pack.finalize();
+    }
+    // Started by the first read of the request body, so that no error can come before the PUT listens for it.
+    async function* archive(): AsyncGenerator<Buffer> {
+      writeArchive().catch((err: unknown) => pack.destroy(err as Error));
+      yield* pack as AsyncIterable<Buffer>;
     }
 
     try {
@@ -245,14 +321,14 @@ export class ModelCopyService {
         await deps.call<{ files: number; skipped: string[] }>(t.base, {
           method: 'PUT',
           path: `/linux/tar/${encodeURIComponent(t.uploadToken)}?overwrite=false`,
-          stream: Readable.from(tar()),
+          stream: Readable.from(archive()),
           signal: abort.signal,
         }),
       );
-      if (abort.signal.aborted) throw new AppError('1012', 'The copy was cancelled');
+      if (abort.signal.aborted) throw new AppError(CommonCodes.interrupted, 'The copy was cancelled');
       if (found.mismatch) throw found.mismatch;
       if (result.skipped.length > 0 || result.files !== rows.length) {
-        throw new AppError('1028', `Not copied: ${result.skipped.join(', ')}`);
+        throw new AppError(FileCodes.abnormalFile, `Not copied: ${result.skipped.join(', ')}`);
       }
       const token = await deps.clusterToken(userId, job.clusterId);
       expectOk(
@@ -273,7 +349,7 @@ export class ModelCopyService {
         ? null
         : isAppError(e)
           ? { code: e.code, msg: e.message }
-          : { code: '1001', msg: (e as Error).message };
+          : { code: CommonCodes.unavailable, msg: (e as Error).message };
       if (!cancelled && !isAppError(e)) deps.warn(e, 'model copy failed');
       await this.removeStage(userId, job.clusterId, t.base, stagePath);
     } finally {
@@ -298,10 +374,15 @@ export class ModelCopyService {
         timeoutMs: SMALL_CALL_MS,
       });
       // 1020: nothing was extracted yet.
-      if (res.code !== '0' && res.code !== '1020')
+      if (res.code !== '0' && res.code !== FileCodes.notFound)
         this.deps.warn(res, 'model copy: staging folder left behind');
     } catch (err) {
       this.deps.warn(err, 'model copy: staging folder left behind');
     }
   }
+}
+
+/** "Copy to my E-File" (the factory every feature's service has). */
+export function createModelCopyService(deps: ModelCopyDeps): ModelCopyService {
+  return new ModelCopyService(deps);
 }

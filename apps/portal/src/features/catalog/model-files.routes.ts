@@ -8,7 +8,7 @@ import {
 } from '@hpc/contracts';
 import { Type } from 'typebox';
 import { ok, type AppServer } from '@hpc/server-kit';
-import type { SessionHttp } from '../auth/session-http';
+import type { SessionHttp } from '../identity';
 import type { ModelCopyService } from './model-copy.service';
 import type { ModelFilesService } from './model-files';
 
@@ -18,16 +18,8 @@ const tags = ['model zoo'];
 const attachment = (name: string) =>
   `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
-/**
- * The model zoo's file view (public like the catalogue itself) and "copy to my E-File" (a logged-in user's own
- * files; under /api/ so that the session, CSRF and request-time checks apply).
- */
-export function modelFileRoutes(
-  app: AppServer,
-  files: ModelFilesService,
-  copies: ModelCopyService,
-  http: SessionHttp,
-): void {
+/** The model zoo's file view: public like the catalogue itself. */
+export function modelFileRoutes(app: AppServer, files: ModelFilesService): void {
   app.get(
     '/model-zoo/model/:id/files',
     { schema: { tags, params: CatalogIdParams, response: { 200: ModelFilesResponse } } },
@@ -56,27 +48,32 @@ export function modelFileRoutes(
       return reply.send(file.stream);
     },
   );
+}
 
+/**
+ * "Copy to my E-File": a logged-in user's own files (a `user` route group; under /api/ so that the CSRF and
+ * request-time checks apply).
+ */
+export function modelCopyRoutes(app: AppServer, copies: ModelCopyService, http: SessionHttp): void {
   app.post(
     '/api/model-zoo/model/:id/copy',
     {
       schema: { tags, params: CatalogIdParams, body: ModelCopyBody, response: { 200: ModelCopyJobResponse } },
     },
     async (req) => {
-      const live = await http.requireUser(req);
-      return ok(await copies.start(live.user.id, req.params.id, req.body));
+      return ok(await copies.start(http.live(req).user.id, req.params.id, req.body));
     },
   );
 
   app.get(
     '/api/model-zoo/copy/:jobId',
     { schema: { tags, params: ModelCopyJobParams, response: { 200: ModelCopyJobResponse } } },
-    async (req) => ok(await copies.progress((await http.requireUser(req)).user.id, req.params.jobId)),
+    async (req) => ok(await copies.progress(http.live(req).user.id, req.params.jobId)),
   );
 
   app.post(
     '/api/model-zoo/copy/:jobId/cancel',
     { schema: { tags, params: ModelCopyJobParams, response: { 200: ModelCopyJobResponse } } },
-    async (req) => ok(await copies.cancel((await http.requireUser(req)).user.id, req.params.jobId)),
+    async (req) => ok(await copies.cancel(http.live(req).user.id, req.params.jobId)),
   );
 }

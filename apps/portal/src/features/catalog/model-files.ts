@@ -1,3 +1,4 @@
+import { CommonCodes, FileCodes, PortalCodes } from '@hpc/contracts';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -6,7 +7,7 @@ import type { ModelFile } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { CatalogStorage } from './catalog-storage';
 import type { CatalogRepository } from './catalog.repository';
-import type { CatalogModelFileTable } from './catalog.tables';
+import type { CatalogModelFileTable } from '../../db/tables/catalog.tables';
 
 /** sha256 (hex) and size of a file, read as a stream. */
 export async function hashFile(file: string): Promise<{ sha256: string; size: number }> {
@@ -68,7 +69,7 @@ export class ModelFilesService {
 
   private async model(id: number) {
     const row = await this.repo.findById('model', id);
-    if (!row) throw new AppError('404', `No model with id ${id}`);
+    if (!row) throw new AppError(PortalCodes.notFound, `No model with id ${id}`);
     return row;
   }
 
@@ -94,13 +95,14 @@ export class ModelFilesService {
   async open(id: number, filePath: string): Promise<OpenedModelFile> {
     await this.model(id);
     const row = await this.repo.modelFile(id, filePath);
-    if (!row) throw new AppError('1020');
+    if (!row) throw new AppError(FileCodes.notFound);
     return this.openRow(row);
   }
 
   async openRow(row: CatalogModelFileTable): Promise<OpenedModelFile> {
     const { real, size } = await this.storage.resolveFile(row.stored_path);
-    if (size !== row.size) throw new AppError('1010', `${row.path} changed since it was indexed`);
+    if (size !== row.size)
+      throw new AppError(CommonCodes.verificationFailed, `${row.path} changed since it was indexed`);
     return {
       path: row.path,
       name: path.posix.basename(row.path),
@@ -109,4 +111,9 @@ export class ModelFilesService {
       stream: fs.createReadStream(real, { highWaterMark: 1024 * 1024 }),
     };
   }
+}
+
+/** The model zoo's files over the catalogue's repository and storage (the factory every feature's service has). */
+export function createModelFilesService(repo: CatalogRepository, storage: CatalogStorage): ModelFilesService {
+  return new ModelFilesService(repo, storage);
 }

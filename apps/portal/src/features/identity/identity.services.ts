@@ -1,16 +1,13 @@
 import type { PortalDeps } from '../../deps';
-import { createAccountRepository } from '../accounts/account.repository';
-import { createAccountService } from '../accounts/account.service';
-import { createAuthService } from '../auth/auth.service';
-import { createClusterTokenService } from '../auth/cluster-token.service';
-import { createLoginThrottle } from '../auth/login-throttle';
-import { createSessionRepository } from '../auth/session.repository';
-import { createSessionService } from '../auth/session.service';
-import { createClusterRepository } from '../clusters/cluster.repository';
-import { createClusterService } from '../clusters/cluster.service';
-import { createComputeUserService } from '../clusters/compute-user.service';
-import { createUserRepository } from '../users/user.repository';
-import { createUserService } from '../users/user.service';
+import { createIdentityRepositories, transactionsOf } from './data/repositories';
+import { createAccountService } from './services/account.service';
+import { createAuthService } from './services/auth.service';
+import { createClusterTokenService } from './services/cluster-token.service';
+import { createLoginThrottle } from './services/login-throttle';
+import { createSessionService } from './services/session.service';
+import { createClusterService } from './services/cluster.service';
+import { createComputeUserService } from './services/compute-user.service';
+import { createUserService } from './services/user.service';
 
 /**
  * Builds the repositories and services of identity, clusters and accounts from the portal's deps. The routes, the
@@ -20,13 +17,9 @@ export function createIdentityServices(
   deps: Pick<PortalDeps, 'db' | 'kv' | 'now' | 'config' | 'signingKeys'>,
 ) {
   const { db, kv, now, config } = deps;
-  const repos = {
-    users: createUserRepository(db),
-    clusters: createClusterRepository(db),
-    accounts: createAccountRepository(db),
-    sessions: createSessionRepository(db),
-  };
-  const users = createUserService({ users: repos.users, sessions: repos.sessions, now });
+  const repos = createIdentityRepositories(db);
+  const transaction = transactionsOf(db);
+  const users = createUserService({ users: repos.users, sessions: repos.sessions, transaction, now });
   const sessions = createSessionService({
     sessions: repos.sessions,
     users: repos.users,
@@ -45,7 +38,13 @@ export function createIdentityServices(
     maxPerIp: config.LOGIN_MAX_FAILURES_PER_IP,
     windowMs: config.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
   });
-  const serviceDeps = { clusters: repos.clusters, accounts: repos.accounts, users: repos.users, now };
+  const serviceDeps = {
+    clusters: repos.clusters,
+    accounts: repos.accounts,
+    users: repos.users,
+    transaction,
+    now,
+  };
   return {
     repos,
     users,

@@ -1,7 +1,6 @@
 import type { AppServer } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
-import { createSessionHttp } from '../auth/session-http';
-import { createIdentityServices } from '../identity/identity.services';
+import { createIdentityServices, createSessionHttp, routeGroup } from '../identity';
 import { userCentreRoutes } from './user-centre.routes';
 import { createUserCentreService } from './user-centre.service';
 import { createUserPreferenceRepository } from './user-preference.repository';
@@ -18,5 +17,5 @@ export async function usersFeature(app: AppServer, deps: PortalDeps): Promise<vo
     preferences: createUserPreferenceRepository(deps.db),
     now: () => deps.now(),
   });
-  await app.register(async (scope: AppServer) => userCentreRoutes(scope, service, http));
+  await app.register(routeGroup(http, 'user', (scope) => userCentreRoutes(scope, service, http)));
 }

@@ -1,6 +1,7 @@
+import { CommonCodes, PortalCodes } from '@hpc/contracts';
 import type { UserPreferences, UserPreferencesBody, UserProfile } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
-import type { UserRepository } from './user.repository';
+import type { UserRepository } from '../identity';
 import type { UserPreferenceRepository } from './user-preference.repository';
 
 /** The user centre's own rules: the profile as the user sees it, and preferences kept per user. */
@@ -13,7 +14,7 @@ export function createUserCentreService(deps: {
   return {
     async profile(userId: number): Promise<UserProfile> {
       const u = await users.findById(userId);
-      if (!u) throw new AppError('401');
+      if (!u) throw new AppError(PortalCodes.unauthorized);
       return {
         id: u.id,
         username: u.username,
@@ -42,7 +43,8 @@ export function createUserCentreService(deps: {
         ...(body.language !== undefined ? { language: body.language } : {}),
         ...(body.theme !== undefined ? { theme: body.theme } : {}),
       };
-      if (Object.keys(patch).length === 0) throw new AppError('1003', 'Send language or theme');
+      if (Object.keys(patch).length === 0)
+        throw new AppError(CommonCodes.incompleteParams, 'Send language or theme');
       await preferences.upsert(userId, patch, now());
       return this.preferences(userId);
     },

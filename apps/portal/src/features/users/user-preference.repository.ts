@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { PortalDatabase } from '../../db/database';
-import type { UserPreferenceTable } from './user-preference.tables';
+import type { UserPreferenceTable } from '../../db/tables/user-preference.tables';
 
 /** The only SQL of user preferences. */
 export function createUserPreferenceRepository(db: Kysely<PortalDatabase>) {

@@ -1,5 +1,5 @@
 import type { CatalogBundle, NewItem } from '../catalog.repository';
-import type { CatalogKind } from '../catalog.tables';
+import type { CatalogKind } from '../../../db/tables/catalog.tables';
 import { APPS } from './apps.data';
 import { ACCELERATORS, CATEGORIES, LABEL_GROUPS } from './dictionary.data';
 import { IMAGE_FAMILIES } from './images.data';

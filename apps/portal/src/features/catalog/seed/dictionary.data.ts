@@ -1,4 +1,4 @@
-import type { CatalogKind } from '../catalog.tables';
+import type { CatalogKind } from '../../../db/tables/catalog.tables';
 
 /** [value, 中文, English] */
 export type Term = readonly [string, string, string];

@@ -1,0 +1,111 @@
+import {
+  AuthConfigResponse,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  CurrentUserResponse,
+  EmptyResponse,
+  LoginBody,
+  OWNER_RIGHTS_PATH,
+  OwnerRightsQuery,
+  OwnerRightsResponse,
+  PasswordChangeBody,
+  PortalCodes,
+  PublicJwks,
+  REQUEST_TIME_HEADER,
+  SESSION_COOKIE,
+  TokenRefreshResponse,
+} from '@hpc/contracts';
+import crypto from 'node:crypto';
+import { AppError, assertSameOrigin, ok, type AppServer } from '@hpc/server-kit';
+import type { PortalDeps } from '../../../deps';
+import type { IdentityServices } from '../identity.services';
+import type { SessionHttp } from './session-http';
+
+const tags = ['identity'];
+export const SSO_REDIRECT_PATH = '/api/auth/loginSsoRedirect.action';
+
+/** The calls anyone may make: login, logout, the JWKS, the login page's config and efile's owner-rights question. */
+export function authRoutes(
+  app: AppServer,
+  deps: PortalDeps,
+  services: IdentityServices,
+  http: SessionHttp,
+): void {
+  const { auth, sessions } = services;
+  // A login must come from a page of the portal itself (login CSRF): its public origin, or the request's own.
+  const origins = deps.config.PUBLIC_URL ? [new URL(deps.config.PUBLIC_URL).origin] : [];
+
+  app.get('/api/auth/config', { schema: { tags, response: { 200: AuthConfigResponse } } }, async () =>
+    ok({
+      sso: Boolean(deps.config.OIDC_ISSUER && deps.config.OIDC_CLIENT_ID),
+      ssoLoginUrl: SSO_REDIRECT_PATH,
+      csrfCookie: CSRF_COOKIE,
+      csrfHeader: CSRF_HEADER,
+      requestTimeHeader: REQUEST_TIME_HEADER,
+    }),
+  );
+
+  app.post(
+    '/api/auth/login',
+    { schema: { tags, body: LoginBody, response: { 200: CurrentUserResponse } } },
+    async (req, reply) => {
+      assertSameOrigin(req, origins);
+      const { user, session } = await auth.login(req.body.username, req.body.password, http.meta(req));
+      http.setCookies(req, reply, session);
+      return ok(await auth.currentUser(user, session, 'password'));
+    },
+  );
+
+  app.post('/api/auth/logout', { schema: { tags, response: { 200: EmptyResponse } } }, async (req, reply) => {
+    // Idempotent: an expired or unknown session is simply gone already.
+    await sessions.destroy(req.cookies[SESSION_COOKIE]);
+    http.clearCookies(req, reply);
+    return ok(null);
+  });
+
+  // efile instances (scaled out) ask here for the current rights of a share's owner or a Linux command's user: a
+  // service call with the shared secret, no session. Without a configured secret the call does not exist.
+  const secret = deps.config.EFILE_SERVICE_SECRET;
+  app.get(
+    OWNER_RIGHTS_PATH,
+    { schema: { tags, querystring: OwnerRightsQuery, response: { 200: OwnerRightsResponse } } },
+    async (req) => {
+      if (!secret) throw new AppError(PortalCodes.notFound);
+      const given = crypto
+        .createHash('sha256')
+        .update(req.headers.authorization ?? '')
+        .digest();
+      const expected = crypto.createHash('sha256').update(`Bearer ${secret}`).digest();
+      if (!crypto.timingSafeEqual(given, expected)) throw new AppError(PortalCodes.forbidden);
+      return ok(await services.tokens.currentRights(req.query.sub, req.query.clusterId));
+    },
+  );
+
+  // Raw JWKS (RFC 7517), not the envelope: efile and any JOSE library read it as it is.
+  app.get('/api/auth/jwks.json', { schema: { tags, response: { 200: PublicJwks } } }, async (_req, reply) => {
+    void reply.header('cache-control', 'public, max-age=300');
+    return deps.signingKeys.jwks();
+  });
+}
+
+/** The calls about the logged-in user's own session (a `user` route group). */
+export function sessionRoutes(app: AppServer, services: IdentityServices, http: SessionHttp): void {
+  const { auth, users, tokens } = services;
+
+  app.post('/api/auth/refresh', { schema: { tags, response: { 200: TokenRefreshResponse } } }, async (req) =>
+    ok({ tokenList: await tokens.tokenList(http.live(req).user.id) }),
+  );
+
+  app.get('/api/user/info', { schema: { tags, response: { 200: CurrentUserResponse } } }, async (req) =>
+    ok(await auth.fromLive(http.live(req))),
+  );
+
+  app.post(
+    '/api/user/password',
+    { schema: { tags, body: PasswordChangeBody, response: { 200: EmptyResponse } } },
+    async (req) => {
+      await users.changeOwnPassword(http.live(req).user.id, req.body.oldPassword, req.body.newPassword);
+      return ok(null);
+    },
+  );
+}

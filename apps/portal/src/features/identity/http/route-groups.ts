@@ -1,0 +1,55 @@
+import { csrfCheck, isStateChanging, requestTimeCheck, type AppServer } from '@hpc/server-kit';
+import type { FastifyRequest } from 'fastify';
+import type { SessionHttp } from './session-http';
+
+/**
+ * Who may call the routes of a group: anyone, a logged-in user, or a manager. Declared once per group instead of a
+ * `requireUser`/`requireManager` call at the top of every handler (as fastify/demo's autohooks do per folder).
+ */
+export type Access = 'public' | 'user' | 'manager';
+
+const pathOf = (req: FastifyRequest) => req.url.split('?', 1)[0]!;
+const isApi = (req: FastifyRequest) => pathOf(req).startsWith('/api/');
+/** Calls that must carry the request-time header: state-changing /api/ calls and the current-user call. */
+const needsRequestTime = (req: FastifyRequest) =>
+  isApi(req) && (isStateChanging(req) || pathOf(req) === '/api/user/info');
+/** Calls whose request-time header, when sent, is checked: everything the web sends about identity. */
+const checksRequestTime = (req: FastifyRequest) =>
+  isApi(req) || pathOf(req) === '/model-zoo/proxy/efile/info';
+
+/**
+ * A route group: an encapsulated plugin whose hooks run for the routes registered inside it, and only for those
+ * (the public catalogue next door pays for no session look-up and no check):
+ * - onRequest: the request-time check and CSRF protection of docs/SECURITY.md, for the /api/ calls (and the E-File
+ *   info call) of the group, as they applied to every such route when they were root hooks;
+ * - preHandler: `access`. It runs where the handlers' own checks ran before, after body validation, so an
+ *   invalid body still gets its 1004 first. Routes of a `user` or `manager` group read the checked session with
+ *   `http.live(req)`.
+ */
+export function routeGroup(http: SessionHttp, access: Access, routes: (scope: AppServer) => void) {
+  return async (scope: AppServer): Promise<void> => {
+    if (http.config.REQUEST_TIME_CHECK) {
+      // Wall-clock against the browser's clock, deliberately not deps.now (the sessions' clock that tests move).
+      const check = requestTimeCheck({ required: needsRequestTime });
+      scope.addHook('onRequest', async (req) => (checksRequestTime(req) ? check(req) : undefined));
+    }
+    scope.addHook(
+      'onRequest',
+      csrfCheck({
+        // The login has no session yet: it is protected by SameSite and the Origin check instead.
+        applies: (req) => isApi(req) && isStateChanging(req) && pathOf(req) !== '/api/auth/login',
+        expected: async (req) => (await http.current(req))?.session.csrf_token ?? null,
+      }),
+    );
+    if (access === 'user') {
+      scope.addHook('preHandler', async (req: FastifyRequest) => {
+        await http.requireUser(req);
+      });
+    } else if (access === 'manager') {
+      scope.addHook('preHandler', async (req: FastifyRequest) => {
+        await http.requireManager(req);
+      });
+    }
+    routes(scope);
+  };
+}

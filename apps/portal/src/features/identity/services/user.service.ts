@@ -1,0 +1,196 @@
+import { CommonCodes, PortalCodes, type UserRole } from '@hpc/contracts';
+import { AppError } from '@hpc/server-kit';
+import type { InTransaction } from '../data/repositories';
+import type { SessionRepository } from '../data/session.repository';
+import type { UserRepository, UserRow } from '../data/user.repository';
+import { PASSWORD_MIN_LENGTH, hashPassword, verifyPassword } from '../data/password';
+
+/** Login names: a letter, then letters, digits, `_`, `-` or `.`; at most 64 (POSIX-friendly, spec §5). */
+const USERNAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+
+export interface NewUser {
+  username: string;
+  /** Omit for users who only log in by single sign-on. */
+  password?: string;
+  fullName?: string;
+  email?: string;
+  role?: UserRole;
+  oidc?: { issuer: string; subject: string };
+}
+
+/** The fields `updateUser` may change; absent ones stay. */
+export interface UserPatch {
+  password?: string;
+  fullName?: string;
+  email?: string;
+  role?: UserRole;
+  status?: UserRow['status'];
+}
+
+export function createUserService(deps: {
+  users: UserRepository;
+  sessions: SessionRepository;
+  transaction: InTransaction;
+  now: () => number;
+}) {
+  const { users, sessions, transaction, now } = deps;
+
+  const checkPassword = (password: string) => {
+    if (password.length < PASSWORD_MIN_LENGTH) {
+      throw new AppError(
+        CommonCodes.invalidInput,
+        `The password must have at least ${PASSWORD_MIN_LENGTH} characters`,
+      );
+    }
+  };
+
+  const service = {
+    /** The user, or AppError 404 naming the missing user name. */
+    async get(username: string): Promise<UserRow> {
+      const user = await users.findByUsername(username);
+      if (!user) throw new AppError(PortalCodes.notFound, `No user named ${username}`);
+      return user;
+    },
+
+    findById: (id: number) => users.findById(id),
+
+    async add(input: NewUser): Promise<UserRow> {
+      if (!USERNAME.test(input.username)) {
+        throw new AppError(
+          CommonCodes.invalidInput,
+          'A user name starts with a letter and has letters, digits, _, - or . (at most 64)',
+        );
+      }
+      if (input.password !== undefined) checkPassword(input.password);
+      if (await users.findByUsername(input.username)) {
+        throw new AppError(CommonCodes.invalidInput, `The user name ${input.username} exists`, {
+          status: 409,
+        });
+      }
+      const t = now();
+      const id = await users.insert({
+        username: input.username,
+        full_name: input.fullName ?? '',
+        email: input.email ?? '',
+        password_hash: input.password === undefined ? null : await hashPassword(input.password),
+        role: input.role ?? 'user',
+        status: 'active',
+        oidc_issuer: input.oidc?.issuer ?? null,
+        oidc_subject: input.oidc?.subject ?? null,
+        created_at: t,
+        updated_at: t,
+      });
+      return (await users.findById(id))!;
+    },
+
+    /** Sets a user's password (operators) and ends their sessions, which the old password may have opened. */
+    async setPassword(username: string, password: string): Promise<void> {
+      checkPassword(password);
+      const user = await service.get(username);
+      await users.update(user.id, { password_hash: await hashPassword(password), updated_at: now() });
+      await sessions.deleteForUser(user.id);
+    },
+
+    async setRole(username: string, role: UserRole): Promise<void> {
+      const user = await service.get(username);
+      await users.update(user.id, { role, updated_at: now() });
+    },
+
+    async setStatus(username: string, status: UserRow['status']): Promise<void> {
+      const user = await service.get(username);
+      await users.update(user.id, { status, updated_at: now() });
+      if (status === 'disabled') await sessions.deleteForUser(user.id);
+    },
+
+    /**
+     * Changes any of a user's password, name, e-mail, role and status in one transaction (the admin page and
+     * `user set`): all of it or, when a rule refuses one field, none of it. A new password or a disabled user ends
+     * the user's sessions, as `setPassword` and `setStatus` do.
+     */
+    async updateUser(username: string, patch: UserPatch): Promise<void> {
+      const { password, fullName, email, role, status } = patch;
+      await service.get(username);
+      if (password !== undefined) checkPassword(password);
+      const hash = password === undefined ? undefined : await hashPassword(password);
+      await transaction(async (repos) => {
+        const user = await repos.users.findByUsername(username);
+        if (!user) throw new AppError(PortalCodes.notFound, `No user named ${username}`);
+        await repos.users.update(user.id, {
+          ...(hash !== undefined ? { password_hash: hash } : {}),
+          ...(fullName !== undefined ? { full_name: fullName } : {}),
+          ...(email !== undefined ? { email } : {}),
+          ...(role ? { role } : {}),
+          ...(status ? { status } : {}),
+          updated_at: now(),
+        });
+        if (hash !== undefined || status === 'disabled') await repos.sessions.deleteForUser(user.id);
+      });
+    },
+
+    async update(username: string, patch: { fullName?: string; email?: string }): Promise<void> {
+      const user = await service.get(username);
+      await users.update(user.id, {
+        ...(patch.fullName !== undefined ? { full_name: patch.fullName } : {}),
+        ...(patch.email !== undefined ? { email: patch.email } : {}),
+        updated_at: now(),
+      });
+    },
+
+    /** Links (or unlinks, with null) a user to an OpenID subject so that SSO logs in as this user. */
+    async linkOidc(username: string, oidc: { issuer: string; subject: string } | null): Promise<void> {
+      const user = await service.get(username);
+      await users.update(user.id, {
+        oidc_issuer: oidc?.issuer ?? null,
+        oidc_subject: oidc?.subject ?? null,
+        updated_at: now(),
+      });
+    },
+
+    /** The active user whose password this is, or null (unknown user, no password, wrong password, disabled). */
+    async authenticate(username: string, password: string): Promise<UserRow | null> {
+      const user = await users.findByUsername(username);
+      const good = await verifyPassword(user?.password_hash ?? null, password);
+      return good && user?.status === 'active' ? user : null;
+    },
+
+    async changeOwnPassword(userId: number, oldPassword: string, newPassword: string): Promise<void> {
+      const user = await users.findById(userId);
+      if (!user || !(await verifyPassword(user.password_hash, oldPassword)))
+        throw new AppError(PortalCodes.loginFailed);
+      checkPassword(newPassword);
+      await users.update(user.id, { password_hash: await hashPassword(newPassword), updated_at: now() });
+    },
+
+    /**
+     * The portal user of an OpenID subject, created on first login. A new user takes the preferred name when it is
+     * a valid, free user name; otherwise a suffixed one. An existing local user is never taken over by name: an
+     * operator links them explicitly (`user link-sso`).
+     */
+    async findOrCreateOidc(
+      oidc: { issuer: string; subject: string },
+      profile: { preferredName: string; fullName: string; email: string },
+    ): Promise<UserRow> {
+      const existing = await users.findByOidc(oidc.issuer, oidc.subject);
+      if (existing) return existing;
+      const base = toUsername(profile.preferredName) ?? toUsername(`sso-${oidc.subject}`) ?? 'sso-user';
+      let username = base;
+      for (let n = 2; await users.findByUsername(username); n++) username = `${base.slice(0, 58)}-${n}`;
+      return service.add({ username, fullName: profile.fullName, email: profile.email, oidc });
+    },
+
+    list: () => users.list(),
+    count: () => users.count(),
+  };
+  return service;
+}
+
+/** A valid user name made from a claim: invalid characters become `_`; null when nothing usable is left. */
+function toUsername(raw: string): string | null {
+  const cleaned = raw
+    .replace(/[^A-Za-z0-9_.-]/g, '_')
+    .replace(/^[^A-Za-z]+/, '')
+    .slice(0, 60);
+  return USERNAME.test(cleaned) ? cleaned : null;
+}
+
+export type UserService = ReturnType<typeof createUserService>;
