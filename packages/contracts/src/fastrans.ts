@@ -36,6 +36,8 @@ export const FASTRANS_PROTOCOL_VERSION = 1;
 export const FASTRANS_PORTS = Limits.fastTransferPorts;
 /** The oldest client version the portal accepts; older ones get the update prompt (spec §2 (b)). */
 export const FASTRANS_MIN_CLIENT_VERSION = '1.0.0';
+/** The `use` claim of the fast-transfer day token: a cluster token limited to the home, valid for the day. */
+export const FASTRANS_TOKEN_USE = 'fastrans';
 /** Client result codes (spec §8): web server 1000-1049, transfer 2000-2016, proxy/client 30000-30005. */
 export const FastransCodes = {
   ok: '0',

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JSONWebKeySet } from 'jose';
-import type { ClusterTokenClaims } from '@hpc/contracts';
+import { FASTRANS_TOKEN_USE, type ClusterTokenClaims } from '@hpc/contracts';
 import { createClusterTokenVerifier, signClusterToken } from './cluster-token';
 
 const claims: ClusterTokenClaims = {
@@ -53,6 +53,31 @@ describe('cluster token verifier', () => {
     const token = await signClusterToken(privateKey, 'k1', claims, 48 * 3600);
     const v = await local().verify(token);
     expect(v.exp - Date.now() / 1000).toBeLessThanOrEqual(12 * 3600 + 1);
+  });
+
+  // The fast-transfer day token lives until the end of the portal's day: made after midnight, nearly 24 h. It was
+  // refused by the 12 h cap every morning until this test.
+  it('lets the fast-transfer day token live up to a day, and no other token past 12 hours', async () => {
+    const sign = (extra: Record<string, unknown>, lifeS: number) => {
+      const { sub, aud, ...rest } = claims;
+      return new SignJWT({ ...rest, ...extra })
+        .setProtectedHeader({ alg: 'EdDSA', kid: 'k1' })
+        .setIssuer('hpc-portal')
+        .setSubject(sub)
+        .setAudience(aud)
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + lifeS)
+        .sign(privateKey);
+    };
+    const day = { paths: [], use: FASTRANS_TOKEN_USE };
+    await expect(local().verify(await sign(day, 23 * 3600 + 59 * 60))).resolves.toMatchObject({
+      cun: 'demo',
+    });
+    await expect(local().verify(await sign(day, 25 * 3600))).rejects.toMatchObject({ code: '1406' });
+    await expect(local().verify(await sign({}, 13 * 3600))).rejects.toMatchObject({ code: '1406' });
+    await expect(local().verify(await sign({ use: 'other' }, 13 * 3600))).rejects.toMatchObject({
+      code: '1406',
+    });
   });
 
   it('refuses a missing token', async () => {

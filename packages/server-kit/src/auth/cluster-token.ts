@@ -9,11 +9,18 @@ import {
   type KeyObject,
 } from 'jose';
 import { Value } from 'typebox/value';
-import { CLUSTER_TOKEN_ISSUER, ClusterTokenClaims } from '@hpc/contracts';
+import { CLUSTER_TOKEN_ISSUER, ClusterTokenClaims, FASTRANS_TOKEN_USE } from '@hpc/contracts';
 import { AppError } from '../app-error';
 
 /** Longest lifetime a cluster token may have (issue: at most 12 hours). */
 export const CLUSTER_TOKEN_MAX_TTL_S = 12 * 3600;
+/**
+ * The fast-transfer token is valid "for the day, like the Linux commands" (spec §7): until the end of the portal's
+ * day, so up to 24 hours when made just after midnight. It carries no granted paths (home only). Capped at a day.
+ */
+export const DAY_TOKEN_MAX_TTL_S = 24 * 3600;
+const maxTtlOf = (payload: { use?: unknown }) =>
+  payload.use === FASTRANS_TOKEN_USE ? DAY_TOKEN_MAX_TTL_S : CLUSTER_TOKEN_MAX_TTL_S;
 
 export interface VerifiedClusterToken extends ClusterTokenClaims {
   /** Expiry, seconds since the epoch. */
@@ -97,12 +104,13 @@ export function createClusterTokenVerifier(opts: VerifierOptions): ClusterTokenV
       // longer life (a mis-set TTL, a leaked signing key used for a "forever" token) is refused. It must say when it
       // was issued, and neither its issue-to-expiry span nor its remaining life may exceed the cap.
       const nowS = Math.floor(Date.now() / 1000);
+      const cap = maxTtlOf(payload);
       if (
         typeof payload.iat !== 'number' ||
-        payload.exp - payload.iat > CLUSTER_TOKEN_MAX_TTL_S ||
-        payload.exp - nowS > CLUSTER_TOKEN_MAX_TTL_S + 30
+        payload.exp - payload.iat > cap ||
+        payload.exp - nowS > cap + 30
       ) {
-        throw new AppError('1406', 'Invalid token: lifetime over the 12 h cap');
+        throw new AppError('1406', `Invalid token: lifetime over the ${cap / 3600} h cap`);
       }
       return { ...claims, exp: payload.exp };
     },

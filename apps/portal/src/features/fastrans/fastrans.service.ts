@@ -4,6 +4,7 @@ import { SignJWT, decodeJwt } from 'jose';
 import {
   CLUSTER_TOKEN_ISSUER,
   FASTRANS_MIN_CLIENT_VERSION,
+  FASTRANS_TOKEN_USE,
   FastransRefusal,
   compareVersions,
   type FastransServer,
@@ -13,7 +14,7 @@ import type { PortalDeps } from '../../deps';
 import type { IdentityServices } from '../identity/identity.services';
 
 /** The claim that marks a fast-transfer token (a cluster token limited to the home, valid for the day). */
-export const FASTRANS_USE = 'fastrans';
+export const FASTRANS_USE = FASTRANS_TOKEN_USE;
 const DAY_MS = 24 * 3600_000;
 
 export interface WebSession {
