@@ -105,10 +105,7 @@ export default tseslint.config(
       ]),
     },
   },
-  ...layerRules('portal', [{ group: ['@hpc/efile', '@hpc/web'], message: 'apps never import each other' }], {
-    // fastrans still imports identity's insides; drop this once it imports `../identity`.
-    ignoreFeatures: ['fastrans'],
-  }),
+  ...layerRules('portal', [{ group: ['@hpc/efile', '@hpc/web'], message: 'apps never import each other' }]),
   {
     files: ['apps/efile/**'],
     rules: {

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { FastransCodes } from '@hpc/contracts';
+import { FastransCodes, CommonCodes } from '@hpc/contracts';
 import { request } from './transfer/http';
 import { Remote } from './transfer/remote';
 import { writeAtomic } from './store/history';
@@ -80,7 +80,8 @@ export class Session {
       me.token,
     );
     const urls = servers.map((s) => new URL(s.url, portal + '/').toString().replace(/\/$/, ''));
-    if (urls.length === 0) throw new ClientError('1005', 'No file service is enabled on the cluster');
+    if (urls.length === 0)
+      throw new ClientError(CommonCodes.noChange, 'No file service is enabled on the cluster');
     this.webToken = me.token;
     this.uk = uk;
     this.remote = new Remote(urls, uk);

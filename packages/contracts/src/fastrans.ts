@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Envelope } from './envelope';
 import { Limits } from './limits';
+import { CommonCodes } from './error-names';
 
 /**
  * Fast transfer (issue 11, spec §3/§4/§7/§9): the task states the client reports, the calls efile answers for it
@@ -41,8 +42,8 @@ export const FASTRANS_TOKEN_USE = 'fastrans';
 /** Client result codes (spec §8): web server 1000-1049, transfer 2000-2016, proxy/client 30000-30005. */
 export const FastransCodes = {
   ok: '0',
-  webServerLogin: '1001',
-  versionTooOld: '1002',
+  webServerLogin: CommonCodes.unavailable,
+  versionTooOld: CommonCodes.remoteCall,
   badRequest: '2001',
   notLoggedIn: '30003',
   transferFailed: '2002',

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCodes, localisedErrorMessage } from '@hpc/contracts';
+import { ErrorCodes, localisedErrorMessage, CommonCodes } from '@hpc/contracts';
 import { AppError } from './app-error';
 
 export interface EnvelopeOptions {
@@ -40,23 +40,23 @@ export function installEnvelopeHandlers(app: FastifyInstance, opts: EnvelopeOpti
     }
     if (err.validation) {
       const missing = err.validation.some((v) => v.keyword === 'required');
-      const code = missing ? '1003' : '1004';
+      const code = missing ? CommonCodes.incompleteParams : CommonCodes.invalidInput;
       const where = err.validationContext ?? 'request';
       return sendError(req, reply, 400, code, `${ErrorCodes[code].en}: ${where} ${err.message}`, {
         errors: err.validation,
       });
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
-      return sendError(req, reply, 413, '1011', ErrorCodes['1011'].en, null);
+      return sendError(req, reply, 413, CommonCodes.tooLarge, ErrorCodes[CommonCodes.tooLarge].en, null);
     }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-      return sendError(req, reply, 415, '1004', err.message, null);
+      return sendError(req, reply, 415, CommonCodes.invalidInput, err.message, null);
     }
     if (err.statusCode === 429) {
       return sendError(req, reply, 429, '429', ErrorCodes['429'].en, null);
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return sendError(req, reply, err.statusCode, '1004', err.message, null);
+      return sendError(req, reply, err.statusCode, CommonCodes.invalidInput, err.message, null);
     }
     req.log.error({ err }, 'unhandled error');
     return sendError(req, reply, 500, '500', ErrorCodes['500'].en, null);

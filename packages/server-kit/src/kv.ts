@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { AppError } from './app-error';
+import { CommonCodes } from '@hpc/contracts';
 
 /**
  * Shared short-lived state (DESIGN.md §2): rate-limit counters, locks, download keys, the one-operation-per-user
@@ -161,9 +162,13 @@ export class RedisKv implements KvStore {
     try {
       return await fn(this.redis);
     } catch (e) {
-      throw new AppError('1001', 'Shared state (Redis) is unavailable; please try again later', {
-        data: { cause: e instanceof Error ? e.message : String(e) },
-      });
+      throw new AppError(
+        CommonCodes.unavailable,
+        'Shared state (Redis) is unavailable; please try again later',
+        {
+          data: { cause: e instanceof Error ? e.message : String(e) },
+        },
+      );
     }
   }
   async get(key: string) {

@@ -3,13 +3,14 @@ import { constants, readlink } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '@hpc/server-kit';
 import { errno } from './errno';
+import { FileCodes } from '@hpc/contracts';
 
 export const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /** The path through which the kernel reaches an open folder itself, whatever its path has become since. */
 export const anchor = (fd: number) => `/proc/self/fd/${fd}`;
 
-const moved = () => new AppError('1030', 'The folder moved while it was being changed');
+const moved = () => new AppError(FileCodes.permissionDenied, 'The folder moved while it was being changed');
 
 /**
  * Runs `fn` with a path that reaches the folder `dirHost` as it is now, not whatever its path leads to later.

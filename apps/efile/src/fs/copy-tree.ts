@@ -6,6 +6,7 @@ import { BLOCK } from './block-pool';
 import { errno } from './errno';
 import { fsError, openRegular } from './file-ops';
 import { isInternalName } from './names';
+import { FileCodes } from '@hpc/contracts';
 
 export interface Progress {
   bytesDone: number;
@@ -20,7 +21,7 @@ export interface Progress {
 export const MAX_DEPTH = 4096;
 const tooDeep = () =>
   new AppError(
-    '1028',
+    FileCodes.abnormalFile,
     `The folder is nested more than ${MAX_DEPTH} levels deep: archive it with tar instead`,
   );
 
@@ -38,7 +39,7 @@ interface Level {
 async function openDir(p: string): Promise<fs.FileHandle> {
   return fs.open(p, DIR_FLAGS).catch((e: unknown) => {
     if (errno(e) === 'ELOOP' || errno(e) === 'ENOTDIR')
-      throw new AppError('1030', 'A folder was replaced while it was being read');
+      throw new AppError(FileCodes.permissionDenied, 'A folder was replaced while it was being read');
     return fsError(e);
   });
 }

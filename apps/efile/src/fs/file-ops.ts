@@ -7,31 +7,32 @@ import { tempName } from './names';
 import { atFolder, atHost, atHosts, checkOpened } from './anchored';
 import { errno } from './errno';
 import { removeTree } from './safe-remove';
+import { CommonCodes, FileCodes } from '@hpc/contracts';
 
 /** Maps file-system errors to the spec's codes; anything unexpected is rethrown (→ 500, logged). */
 export function fsError(e: unknown): never {
   switch (errno(e) ?? '') {
     case 'ENOENT':
-      throw new AppError('1020');
+      throw new AppError(FileCodes.notFound);
     case 'EEXIST':
-      throw new AppError('1021');
+      throw new AppError(FileCodes.sameNameFile);
     case 'ENOTEMPTY':
-      throw new AppError('1502');
+      throw new AppError(FileCodes.notEmpty);
     case 'ENOTDIR':
-      throw new AppError('1022');
+      throw new AppError(FileCodes.notAFolder);
     case 'EACCES':
     case 'EPERM':
     case 'ELOOP':
     case 'EROFS':
-      throw new AppError('1030');
+      throw new AppError(FileCodes.permissionDenied);
     case 'ENOSPC':
     case 'EDQUOT':
-      throw new AppError('1501');
+      throw new AppError(FileCodes.noSpace);
     case 'ENAMETOOLONG':
-      throw new AppError('1004', 'The name is too long');
+      throw new AppError(CommonCodes.invalidInput, 'The name is too long');
     case 'EFBIG':
     case 'EOVERFLOW':
-      throw new AppError('1011', 'The file would be larger than the file system allows');
+      throw new AppError(CommonCodes.tooLarge, 'The file would be larger than the file system allows');
     case 'ENXIO':
       // O_NONBLOCK open of a FIFO with no reader, or of a socket: not a file efile reads or writes.
       throw notRegular();
@@ -40,7 +41,8 @@ export function fsError(e: unknown): never {
   }
 }
 
-export const conflictError = (isDir: boolean) => new AppError(isDir ? '1023' : '1021');
+export const conflictError = (isDir: boolean) =>
+  new AppError(isDir ? FileCodes.sameNameDir : FileCodes.sameNameFile);
 
 // Every operation below reaches its folder through `atHost`/`atFolder` (anchored.ts): a parent swapped for a link
 // after the resolver's check cannot redirect it into another user's folder.
@@ -61,7 +63,7 @@ export async function touchFile(target: Resolved): Promise<void> {
 
 /** Removes a file, link or (when recursive) folder, never following a link, even one swapped in meanwhile. */
 export async function removeEntry(target: Resolved, recursive: boolean): Promise<void> {
-  if (!target.stat) throw new AppError('1020');
+  if (!target.stat) throw new AppError(FileCodes.notFound);
   await removeTree(target.host, { recursive }).catch(fsError);
 }
 
@@ -125,7 +127,10 @@ export async function atomicWriteFile(target: Resolved, data: string | Buffer): 
 }
 
 export const notRegular = () =>
-  new AppError('1028', 'Not a regular file: FIFOs, sockets and devices are not read or written');
+  new AppError(
+    FileCodes.abnormalFile,
+    'Not a regular file: FIFOs, sockets and devices are not read or written',
+  );
 
 /**
  * Opens a file that must be a regular file: never a link (O_NOFOLLOW) and never waiting (O_NONBLOCK). A FIFO swapped

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Limits } from '@hpc/contracts';
+import { Limits, CommonCodes, FileCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 
 /** Suffix of unfinished uploads and temp files: `.<name>.<id>.efile-part`, hidden, beside the target. */
@@ -30,25 +30,30 @@ const SPECIAL = /[\u0000-\u001f\u007f/]/;
  * entries): not all blanks, at most 70 characters, no "/" or control characters, not "." or "..".
  */
 export function validateName(name: string): string {
-  if (name.trim() === '') throw new AppError('1004', 'The name must not be blank');
+  if (name.trim() === '') throw new AppError(CommonCodes.invalidInput, 'The name must not be blank');
   if ([...name].length > Limits.nameMaxLength) {
-    throw new AppError('1004', `The name must be at most ${Limits.nameMaxLength} characters`);
+    throw new AppError(
+      CommonCodes.invalidInput,
+      `The name must be at most ${Limits.nameMaxLength} characters`,
+    );
   }
-  if (SPECIAL.test(name) || name === '.' || name === '..') throw new AppError('1027');
-  if (isInternalName(name)) throw new AppError('1027', 'This name is reserved for unfinished uploads');
+  if (SPECIAL.test(name) || name === '.' || name === '..') throw new AppError(FileCodes.specialChars);
+  if (isInternalName(name))
+    throw new AppError(FileCodes.specialChars, 'This name is reserved for unfinished uploads');
   return name;
 }
 
 /** Validates a relative path (upload relativePath, tar entry) segment by segment; returns its segments. */
 export function validateRelativePath(rel: string): string[] {
   const segs = rel.split('/').filter((s, i, a) => !(s === '' && (i === 0 || i === a.length - 1)));
-  if (segs.length === 0) throw new AppError('1004', 'Empty relative path');
+  if (segs.length === 0) throw new AppError(CommonCodes.invalidInput, 'Empty relative path');
   for (const s of segs) {
-    if (s === '' || s === '.' || s === '..') throw new AppError('1029');
+    if (s === '' || s === '.' || s === '..') throw new AppError(FileCodes.specialCharsInPath);
     try {
       validateName(s);
     } catch (e) {
-      if (e instanceof AppError && e.code === '1027') throw new AppError('1029');
+      if (e instanceof AppError && e.code === FileCodes.specialChars)
+        throw new AppError(FileCodes.specialCharsInPath);
       throw e;
     }
   }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { AppError } from '@hpc/server-kit';
+import { CommonCodes } from '@hpc/contracts';
 
 /** One entry of a tar stream: header fields we use, and a reader for exactly its data. */
 export interface TarEntry {
@@ -10,7 +11,8 @@ export interface TarEntry {
   mode: number;
 }
 
-const malformed = () => new AppError('1010', 'The tar stream is truncated or malformed');
+const malformed = () =>
+  new AppError(CommonCodes.verificationFailed, 'The tar stream is truncated or malformed');
 
 /**
  * A streaming reader of ustar/pax/GNU tar (what `tar -cf -` writes), on `tar-stream`: a maintained parser of

@@ -10,6 +10,7 @@ import { BLOCK, BlockWriter, takeBlock } from './block-pool';
 import { mapLimit } from './concurrency';
 import { isInternalName } from './names';
 import { ZipLayout, type ZipItem } from './zip-format';
+import { FileCodes } from '@hpc/contracts';
 
 export interface ZipSource {
   /** Real host path of a selected item. */
@@ -52,7 +53,7 @@ export async function collectEntries(
     if (!st.isFile()) return null;
     if (++files > fileLimit) {
       throw new AppError(
-        '1508',
+        FileCodes.downloadLimit,
         `The selection has more than ${fileLimit} files: use the fast-transfer client or the Linux command to download it`,
       );
     }

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '@hpc/server-kit';
+import { CommonCodes } from '@hpc/contracts';
 
 export interface FileFormLimits {
   /** Most text fields before the file part. */
@@ -23,7 +24,8 @@ export interface FileForm {
   discard(): void;
 }
 
-const malformed = (why: string) => new AppError('1003', `Malformed multipart body: ${why}`);
+const malformed = (why: string) =>
+  new AppError(CommonCodes.incompleteParams, `Malformed multipart body: ${why}`);
 
 /** The boundary of a `multipart/form-data` content type (RFC 2046: 1–70 characters, maybe quoted), or null. */
 export function multipartBoundary(contentType: string | undefined): string | null {
@@ -54,7 +56,8 @@ function puller(s: Readable) {
   };
   // A client that goes away mid-chunk (a paused upload aborts its requests) is the client's doing, not a server
   // fault: "1010", a 4xx that is not logged as an error.
-  const gone = () => new AppError('1010', 'The request ended before the chunk was complete');
+  const gone = () =>
+    new AppError(CommonCodes.verificationFailed, 'The request ended before the chunk was complete');
   const onError = () => {
     failed ??= gone();
     notify();
@@ -163,11 +166,11 @@ async function* fileOfLength(
   length: number,
   max: number,
 ): AsyncGenerator<Buffer> {
-  if (length > max) throw new AppError('1011', 'The chunk is larger than the server allows');
+  if (length > max) throw new AppError(CommonCodes.tooLarge, 'The chunk is larger than the server allows');
   let piece: Buffer | null = first;
   let left = length;
   while (left > 0) {
-    if (!piece) throw new AppError('1010', 'The chunk arrived incomplete');
+    if (!piece) throw new AppError(CommonCodes.verificationFailed, 'The chunk arrived incomplete');
     if (piece.length > left) {
       yield piece.subarray(0, left);
       piece = piece.subarray(left);
@@ -185,5 +188,8 @@ async function* fileOfLength(
     after = Buffer.concat([after, more]);
   }
   if (!after.subarray(0, delimiter.length).equals(delimiter))
-    throw new AppError('1010', 'The chunk is not the size its currentChunkSize announced');
+    throw new AppError(
+      CommonCodes.verificationFailed,
+      'The chunk is not the size its currentChunkSize announced',
+    );
 }

@@ -1,5 +1,5 @@
 import { Value } from 'typebox/value';
-import { OWNER_RIGHTS_PATH, OwnerRightsResponse, type OwnerRights } from '@hpc/contracts';
+import { OWNER_RIGHTS_PATH, OwnerRightsResponse, type OwnerRights, CommonCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { UserScope } from '../fs/path-resolver';
 
@@ -24,10 +24,16 @@ export function portalOwnerRights(portalUrl: string, secret: string, clusterId: 
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       body = await res.json();
     } catch (e) {
-      throw new AppError('1404', `The portal did not answer the rights check: ${(e as Error).message}`);
+      throw new AppError(
+        CommonCodes.authServer,
+        `The portal did not answer the rights check: ${(e as Error).message}`,
+      );
     }
     if (!Value.Check(OwnerRightsResponse, body) || body.code !== '0')
-      throw new AppError('1404', 'The portal answered the rights check with something unexpected');
+      throw new AppError(
+        CommonCodes.authServer,
+        'The portal answered the rights check with something unexpected',
+      );
     return body.data;
   };
 }
@@ -35,7 +41,7 @@ export function portalOwnerRights(portalUrl: string, secret: string, clusterId: 
 /** Without a way to ask the portal: every rights check fails closed with "1404". */
 export const noOwnerRights: OwnerRightsLookup = async () => {
   throw new AppError(
-    '1404',
+    CommonCodes.authServer,
     'This efile cannot check owners with the portal: set EFILE_SERVICE_SECRET (and EFILE_PORTAL_URL)',
   );
 };

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CommonCodes } from '@hpc/contracts';
 
 const [role, ...rest] = process.argv.slice(2);
 
@@ -113,7 +114,10 @@ function runLauncher() {
         account = checkAccount(m.user, rules);
       } catch (e) {
         const err = e as { code?: string; message: string };
-        return reply({ id: m.id, error: { code: err.code ?? '1001', message: err.message } });
+        return reply({
+          id: m.id,
+          error: { code: err.code ?? CommonCodes.unavailable, message: err.message },
+        });
       }
       const sock = path.join(dir, `${account.uid}-${process.hrtime.bigint().toString(36)}.sock`);
       // Bound under a temporary name, handed to the worker, then renamed into place and closed here: a listening
@@ -148,7 +152,10 @@ function runLauncher() {
           if (!ready)
             reply({
               id: m.id,
-              error: { code: '1001', message: `The worker of ${m.user} failed to start (${code})` },
+              error: {
+                code: CommonCodes.unavailable,
+                message: `The worker of ${m.user} failed to start (${code})`,
+              },
             });
           reply({ exit: m.user, pid: child.pid });
         });

@@ -9,7 +9,7 @@ import {
   type KeyObject,
 } from 'jose';
 import { Value } from 'typebox/value';
-import { CLUSTER_TOKEN_ISSUER, ClusterTokenClaims, FASTRANS_TOKEN_USE } from '@hpc/contracts';
+import { CLUSTER_TOKEN_ISSUER, ClusterTokenClaims, FASTRANS_TOKEN_USE, CommonCodes } from '@hpc/contracts';
 import { AppError } from '../app-error';
 
 /** Longest lifetime a cluster token may have (issue: at most 12 hours). */
@@ -82,7 +82,7 @@ export function createClusterTokenVerifier(opts: VerifierOptions): ClusterTokenV
   }
   return {
     async verify(token) {
-      if (!token) throw new AppError('1406', 'Missing token');
+      if (!token) throw new AppError(CommonCodes.tokenWithoutUser, 'Missing token');
       let payload: Record<string, unknown>;
       try {
         ({ payload } = await jwtVerify(token, getKey, {
@@ -92,13 +92,13 @@ export function createClusterTokenVerifier(opts: VerifierOptions): ClusterTokenV
           clockTolerance: 30,
         }));
       } catch (e) {
-        throw new AppError('1406', `Invalid token: ${(e as Error).message}`);
+        throw new AppError(CommonCodes.tokenWithoutUser, `Invalid token: ${(e as Error).message}`);
       }
       // `aud` may legally be an array; ours is always the one cluster id.
       const aud: unknown = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
       const claims: unknown = { ...payload, aud };
       if (!Value.Check(ClusterTokenClaims, claims) || typeof payload.exp !== 'number') {
-        throw new AppError('1406', 'Invalid token claims');
+        throw new AppError(CommonCodes.tokenWithoutUser, 'Invalid token claims');
       }
       // The lifetime is capped here too, not only where tokens are signed: a validly signed token that claims a
       // longer life (a mis-set TTL, a leaked signing key used for a "forever" token) is refused. It must say when it
@@ -110,7 +110,10 @@ export function createClusterTokenVerifier(opts: VerifierOptions): ClusterTokenV
         payload.exp - payload.iat > cap ||
         payload.exp - nowS > cap + 30
       ) {
-        throw new AppError('1406', `Invalid token: lifetime over the ${cap / 3600} h cap`);
+        throw new AppError(
+          CommonCodes.tokenWithoutUser,
+          `Invalid token: lifetime over the ${cap / 3600} h cap`,
+        );
       }
       return { ...claims, exp: payload.exp };
     },

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { CSRF_HEADER } from '@hpc/contracts';
+import { CSRF_HEADER, PortalCodes } from '@hpc/contracts';
 import { AppError } from '../app-error';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -38,7 +38,7 @@ export function csrfCheck(opts: CsrfCheckOptions) {
     const expected = await opts.expected(req);
     if (expected === null) return;
     const sent = req.headers[header];
-    if (typeof sent !== 'string' || !safeEqual(sent, expected)) throw new AppError('CSRF');
+    if (typeof sent !== 'string' || !safeEqual(sent, expected)) throw new AppError(PortalCodes.csrf);
   };
 }
 
@@ -54,9 +54,10 @@ export function requestOrigin(req: FastifyRequest): string {
  */
 export function assertSameOrigin(req: FastifyRequest, allowedOrigins: readonly string[]): void {
   const site = req.headers['sec-fetch-site'];
-  if (site === 'cross-site') throw new AppError('CSRF', 'Cross-site request refused');
+  if (site === 'cross-site') throw new AppError(PortalCodes.csrf, 'Cross-site request refused');
   const origin = req.headers.origin;
   if (origin === undefined) return;
   const allowed = allowedOrigins.length > 0 ? allowedOrigins : [requestOrigin(req)];
-  if (!allowed.includes(origin)) throw new AppError('CSRF', 'Request from a foreign origin refused');
+  if (!allowed.includes(origin))
+    throw new AppError(PortalCodes.csrf, 'Request from a foreign origin refused');
 }

@@ -1,6 +1,6 @@
 import type { webcrypto } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { Limits, REQUEST_TIME_HEADER, REQUEST_TIME_PHRASE } from '@hpc/contracts';
+import { Limits, REQUEST_TIME_HEADER, REQUEST_TIME_PHRASE, PortalCodes } from '@hpc/contracts';
 import { AppError } from '../app-error';
 
 /**
@@ -25,7 +25,7 @@ function keyFor(phrase: string): Promise<webcrypto.CryptoKey> {
 
 /** Decrypts a header value and returns the time it carries (ms since the epoch); throws AppError REQUEST_TIME. */
 export async function decodeRequestTime(value: string, phrase = REQUEST_TIME_PHRASE): Promise<number> {
-  const bad = () => new AppError('REQUEST_TIME', 'Malformed request-time header');
+  const bad = () => new AppError(PortalCodes.requestTime, 'Malformed request-time header');
   const bytes = Buffer.from(value, 'base64url');
   if (bytes.length <= IV_BYTES + 16 || bytes.length > 512) throw bad();
   let plain: string;
@@ -64,10 +64,11 @@ export function requestTimeCheck(opts: RequestTimeCheckOptions) {
   return async (req: FastifyRequest): Promise<void> => {
     const value = req.headers[REQUEST_TIME_HEADER];
     if (typeof value !== 'string' || value === '') {
-      if (opts.required(req)) throw new AppError('REQUEST_TIME', `Missing ${REQUEST_TIME_HEADER} header`);
+      if (opts.required(req))
+        throw new AppError(PortalCodes.requestTime, `Missing ${REQUEST_TIME_HEADER} header`);
       return;
     }
     const time = await decodeRequestTime(value, opts.phrase);
-    if (Math.abs(now() - time) > skew) throw new AppError('REQUEST_TIME');
+    if (Math.abs(now() - time) > skew) throw new AppError(PortalCodes.requestTime);
   };
 }

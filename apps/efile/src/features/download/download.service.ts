@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Limits } from '@hpc/contracts';
+import { Limits, CommonCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
@@ -118,10 +118,10 @@ export function downloadService(deps: EfileDeps) {
         const saved = raw ? (JSON.parse(raw) as { sub: string; paths: string[] }) : null;
         // Keys are short-lived and bound to the user who asked for them.
         if (!saved || saved.sub !== user.sub)
-          throw new AppError('1010', 'The download key is invalid or expired');
+          throw new AppError(CommonCodes.verificationFailed, 'The download key is invalid or expired');
         paths = saved.paths;
       }
-      if (paths.length === 0) throw new AppError('1003', 'Choose files to download');
+      if (paths.length === 0) throw new AppError(CommonCodes.incompleteParams, 'Choose files to download');
       const items = await resolveAll(user, paths);
       return sendSelection(req, reply, user, items, { name: q.name });
     },

@@ -9,6 +9,7 @@ import { errno } from '../../fs/errno';
 import type { TransferItem } from '../../userfs/types';
 import type { ShareRepository } from '../share/share.repository';
 import type { OperationsRepository } from './operations.repository';
+import { CommonCodes, FileCodes } from '@hpc/contracts';
 
 const LOCK_TTL_MS = 10 * 60_000;
 const TICK_MS = 500;
@@ -32,16 +33,16 @@ export function operationsService(
 
   async function plan(user: EfileUser, paths: string[], targetPath: string, cover: boolean): Promise<Item[]> {
     const dest = await userfs.resolve(user, targetPath);
-    if (!dest.stat?.isDir) throw new AppError('1022');
+    if (!dest.stat?.isDir) throw new AppError(FileCodes.notAFolder);
     const items: Item[] = [];
     const conflicts: string[] = [];
     for (const p of paths) {
       const src = await userfs.resolve(user, p, { follow: false });
       const to = `${dest.clusterPath === '/' ? '' : dest.clusterPath}/${src.name}`;
-      if (to === src.clusterPath) throw new AppError('1507');
+      if (to === src.clusterPath) throw new AppError(FileCodes.sameSourceTarget);
       // Into itself: the real destination is inside the real source folder.
       if (src.stat?.isDir && isUnder(dest.host, src.host))
-        throw new AppError('1507', 'A folder cannot go into itself');
+        throw new AppError(FileCodes.sameSourceTarget, 'A folder cannot go into itself');
       const dst = await userfs.resolve(user, to, { follow: false, mustExist: false });
       if (dst.stat && !cover) conflicts.push(dst.clusterPath);
       items.push({ src, dst });
@@ -50,7 +51,9 @@ export function operationsService(
       const allDirs = items
         .filter((i) => conflicts.includes(i.dst.clusterPath))
         .every((i) => i.dst.stat?.isDir);
-      throw new AppError(allDirs ? '1023' : '1021', undefined, { data: { conflicts } });
+      throw new AppError(allDirs ? FileCodes.sameNameDir : FileCodes.sameNameFile, undefined, {
+        data: { conflicts },
+      });
     }
     return items;
   }
@@ -110,7 +113,13 @@ export function operationsService(
         id,
         {
           status: cancelled ? 'cancelled' : 'failed',
-          error_code: cancelled ? null : isAppError(e) ? e.code : errno(e) === 'ENOSPC' ? '1501' : '1001',
+          error_code: cancelled
+            ? null
+            : isAppError(e)
+              ? e.code
+              : errno(e) === 'ENOSPC'
+                ? FileCodes.noSpace
+                : CommonCodes.unavailable,
           bytes_done: progress.bytesDone,
           files_done: progress.filesDone,
         },
@@ -127,7 +136,8 @@ export function operationsService(
   return {
     async start(user: EfileUser, kind: Kind, paths: string[], targetPath: string, cover: boolean) {
       const id = crypto.randomBytes(16).toString('hex');
-      if (!(await kv.setIfAbsent(lockKey(user.sub), id, LOCK_TTL_MS))) throw new AppError('OPERATION_LIMIT');
+      if (!(await kv.setIfAbsent(lockKey(user.sub), id, LOCK_TTL_MS)))
+        throw new AppError(FileCodes.operationLimit);
       let items: Item[];
       try {
         items = await plan(user, paths, targetPath, cover);
@@ -157,7 +167,7 @@ export function operationsService(
 
     async progress(user: EfileUser, id: string) {
       const r = await repo.get(id, user.sub);
-      if (!r) throw new AppError('1020', 'No such operation');
+      if (!r) throw new AppError(FileCodes.notFound, 'No such operation');
       return {
         operationId: r.id,
         kind: r.kind,
@@ -172,7 +182,8 @@ export function operationsService(
 
     /** Cancels here at once when this instance runs it, else through the row the running instance polls. */
     async cancel(user: EfileUser, id: string) {
-      if ((await repo.requestCancel(id, user.sub)) === 0) throw new AppError('1020', 'No such operation');
+      if ((await repo.requestCancel(id, user.sub)) === 0)
+        throw new AppError(FileCodes.notFound, 'No such operation');
       running.get(id)?.abort();
     },
   };

@@ -1,4 +1,4 @@
-import { PREVIEWABLE_IMAGE_EXTENSIONS } from '@hpc/contracts';
+import { PREVIEWABLE_IMAGE_EXTENSIONS, FileCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EfileDeps } from '../../deps';
@@ -73,12 +73,13 @@ export function previewService(deps: EfileDeps) {
 
   async function check(user: EfileUser, p: string) {
     const r = await userfs.resolve(user, p);
-    if (!r.stat?.isFile) throw new AppError('1506', 'Only files can be opened');
-    if (NOT_TEXT.has(extOf(r.name))) throw new AppError('1506');
-    if (r.stat.size > config.EFILE_PREVIEW_MAX_BYTES) throw new AppError('1505');
+    if (!r.stat?.isFile) throw new AppError(FileCodes.typeNotAllowed, 'Only files can be opened');
+    if (NOT_TEXT.has(extOf(r.name))) throw new AppError(FileCodes.typeNotAllowed);
+    if (r.stat.size > config.EFILE_PREVIEW_MAX_BYTES) throw new AppError(FileCodes.previewTooLarge);
     const head = await userfs.readFile(user, r.host, Math.min(8192, r.stat.size));
     // A NUL byte or invalid UTF-8 in the first 8 KiB: binary (a cut multi-byte tail is tolerated).
-    if (head.includes(0) || !isUtf8Prefix(head)) throw new AppError('1506', 'This file is not UTF-8 text');
+    if (head.includes(0) || !isUtf8Prefix(head))
+      throw new AppError(FileCodes.typeNotAllowed, 'This file is not UTF-8 text');
     return {
       r,
       data: { path: r.clusterPath, size: r.stat.size, mtime: Math.round(r.stat.mtimeMs), encoding: 'utf-8' },
@@ -94,11 +95,15 @@ export function previewService(deps: EfileDeps) {
       return { path: data.path, content, size: data.size, mtime: data.mtime };
     },
     async edit(user: EfileUser, p: string, content: string, expectedMtime?: number) {
-      if (Buffer.byteLength(content) > config.EFILE_PREVIEW_MAX_BYTES) throw new AppError('1505');
+      if (Buffer.byteLength(content) > config.EFILE_PREVIEW_MAX_BYTES)
+        throw new AppError(FileCodes.previewTooLarge);
       const r = await userfs.resolve(user, p);
-      if (!r.stat?.isFile) throw new AppError('1506', 'Only files can be edited');
+      if (!r.stat?.isFile) throw new AppError(FileCodes.typeNotAllowed, 'Only files can be edited');
       if (expectedMtime !== undefined && Math.round(r.stat.mtimeMs) !== expectedMtime) {
-        throw new AppError('1028', 'The file changed since it was opened; reload it before saving');
+        throw new AppError(
+          FileCodes.abnormalFile,
+          'The file changed since it was opened; reload it before saving',
+        );
       }
       return userfs.writeFile(user, p, content);
     },

@@ -8,6 +8,8 @@ import {
   MergeBody,
   MergeResponse,
   UploadTargetQuery,
+  CommonCodes,
+  FileCodes,
 } from '@hpc/contracts';
 import { AppError, isAppError, ok } from '@hpc/server-kit';
 import type { EfileApp, EfileContext } from '../../http/context';
@@ -21,8 +23,9 @@ import type { UploadService } from './upload.service';
  */
 function uploadError(e: unknown): never {
   if (!isAppError(e)) throw e;
-  if (e.code === '1406' || e.code === '1007') throw e;
-  const status = ['1020', '1024'].includes(e.code) ? 404 : e.status >= 500 ? 500 : 415;
+  if (e.code === CommonCodes.tokenWithoutUser || e.code === CommonCodes.userFrozen) throw e;
+  const status =
+    e.code === FileCodes.notFound || e.code === FileCodes.dirNotFound ? 404 : e.status >= 500 ? 500 : 415;
   throw new AppError(e.code, e.message, { status, data: e.data });
 }
 
@@ -36,7 +39,10 @@ function parseChunkParams(req: FastifyRequest, raw: Record<string, unknown>): Ch
   const validate = req.compileValidationSchema(ChunkParams, 'querystring');
   if (!validate(raw)) {
     const missing = (validate.errors ?? []).some((e) => e.keyword === 'required');
-    throw new AppError(missing ? '1003' : '1004', 'Invalid chunk parameters');
+    throw new AppError(
+      missing ? CommonCodes.incompleteParams : CommonCodes.invalidInput,
+      'Invalid chunk parameters',
+    );
   }
   return raw as ChunkParams;
 }
@@ -59,7 +65,9 @@ export function uploadRoutes(app: EfileApp, { auth, deps }: EfileContext, upload
     const user = auth.user(req);
     const boundary = multipartBoundary(req.headers['content-type']);
     if (!boundary)
-      uploadError(new AppError('1003', 'Send the chunk as multipart/form-data with a file part'));
+      uploadError(
+        new AppError(CommonCodes.incompleteParams, 'Send the chunk as multipart/form-data with a file part'),
+      );
     const form = await readFileForm(req.raw, boundary, formLimits).catch(uploadError);
     try {
       const params = parseChunkParams(req, { ...(req.query as Record<string, unknown>), ...form.fields });

@@ -8,10 +8,12 @@ import {
   FastransRefusal,
   compareVersions,
   type FastransServer,
+  CommonCodes,
+  FileCodes,
 } from '@hpc/contracts';
 import { AppError, createClusterTokenVerifier, isAppError } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
-import type { IdentityServices } from '../identity/identity.services';
+import type { IdentityServices } from '../identity';
 
 /** The claim that marks a fast-transfer token (a cluster token limited to the home, valid for the day). */
 export const FASTRANS_USE = FASTRANS_TOKEN_USE;
@@ -64,7 +66,7 @@ export function fastransService(deps: PortalDeps, services: IdentityServices, se
   function inHome(home: string, input: string): string {
     const p = path.posix.normalize(input);
     if (!p.startsWith('/') || !isUnder(p, path.posix.normalize(home)))
-      throw new AppError('1030', 'Use fast transfer within your home directory', {
+      throw new AppError(FileCodes.permissionDenied, 'Use fast transfer within your home directory', {
         data: { reason: FastransRefusal.outsideHome },
       });
     return p;
@@ -87,7 +89,7 @@ export function fastransService(deps: PortalDeps, services: IdentityServices, se
       try {
         dir = decodeURIComponent(directory);
       } catch {
-        throw new AppError('1004', 'The directory is not URL-encoded');
+        throw new AppError(CommonCodes.invalidInput, 'The directory is not URL-encoded');
       }
       const { info, expAcct } = await placeOf(userId, clusterId);
       inHome(info.homePath, dir);
@@ -95,7 +97,7 @@ export function fastransService(deps: PortalDeps, services: IdentityServices, se
       const end = new Date(now);
       end.setHours(23, 59, 59, 999);
       const expiresAt = Math.min(end.getTime(), expAcct ?? Infinity, now + DAY_MS);
-      if (expiresAt <= now) throw new AppError('1007', 'The account has expired');
+      if (expiresAt <= now) throw new AppError(CommonCodes.userFrozen, 'The account has expired');
       const { kid, privateKey } = deps.signingKeys.active();
       const token = await new SignJWT({
         cun: info.username,
@@ -130,7 +132,7 @@ export function fastransService(deps: PortalDeps, services: IdentityServices, se
         return false;
       }
       const entry = (await services.tokens.tokenList(userId)).find((t) => t.clusterId === info.clusterId);
-      if (!entry) throw new AppError('601009');
+      if (!entry) throw new AppError(CommonCodes.clusterUserMissing);
       for (const base of reachable(info.efileUrls)) {
         try {
           const res = await fetch(`${base}/checkPermission.action`, {
@@ -145,30 +147,30 @@ export function fastransService(deps: PortalDeps, services: IdentityServices, se
           /* the next instance */
         }
       }
-      throw new AppError('1001', 'No file service of the cluster answers');
+      throw new AppError(CommonCodes.unavailable, 'No file service of the cluster answers');
     },
 
     /** Web server login: the day token (UK) and the client's version; answers a web session token. */
     async webLogin(uk: string | undefined, version: string) {
       if (compareVersions(version, FASTRANS_MIN_CLIENT_VERSION) < 0)
-        throw new WebError('1002', 'The client is too old, please update it', {
+        throw new WebError(CommonCodes.remoteCall, 'The client is too old, please update it', {
           minVersion: FASTRANS_MIN_CLIENT_VERSION,
         });
-      if (!uk) throw new WebError('1001', 'Log in first');
+      if (!uk) throw new WebError(CommonCodes.unavailable, 'Log in first');
       let clusterId: string;
       try {
         const aud = decodeJwt(uk).aud;
         clusterId = String(Array.isArray(aud) ? aud[0] : aud);
       } catch {
-        throw new WebError('1001', 'Invalid login token');
+        throw new WebError(CommonCodes.unavailable, 'Invalid login token');
       }
       const claims = await verifierOf(clusterId)
         .verify(uk)
         .catch(() => {
-          throw new WebError('1001', 'Invalid or expired login token');
+          throw new WebError(CommonCodes.unavailable, 'Invalid or expired login token');
         });
       if ((claims as { use?: string }).use !== FASTRANS_USE)
-        throw new WebError('1001', 'Not a fast-transfer token');
+        throw new WebError(CommonCodes.unavailable, 'Not a fast-transfer token');
       const token = crypto.randomBytes(24).toString('base64url');
       const session: WebSession = { sub: claims.sub, clusterId, exp: claims.exp * 1000 };
       await deps.kv.set(
@@ -188,7 +190,8 @@ export function fastransService(deps: PortalDeps, services: IdentityServices, se
 
     async webSession(token: string | undefined): Promise<WebSession> {
       const raw = token ? await deps.kv.get(`fastrans:web:${sha(token)}`) : null;
-      if (!raw) throw new WebError('1003', 'Not logged in to the fast-transfer web server');
+      if (!raw)
+        throw new WebError(CommonCodes.incompleteParams, 'Not logged in to the fast-transfer web server');
       return JSON.parse(raw) as WebSession;
     },
 
@@ -202,7 +205,7 @@ export function fastransService(deps: PortalDeps, services: IdentityServices, se
         const { info } = await placeOf(Number(s.sub), s.clusterId);
         return info.efileUrls.map((url) => ({ url, clusterId: info.clusterId }));
       } catch (e) {
-        if (isAppError(e)) throw new WebError('1005', e.message);
+        if (isAppError(e)) throw new WebError(CommonCodes.noChange, e.message);
         throw e;
       }
     },

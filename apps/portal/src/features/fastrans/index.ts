@@ -9,11 +9,12 @@ import {
   FastransPermissionResponse,
   FastransWebBody,
   FastransWebResponse,
+  CommonCodes,
+  PortalCodes,
 } from '@hpc/contracts';
 import { AppError, csrfCheck, installFormParser, ok, type AppServer } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
-import { createSessionHttp } from '../auth/session-http';
-import { createIdentityServices } from '../identity/identity.services';
+import { createIdentityServices, createSessionHttp } from '../identity';
 import { fastransService, WebError } from './fastrans.service';
 import { packagePath, packageTail } from './client-package';
 import { relayService } from './relay.service';
@@ -155,7 +156,11 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
     // The client package, with this portal's origin written into its config file at download time.
     scope.get('/share/fasttrans-client.tar.gz', async (req, reply) => {
       const file = packagePath();
-      if (!file) throw new AppError('404', 'The fast-transfer client package is not built (npm run build)');
+      if (!file)
+        throw new AppError(
+          PortalCodes.notFound,
+          'The fast-transfer client package is not built (npm run build)',
+        );
       const origin = deps.config.PUBLIC_URL
         ? new URL(deps.config.PUBLIC_URL).origin
         : `${req.protocol}://${req.host}`;
@@ -201,7 +206,7 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
             await service.heartbeat(session, version);
             return answer(null);
           }
-          throw new WebError('1004', `Unknown call ${module}/${action}`);
+          throw new WebError(CommonCodes.invalidInput, `Unknown call ${module}/${action}`);
         } catch (e) {
           if (e instanceof WebError) return { id, code: e.code, msg: e.message, data: e.data };
           throw e;
