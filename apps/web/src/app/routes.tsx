@@ -44,6 +44,7 @@ export const appRoutes: AppRoute[] = [
     path: '/main-page',
     section: 'home',
     page: () => import('../features/home/pages/main.page'),
+    load: async ({ qc }) => (await import('../features/home/hooks/use-home-items')).loadHome(qc),
     menu: { labelKey: 'nav.home', icon: <HomeOutlined /> },
   },
   {
