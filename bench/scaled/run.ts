@@ -17,7 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, root, startNginx } from '../../scripts/scaled-layout.mjs';
 import { uploadChunked } from '../efile/chunk-client';
-import { PortalUser, startScaledForTest } from '../../e2e/scaled/support';
+import { PortalUser, startScaledForTest } from '../../test-support/scaled';
 
 const { values } = parseArgs({
   options: {

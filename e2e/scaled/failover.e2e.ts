@@ -19,7 +19,7 @@ import {
   startScaledForTest,
   until,
   type ScaledRun,
-} from './support';
+} from '../../test-support/scaled';
 
 const skip = announceSkip('e2e/scaled/failover.e2e.ts', scaledSkipReason());
 

@@ -22,7 +22,7 @@ import {
   startScaledForTest,
   until,
   type ScaledRun,
-} from './support';
+} from '../../test-support/scaled';
 
 const skip = announceSkip('e2e/scaled/scaled.e2e.ts', scaledSkipReason());
 const C = '11250'; // the cluster the rules are tested on

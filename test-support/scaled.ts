@@ -9,7 +9,15 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CSRF_COOKIE, CSRF_HEADER } from '@hpc/contracts';
+import {
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  chunkFields,
+  chunkIdentifier,
+  chunkRange,
+  totalChunks,
+  type ChunkedFile,
+} from '@hpc/contracts';
 import { requestTimeHeaders } from '@hpc/api-client';
 import {
   freePort,
@@ -17,7 +25,7 @@ import {
   startScaled,
   type Layout,
   type StartScaledOptions,
-} from '../../scripts/scaled-layout.mjs';
+} from '../scripts/scaled-layout.mjs';
 
 export { freePort, type Layout };
 
@@ -276,47 +284,32 @@ export class EfileClient {
   }
 }
 
-/** The simple-uploader.js chunk geometry of one upload. */
+/** One upload cut into chunks by the shared protocol (packages/contracts/src/chunk-protocol.ts). */
 export class ChunkedUpload {
   readonly totalChunks: number;
   readonly identifier: string;
+  private readonly file: ChunkedFile;
   constructor(
     readonly data: Buffer,
     readonly folder: string,
     readonly name: string,
     readonly chunkSize = 1024 * 1024,
   ) {
-    this.totalChunks = Math.max(1, Math.floor(data.length / chunkSize));
-    this.identifier = `${data.length}-${name.replace(/[^0-9a-zA-Z_-]/g, '')}`;
+    this.file = { size: data.length, chunkSize, relativePath: name, path: folder };
+    this.totalChunks = totalChunks(data.length, chunkSize);
+    this.identifier = chunkIdentifier(data.length, name);
   }
 
   params(n: number): Record<string, string> {
-    const start = (n - 1) * this.chunkSize;
-    const end = n === this.totalChunks ? this.data.length : start + this.chunkSize;
-    return {
-      chunkNumber: String(n),
-      chunkSize: String(this.chunkSize),
-      currentChunkSize: String(end - start),
-      totalSize: String(this.data.length),
-      identifier: this.identifier,
-      filename: this.name,
-      relativePath: this.name,
-      totalChunks: String(this.totalChunks),
-      path: this.folder,
-    };
+    return chunkFields(this.file, n);
   }
 
   /** POSTs chunk `n` to `efile` as the browser does (fields first, the file part last). */
   async send(efile: EfileClient, n: number) {
-    const p = this.params(n);
     const form = new FormData();
-    for (const [k, v] of Object.entries(p)) form.append(k, v);
-    const start = (n - 1) * this.chunkSize;
-    form.append(
-      'file',
-      new Blob([new Uint8Array(this.data.subarray(start, start + Number(p.currentChunkSize)))]),
-      this.name,
-    );
+    for (const [k, v] of Object.entries(this.params(n))) form.append(k, v);
+    const { start, end } = chunkRange(n, this.data.length, this.chunkSize);
+    form.append('file', new Blob([new Uint8Array(this.data.subarray(start, end))]), this.name);
     const res = await fetch(`${efile.base}/chunkUpload.action`, {
       method: 'POST',
       headers: { token: efile.token },
