@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import '../../../testing/antd-jsdom';
+import '../../../antd-jsdom.test-fixture';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { FileEntry } from '@hpc/contracts';

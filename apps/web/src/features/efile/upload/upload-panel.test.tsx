@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import '../../../testing/antd-jsdom';
+import '../../../antd-jsdom.test-fixture';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -1,6 +1,6 @@
 import { afterEach } from 'vitest';
 import { cleanup } from '@testing-library/react';
-import '../shared/i18n/i18n';
+import './shared/i18n/i18n';
 
 /**
  * What Ant Design needs of a browser that jsdom does not have (media queries for responsive columns, element
