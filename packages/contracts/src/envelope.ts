@@ -13,5 +13,3 @@ export const ErrorEnvelope = Type.Object({
   msg: Type.String(),
   data: Type.Union([Type.Null(), Type.Unknown()]),
 });
-
-export const OK = '0';

@@ -24,9 +24,6 @@ export const ClusterTokenClaims = Type.Object({
 });
 export type ClusterTokenClaims = Static<typeof ClusterTokenClaims>;
 
-/** The issuer the portal puts in `iss` of every cluster token. */
-export const CLUSTER_TOKEN_ISSUER = 'hpc-portal';
-
 /**
  * A portal user's rights on one cluster as they are NOW (what a fresh cluster token would carry). efile asks for them
  * on every use of something that outlives the token it was made with: a share, a Linux command. `null`: the user is
@@ -40,8 +37,6 @@ export const OwnerRights = Type.Object({
   exp_acct: Type.Union([Type.Integer(), Type.Null()]),
 });
 export type OwnerRights = Static<typeof OwnerRights>;
-/** `GET` on the portal, for efile instances only: `authorization: Bearer <EFILE_SERVICE_SECRET>`. */
-export const OWNER_RIGHTS_PATH = '/api/internal/efile/owner-rights';
 export const OwnerRightsQuery = Type.Object({
   clusterId: Type.String({ minLength: 1, maxLength: 64 }),
   sub: Type.String({ minLength: 1, maxLength: 128 }),
@@ -52,19 +47,6 @@ export const OwnerRightsResponse = Envelope(Type.Union([OwnerRights, Type.Null()
  * Browser ↔ portal identity calls (spec §3 "User", §7 "Cluster and service calls"). The web builds the login page,
  * the alert bar and service discovery on these.
  * ---------------------------------------------------------------------------------------------------------------- */
-
-/** The session cookie (HttpOnly) and the readable CSRF cookie whose value goes back in the CSRF header. */
-export const SESSION_COOKIE = 'hpc_session';
-export const CSRF_COOKIE = 'csrf';
-export const CSRF_HEADER = 'x-csrf-token';
-
-/**
- * The request-time header of spec §7: base64url(iv ‖ AES-256-GCM(key = SHA-256(phrase), `${phrase}|${Date.now()}`)).
- * The phrase is public (it ships in the web bundle): the header proves nothing about who sent the request, it only
- * lets the server refuse requests whose clock is more than `Limits.requestTimeSkewMs` off (docs/SECURITY.md).
- */
-export const REQUEST_TIME_HEADER = 'x-request-token';
-export const REQUEST_TIME_PHRASE = 'hpc-portal/request-time/v1';
 
 export const AccountStatus = Type.Union([Type.Literal('Normal'), Type.Literal('Disable')]);
 export type AccountStatus = Static<typeof AccountStatus>;

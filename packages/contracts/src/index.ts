@@ -1,4 +1,5 @@
 export * from './envelope';
+export * from './wire-names';
 export * from './errors';
 export * from './error-names';
 export * from './error-messages-zh';
