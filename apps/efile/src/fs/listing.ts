@@ -1,11 +1,9 @@
-// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- lru-cache 5 has no types: this carries them into every program that compiles this file (bench, all-in-one)
-/// <reference path="../lru-cache.d.ts" />
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Stats } from 'node:fs';
 import { CommonCodes, FileCodes, type FileEntry } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
-import LRU from 'lru-cache';
+import { LRUCache } from 'lru-cache';
 import { mapLimit } from './concurrency';
 import { fsError } from './file-ops';
 import { isInternalName } from './names';
@@ -31,9 +29,9 @@ interface Name {
 const SORTS = new Set(['name', 'size', 'mtime', 'type', 'owner', 'permission']);
 const STAT_CONCURRENCY = 32;
 // Names of a directory keyed by its identity and mtime: the second page of a 100,000-entry folder needs no readdir.
-const namesCache = new LRU<string, Name[]>({ max: 16, maxAge: 30_000 });
-const sortedCache = new LRU<string, Name[]>({ max: 32, maxAge: 30_000 });
-const statsCache = new LRU<string, Map<string, Stats | null>>({ max: 8, maxAge: 10_000 });
+const namesCache = new LRUCache<string, Name[]>({ max: 16, ttl: 30_000 });
+const sortedCache = new LRUCache<string, Name[]>({ max: 32, ttl: 30_000 });
+const statsCache = new LRUCache<string, Map<string, Stats | null>>({ max: 8, ttl: 10_000 });
 
 const extOf = (name: string, dir: boolean) => {
   if (dir) return '';

@@ -1,7 +1,5 @@
-// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- lru-cache 5 has no types: this carries them into every program that compiles this file (bench, all-in-one)
-/// <reference path="../lru-cache.d.ts" />
 import type { FastifyRequest } from 'fastify';
-import LRU from 'lru-cache';
+import { LRUCache } from 'lru-cache';
 import { CommonCodes, type BrowserAction, type BrowserTicketBody } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../deps';
@@ -48,15 +46,21 @@ const VERIFIED_MAX = 1000;
 export function createAuth(deps: EfileDeps) {
   const users = new WeakMap<FastifyRequest, EfileUser>();
   const seeded = new Set<string>();
-  const verified = new LRU<string, Claims>({ max: VERIFIED_MAX, maxAge: VERIFIED_TTL_MS });
+  // Wall-clock time, as the tokens' own `exp` is: an entry may never outlive the token it stands for.
+  const verified = new LRUCache<string, Claims>({
+    max: VERIFIED_MAX,
+    ttl: VERIFIED_TTL_MS,
+    perf: { now: () => Date.now() },
+    ttlResolution: 0, // read the clock on every look-up, never a cached reading
+  });
   const verify = async (token: string | undefined): Promise<Claims> => {
     if (!token) return deps.verifier.verify(token); // refuses: "1406"
     const hit = verified.get(token);
     if (hit) return hit;
     const claims = await deps.verifier.verify(token);
-    // Never past the token's own expiry (a zero maxAge would mean the cache's default: such a token is not kept).
+    // Never past the token's own expiry (a token with no life left is not kept).
     const maxAge = Math.min(VERIFIED_TTL_MS, claims.exp * 1000 - Date.now());
-    if (maxAge > 0) verified.set(token, claims, maxAge);
+    if (maxAge > 0) verified.set(token, claims, { ttl: maxAge });
     return claims;
   };
   const tickets = createTickets(deps.kv);

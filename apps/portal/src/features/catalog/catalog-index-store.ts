@@ -1,5 +1,6 @@
 import { CatalogIndex, type IndexItem } from './catalog-index';
 import type { CatalogKind } from '../../db/tables/catalog.tables';
+import { LRUCache } from 'lru-cache';
 
 /** The catalogue's version row: `version` for structural writes, `countsVersion` for download counts. */
 export interface CatalogVersion {
@@ -22,35 +23,6 @@ export interface IndexStoreOptions {
   now?: () => number;
 }
 
-/** A small least-recently-used map (a Map keeps insertion order; a hit re-inserts the key at the end). */
-export class Lru<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly capacity: number) {}
-
-  get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-
-  set(key: string, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
-  }
-
-  clear(): void {
-    this.map.clear();
-  }
-
-  get size(): number {
-    return this.map.size;
-  }
-}
-
 /**
  * Keeps one catalogue's index fresh and caches whole answers. Every answer goes through `read`, which re-reads the
  * version row at most once per `checkIntervalMs` (one in-flight load or check shared by concurrent requests) and
@@ -65,7 +37,7 @@ export class CatalogIndexStore {
   private generation = 0;
   /** Set by a local write: the next read must re-check whatever the time. */
   private forced = true;
-  private readonly cache: Lru<{ generation: number; value: unknown }>;
+  private readonly cache: LRUCache<string, { generation: number; value: unknown }>;
   private readonly checkIntervalMs: number;
   private readonly now: () => number;
 
@@ -75,7 +47,7 @@ export class CatalogIndexStore {
     opts: IndexStoreOptions = {},
   ) {
     this.checkIntervalMs = opts.checkIntervalMs ?? 1000;
-    this.cache = new Lru(opts.cacheSize ?? 256);
+    this.cache = new LRUCache({ max: opts.cacheSize ?? 256 });
     this.now = opts.now ?? Date.now;
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CatalogIndex, keywordTerms, type IndexItem, type IndexQuery } from './catalog-index';
-import { CatalogIndexStore, Lru, type CatalogVersion, type IndexSource } from './catalog-index-store';
+import { CatalogIndexStore, type CatalogVersion, type IndexSource } from './catalog-index-store';
 
 const item = (id: number, over: Partial<IndexItem> = {}): IndexItem => ({
   id,
@@ -241,16 +241,5 @@ describe('CatalogIndexStore', () => {
     const store = new CatalogIndexStore(source, 'model');
     await Promise.all([store.get(), store.get(), store.get()]);
     expect(state.loads).toBe(1);
-  });
-});
-
-describe('Lru', () => {
-  it('evicts the least recently used entry', () => {
-    const lru = new Lru<number>(2);
-    lru.set('a', 1);
-    lru.set('b', 2);
-    lru.get('a');
-    lru.set('c', 3);
-    expect([lru.get('a'), lru.get('b'), lru.get('c'), lru.size]).toEqual([1, undefined, 3, 2]);
   });
 });

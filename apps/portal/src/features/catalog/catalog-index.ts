@@ -18,6 +18,7 @@
  * instances may share one PostgreSQL database.
  */
 import type { CatalogSort } from '@hpc/contracts';
+import { LRUCache } from 'lru-cache';
 
 /** What the index needs of one item (the repository loads these for a whole catalogue). */
 export interface IndexItem {
@@ -106,7 +107,7 @@ export class CatalogIndex {
   private readonly categoryOf: string[];
   private readonly acceleratorOf: (string | null)[];
   private readonly orders: SortOrders;
-  private readonly termCache = new Map<string, Int32Array>();
+  private readonly termCache = new LRUCache<string, Int32Array>({ max: TERM_CACHE_SIZE });
 
   constructor(input: readonly IndexItem[]) {
     // Slots follow ascending id, so every posting built in one pass is already sorted.
@@ -195,13 +196,10 @@ export class CatalogIndex {
   /** Every slot whose text contains `term`, from a small LRU of recent terms. */
   private termMatches(term: string): Int32Array {
     let hit = this.termCache.get(term);
-    if (hit) {
-      this.termCache.delete(term);
-    } else {
+    if (!hit) {
       hit = this.scan(term);
-      if (this.termCache.size >= TERM_CACHE_SIZE) this.termCache.delete(this.termCache.keys().next().value!);
+      this.termCache.set(term, hit);
     }
-    this.termCache.set(term, hit);
     return hit;
   }
 
