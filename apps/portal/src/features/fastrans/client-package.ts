@@ -32,6 +32,6 @@ export async function packageTail(origin: string): Promise<Buffer> {
   );
   pack.finalize();
   const parts: Buffer[] = [];
-  for await (const chunk of pack) parts.push(chunk as Buffer);
+  for await (const chunk of pack) parts.push(chunk);
   return zlib.gzipSync(Buffer.concat(parts));
 }
