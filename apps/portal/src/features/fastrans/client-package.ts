@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import tar from 'tar-stream';
 import { FASTRANS_PORTS } from '@hpc/contracts';
 
 /**
@@ -21,33 +22,16 @@ export function packagePath(env: NodeJS.ProcessEnv = process.env): string | null
   return candidates.find((p): p is string => !!p && fs.existsSync(p)) ?? null;
 }
 
-function octal(n: number, width: number): string {
-  return n.toString(8).padStart(width - 1, '0') + '\0';
-}
-
-function tarEntry(name: string, data: Buffer): Buffer {
-  const h = Buffer.alloc(512);
-  h.write(name, 0, 100, 'utf8');
-  h.write(octal(0o644, 8), 100);
-  h.write(octal(0, 8), 108);
-  h.write(octal(0, 8), 116);
-  h.write(octal(data.length, 12), 124);
-  h.write(octal(Math.floor(Date.now() / 1000), 12), 136);
-  h.write('        ', 148);
-  h.write('0', 156);
-  h.write('ustar\u000000', 257);
-  let sum = 0;
-  for (const b of h) sum += b;
-  h.write(octal(sum, 7) + ' ', 148);
-  return Buffer.concat([h, data, Buffer.alloc((512 - (data.length % 512)) % 512)]);
-}
-
-/** The per-download tail: the config file naming `origin`, and the end of the archive, gzipped. */
-export function packageTail(origin: string): Buffer {
+/** The per-download tail: the config file naming `origin`, and the end of the archive (tar-stream), gzipped. */
+export async function packageTail(origin: string): Promise<Buffer> {
   const config = { portal: origin, allowedOrigins: [origin], ports: [...FASTRANS_PORTS] };
-  const entry = tarEntry(
-    'fasttrans-client/fastrans.json',
+  const pack = tar.pack();
+  pack.entry(
+    { name: 'fasttrans-client/fastrans.json', mode: 0o644 },
     Buffer.from(JSON.stringify(config, null, 2) + '\n'),
   );
-  return zlib.gzipSync(Buffer.concat([entry, Buffer.alloc(1024)]));
+  pack.finalize();
+  const parts: Buffer[] = [];
+  for await (const chunk of pack) parts.push(chunk);
+  return zlib.gzipSync(Buffer.concat(parts));
 }

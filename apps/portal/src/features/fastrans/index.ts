@@ -164,7 +164,7 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
       const origin = deps.config.PUBLIC_URL
         ? new URL(deps.config.PUBLIC_URL).origin
         : `${req.protocol}://${req.host}`;
-      const tail = packageTail(origin);
+      const tail = await packageTail(origin);
       const size = fs.statSync(file).size;
       async function* body() {
         for await (const chunk of fs.createReadStream(file!, { highWaterMark: 1024 * 1024 }))
