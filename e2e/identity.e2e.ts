@@ -180,7 +180,9 @@ describe('identity in the browser', () => {
     ]);
     await popup.getByTestId('user-menu-name').waitFor();
     await ctx.clearCookies({ name: 'hpc_session' });
-    await Promise.all([popup.waitForEvent('close'), popup.reload()]);
+    // The page's loader asks for the session at navigation, so the window may close before the reload's load event:
+    // the aborted reload is then the expected end. Any other failure leaves the window open and `close` never comes.
+    await Promise.all([popup.waitForEvent('close'), popup.reload().catch(() => undefined)]);
     expect(popup.isClosed()).toBe(true);
   });
 
