@@ -10,14 +10,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { exportJWK, generateKeyPair } from 'jose';
-import { OWNER_RIGHTS_PATH } from '@hpc/contracts';
-import { signClusterToken } from '@hpc/server-kit';
 import { uploadChunked } from './chunk-client';
 import { loadRun } from './load-run';
 import { startEfileProcess } from '../../test-support/efile-process';
+import { startStandInPortal } from '../../test-support/stand-in-portal';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // The server as operators run it: the esbuild bundle (`npm run build:servers`, done here first), not `tsx`, whose
@@ -67,29 +66,8 @@ function writeRandomFile(file: string, size: number) {
 let server: ChildProcess | undefined;
 
 async function main() {
-  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { extractable: true });
-  const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'EdDSA' }] };
-  // Stands in for the portal: its JWKS, and the owner-rights check a Linux command makes on every use.
-  const rights = { cun: 'demo', home: '/public/home/demo', paths: [], st: 'Normal', exp_acct: null };
-  const jwksServer = http
-    .createServer((q, r) =>
-      r.end(
-        JSON.stringify(
-          q.url?.startsWith(OWNER_RIGHTS_PATH) ? { code: '0', msg: 'success', data: rights } : jwks,
-        ),
-      ),
-    )
-    .listen(0, '127.0.0.1');
-  await new Promise((r) => jwksServer.once('listening', r));
-  const token = await signClusterToken(privateKey, 'k1', {
-    sub: 'bench',
-    aud: 'bench',
-    cun: 'demo',
-    home: '/public/home/demo',
-    paths: [],
-    st: 'Normal',
-    exp_acct: null,
-  });
+  const portal = await startStandInPortal('demo', '/public/home/demo');
+  const { token } = portal;
   if (!process.env.BENCH_SERVER)
     execFileSync(process.execPath, ['scripts/build-servers.mjs'], { cwd: path.resolve(here, '../..') });
   const started = await startEfileProcess({
@@ -105,7 +83,7 @@ async function main() {
       // At least info: the server's "listening" line is what the start waits for.
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
       EFILE_FOLDER_FILE_LIMIT: '1000000',
-      EFILE_JWKS_URL: `http://127.0.0.1:${(jwksServer.address() as { port: number }).port}/`,
+      EFILE_JWKS_URL: portal.jwksUrl,
       EFILE_SERVICE_SECRET: 'bench',
     },
   });
@@ -158,7 +136,8 @@ async function main() {
         });
         if (skipped) throw new Error(`${skipped} chunks reported as already stored`);
       } else if (method === 'put') {
-        execFileSync('curl', ['-fsS', '-o', '/dev/null', '-T', src, cmd.data.url + 'put.bin']);
+        // Not execFileSync: the stand-in portal in this process answers the PUT's owner-rights check meanwhile.
+        await promisify(execFile)('curl', ['-fsS', '-o', '/dev/null', '-T', src, cmd.data.url + 'put.bin']);
       } else {
         await uploadChunked({ ...lane, base: `http://127.0.0.1:${barePort}`, path: '/', name: 'bare.bin' });
       }
@@ -321,7 +300,7 @@ events {} http { access_log off; sendfile on; server { listen 127.0.0.1:${nginxP
   say(`Server peak RSS over the whole run ${Math.round(Number(hwm) / 1024)} MB`);
   server.kill('SIGTERM');
   await new Promise((r) => server!.once('exit', r));
-  jwksServer.close();
+  portal.close();
   fs.rmSync(tmp, { recursive: true, force: true });
   if (!ONLY) fs.writeFileSync(path.join(here, 'last-run.txt'), results.join('\n') + '\n');
 }

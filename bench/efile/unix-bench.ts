@@ -14,13 +14,11 @@ import http from 'node:http';
 import path from 'node:path';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { exportJWK, generateKeyPair } from 'jose';
-import { OWNER_RIGHTS_PATH } from '@hpc/contracts';
-import { signClusterToken } from '@hpc/server-kit';
 import { readEfileConfig } from '../../apps/efile/src/config';
 import { PathResolver } from '../../apps/efile/src/fs/path-resolver';
 import { WorkerUserFs } from '../../apps/efile/src/userfs/worker-client';
 import { uploadChunked } from './chunk-client';
+import { startStandInPortal } from '../../test-support/stand-in-portal';
 
 if (process.getuid?.() !== 0) {
   console.error('unix-bench needs root: it creates a user and starts efile in unix mode');
@@ -86,28 +84,8 @@ async function main() {
   giveToUser(home);
   fs.chmodSync(home, 0o700);
 
-  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { extractable: true });
-  const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'EdDSA' }] };
-  const rights = { cun: USER, home: HOME, paths: [], st: 'Normal', exp_acct: null };
-  const jwksServer = http
-    .createServer((q, r) =>
-      r.end(
-        JSON.stringify(
-          q.url?.startsWith(OWNER_RIGHTS_PATH) ? { code: '0', msg: 'success', data: rights } : jwks,
-        ),
-      ),
-    )
-    .listen(0, '127.0.0.1');
-  await new Promise((r) => jwksServer.once('listening', r));
-  const token = await signClusterToken(privateKey, 'k1', {
-    sub: 'bench',
-    aud: 'bench',
-    cun: USER,
-    home: HOME,
-    paths: [],
-    st: 'Normal',
-    exp_acct: null,
-  });
+  const portal = await startStandInPortal(USER, HOME);
+  const { token } = portal;
   execFileSync(process.execPath, ['scripts/build-servers.mjs'], { cwd: path.resolve(here, '../..') });
   const port0 = 21000 + Math.floor(Math.random() * 10000);
   for (const [i, mode] of MODES.entries()) {
@@ -130,7 +108,7 @@ async function main() {
         DATA_DIR: path.join(tmp, `data-${mode}`),
         LOG_LEVEL: 'warn',
         EFILE_FOLDER_FILE_LIMIT: '1000000',
-        EFILE_JWKS_URL: `http://127.0.0.1:${(jwksServer.address() as { port: number }).port}/`,
+        EFILE_JWKS_URL: portal.jwksUrl,
         EFILE_SERVICE_SECRET: 'bench',
       },
     });
@@ -353,7 +331,7 @@ async function main() {
     proc.kill('SIGTERM');
     await new Promise((r) => proc.once('exit', r));
   }
-  jwksServer.close();
+  portal.close();
   fs.writeFileSync(path.join(here, 'last-unix-run.txt'), results.join('\n') + '\n');
 }
 

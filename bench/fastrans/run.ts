@@ -7,18 +7,16 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import http from 'node:http';
 import path from 'node:path';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { exportJWK, generateKeyPair } from 'jose';
-import { signClusterToken } from '@hpc/server-kit';
-import { FastransTaskState as S, OWNER_RIGHTS_PATH } from '@hpc/contracts';
+import { FastransTaskState as S } from '@hpc/contracts';
 import { Runner } from '../../apps/fastrans/src/transfer/runner';
 import { Remote } from '../../apps/fastrans/src/transfer/remote';
 import { HistoryStore } from '../../apps/fastrans/src/store/history';
 import { uploadChunked } from '../efile/chunk-client';
+import { startStandInPortal } from '../../test-support/stand-in-portal';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MiB = 1024 * 1024;
@@ -56,29 +54,8 @@ async function transfer(runner: Runner, start: () => Promise<{ task_id: string }
 }
 
 async function main() {
-  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { extractable: true });
-  const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'EdDSA' }] };
-  // Stands in for the portal: its JWKS, and the owner-rights check a Linux command (the curl PUT) makes.
-  const rights = { cun: 'demo', home: '/public/home/demo', paths: [], st: 'Normal', exp_acct: null };
-  const jwksServer = http
-    .createServer((q, r) =>
-      r.end(
-        JSON.stringify(
-          q.url?.startsWith(OWNER_RIGHTS_PATH) ? { code: '0', msg: 'success', data: rights } : jwks,
-        ),
-      ),
-    )
-    .listen(0, '127.0.0.1');
-  await new Promise((r) => jwksServer.once('listening', r));
-  const token = await signClusterToken(privateKey, 'k1', {
-    sub: 'bench',
-    aud: 'bench',
-    cun: 'demo',
-    home: '/public/home/demo',
-    paths: [],
-    st: 'Normal',
-    exp_acct: null,
-  });
+  const portal = await startStandInPortal('demo', '/public/home/demo');
+  const { token } = portal;
   execFileSync(process.execPath, ['scripts/build-servers.mjs'], { cwd: path.resolve(here, '../..') });
   server = spawn(
     process.execPath,
@@ -100,7 +77,7 @@ async function main() {
         LOG_LEVEL: 'warn',
         EFILE_FOLDER_FILE_LIMIT: '10000000',
         EFILE_SERVICE_SECRET: 'bench',
-        EFILE_JWKS_URL: `http://127.0.0.1:${(jwksServer.address() as { port: number }).port}/`,
+        EFILE_JWKS_URL: portal.jwksUrl,
       },
     },
   );
