@@ -69,6 +69,12 @@ export const EfileEnv = Type.Object({
   EFILE_WORKER_IDLE_S: Type.Number({ default: 300, minimum: 1 }),
   /** Unix mode: workers running at once; at the limit the least recently used idle one stops first. */
   EFILE_MAX_WORKERS: Type.Integer({ default: 64, minimum: 1 }),
+  /**
+   * Unix mode: downloads and zips are written by the user's worker on the client's own connection, handed over
+   * by descriptor (userfs/handoff.ts), instead of relayed through this process. Off: always relay (an A/B switch
+   * for the bench and a way out should a proxy in front mishandle `Connection: close`).
+   */
+  EFILE_WORKER_HANDOFF: Type.Boolean({ default: true }),
   /** Unix mode: where the launcher keeps worker sockets and pid files (default DATA_DIR/run). */
   EFILE_RUN_DIR: Type.String({ default: '' }),
 });

@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/no-unsafe-call -- inject().json() is untyped in route tests */
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +34,11 @@ describe.skipIf(!isRoot)('unix mode: one worker per user', () => {
   const post = async (url: string, body: Record<string, string | number | boolean | string[]>, t = ta) =>
     logged(await h.app.inject({ method: 'POST', url, headers: { token: t, ...FORM }, payload: form(body) }));
   const userfs = () => h.deps.userfs as WorkerUserFs;
+  /** The harness on a real port: hand-offs need a real TCP connection (inject has none). */
+  const listening = async () => {
+    if (!h.app.server.listening) await h.app.listen({ port: 0, host: '127.0.0.1' });
+    return `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`;
+  };
 
   const cleanup = () => {
     for (const u of ['tuxa1', 'tuxb1', 'tuxsys1', 'tuxnol1']) {
@@ -152,6 +158,59 @@ describe.skipIf(!isRoot)('unix mode: one worker per user', () => {
     ).toBe('1030');
   });
 
+  it("downloads and zips are written by the user's worker on the client's own connection (hand-off)", async () => {
+    const data = Buffer.from(Array.from({ length: 3 * 1024 * 1024 + 7 }, (_, i) => (i * 31) % 251));
+    fs.writeFileSync(h.host(`${homeA}/handed.bin`), data);
+    fs.chownSync(h.host(`${homeA}/handed.bin`), idOf('tuxa1'), idOf('tuxa1'));
+    const base = await listening();
+    // A client that asks to keep its connections (as browsers do): only a relayed answer may keep one.
+    const agent = new http.Agent({ keepAlive: true });
+    const fetchRaw = (url: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(`${base}${url}`, { headers: { token: ta, ...headers }, agent }, (res) => {
+            const parts: Buffer[] = [];
+            res.on('data', (c: Buffer) => parts.push(c));
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(parts) }),
+            );
+            res.on('error', reject);
+          })
+          .on('error', reject);
+      });
+    const url = `/download.action?path=${homeA}/handed.bin`;
+    // The worker wrote it: the answer ends its connection (a relayed answer keeps it alive).
+    const whole = await fetchRaw(url);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.connection).toBe('close');
+    expect(whole.headers['keep-alive']).toBeUndefined();
+    expect(whole.body.equals(data)).toBe(true);
+    const part = await fetchRaw(url, { range: 'bytes=1000-2999999' });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 1000-2999999/${data.length}`);
+    expect(part.body.equals(data.subarray(1000, 3_000_000))).toBe(true);
+    const zip = await fetchRaw(`/multiDownload.action?paths=${homeA}/handed.bin&paths=${homeA}/made.txt`);
+    expect(zip.headers.connection).toBe('close');
+    expect(zip.body.length).toBe(Number(zip.headers['content-length']));
+    expect(zip.body.subarray(0, 4).toString('latin1')).toBe('PK\x03\x04');
+    expect(zip.body.includes(data.subarray(0, 65536))).toBe(true);
+    // Parallel downloads each get their own connection handed over, none mixed up.
+    const many = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => fetchRaw(url, { range: `bytes=${i * 1000}-${i * 1000 + 99_999}` })),
+    );
+    many.forEach((r, i) => expect(r.body.equals(data.subarray(i * 1000, i * 1000 + 100_000))).toBe(true));
+    // With the hand-off off, the front end relays the same bytes on a connection it keeps.
+    h.deps.config.EFILE_WORKER_HANDOFF = false;
+    try {
+      const relayed = await fetchRaw(url);
+      expect(relayed.headers.connection).not.toBe('close');
+      expect(relayed.body.equals(data)).toBe(true);
+    } finally {
+      h.deps.config.EFILE_WORKER_HANDOFF = true;
+      agent.destroy();
+    }
+  });
+
   it('a worker killed mid-request fails that request with 1001 and the next request starts a new one', async () => {
     const fsx = userfs();
     await get(`/list.action?path=${homeA}`);
@@ -160,8 +219,7 @@ describe.skipIf(!isRoot)('unix mode: one worker per user', () => {
     // A request in flight: a big zip download the test reads slowly.
     fs.writeFileSync(h.host(`${homeA}/big.bin`), Buffer.alloc(32 * 1024 * 1024, 1));
     fs.chownSync(h.host(`${homeA}/big.bin`), idOf('tuxa1'), idOf('tuxa1'));
-    await h.app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`;
+    const base = await listening();
     const res = await fetch(`${base}/multiDownload.action?paths=${homeA}/big.bin&paths=${homeA}/made.txt`, {
       headers: { token: ta },
     });

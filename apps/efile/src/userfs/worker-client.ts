@@ -14,6 +14,7 @@ import type { PathResolver } from '../fs/path-resolver';
 import { checkAccount, parseShells } from './accounts';
 import type { FsScope, PartialHandle, ReadHandle, TarResult, UserFs, ZipHandle } from './types';
 import { fromWire, type WireError } from './wire';
+import { handOffTarget, type ServeJob, type ServeMessage } from './handoff';
 
 interface Worker {
   user: string;
@@ -268,6 +269,38 @@ export class WorkerUserFs implements UserFs {
     }
   }
 
+  /**
+   * Hands the client's connection to the scope's worker for this one answer (handoff.ts) and resolves when the
+   * worker has written it: `handed` false when this response cannot be handed over (the caller relays it then),
+   * `error` what the worker reported (the client then saw the connection cut).
+   */
+  private async handOff(s: FsScope, out: Writable, job: ServeJob): Promise<{ handed: boolean; error?: AppError }> {
+    const target = this.config.EFILE_WORKER_HANDOFF ? handOffTarget(out) : null;
+    if (!target || !s.cun) return { handed: false };
+    const w = await this.worker(s.cun);
+    w.inFlight++;
+    w.lastUsed = Date.now();
+    const id = this.nextId++;
+    const answer = new Promise<{ error?: WireError }>((resolve) => this.pending.set(id, resolve));
+    try {
+      const msg: ServeMessage = { op: 'serve', id, user: s.cun, job, head: target.head };
+      await new Promise<void>((resolve, reject) =>
+        this.launcher!.send(msg, target.socket, { keepOpen: true }, (err) => (err ? reject(err) : resolve())),
+      );
+    } catch {
+      this.pending.delete(id);
+      target.socket.destroy();
+      w.inFlight--;
+      return { handed: true, error: gone() };
+    }
+    // The launcher holds its own descriptor of the connection now: let go of ours without ending the connection.
+    target.socket.destroy();
+    const m = await answer;
+    w.inFlight--;
+    w.lastUsed = Date.now();
+    return { handed: true, error: m.error ? fromWire(m.error) : undefined };
+  }
+
   /** Forgets a worker whose socket failed: the next request starts a new one. */
   private forget(user: string, w?: Worker) {
     const cur = this.workers.get(user);
@@ -351,6 +384,8 @@ export class WorkerUserFs implements UserFs {
     return {
       ...st,
       pipeTo: async (out: Writable, start: number, end: number) => {
+        const job: ServeJob = { kind: 'read', scope: s, host, start, end, ...st };
+        if ((await this.handOff(s, out, job)).handed) return;
         const { res, done } = await this.request(s, '/read', { scope: s, host, start, end, ...st }).catch(
           (e: unknown) => {
             out.destroy();
@@ -386,6 +421,9 @@ export class WorkerUserFs implements UserFs {
       totalSize: z.totalSize,
       writeTo: async (out: Writable) => {
         streamed = true;
+        const handed = await this.handOff(s, out, { kind: 'zip', id: z.id });
+        if (handed.error) throw handed.error;
+        if (handed.handed) return;
         const { res, done } = await this.request(s, `/zip/stream?id=${z.id}`, {});
         try {
           await relay(res, out);

@@ -16,6 +16,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CommonCodes } from '@hpc/contracts';
+import type { ServeMessage } from './handoff';
 
 const [role, ...rest] = process.argv.slice(2);
 
@@ -58,6 +59,7 @@ async function runWorker() {
   const { PathResolver } = await import('../fs/path-resolver');
   const { LocalUserFs } = await import('./local');
   const { workerServer } = await import('./worker-server');
+  const { toWire } = await import('./wire');
   const fsRoot = process.env.EFILE_WORKER_FS_ROOT ?? '/';
   const idleMs = Number(process.env.EFILE_WORKER_IDLE_S ?? 300) * 1000;
   const fsx = new LocalUserFs(new PathResolver(fsRoot), { asUser: true });
@@ -67,7 +69,7 @@ async function runWorker() {
     clearTimeout(idleTimer);
     if (active === 0) idleTimer = setTimeout(() => process.exit(0), idleMs);
   };
-  const server = workerServer(fsx, (d) => {
+  const { server, serve } = workerServer(fsx, (d) => {
     active += d;
     arm();
   });
@@ -76,6 +78,14 @@ async function runWorker() {
     (handle as net.Server).on('connection', (sock: net.Socket) => server.emit('connection', sock));
     process.send?.({ ready: true });
     arm();
+    // Then client connections handed over for one download or zip each (handoff.ts); the answer says when done.
+    process.on('message', (m: Partial<ServeMessage>, sock?: net.Socket) => {
+      if (m.op !== 'serve' || !sock || !m.job || m.head === undefined) return;
+      serve(m.job, m.head, sock).then(
+        () => process.send?.({ served: m.id }),
+        (e: unknown) => process.send?.({ served: m.id, error: toWire(e) }),
+      );
+    });
   });
   // Only now may the socket come: a message that arrives before a listener exists is lost.
   process.send?.({ hello: true });
@@ -87,6 +97,8 @@ interface StartRequest {
   id: number;
   user: string;
 }
+
+type LauncherRequest = StartRequest | ServeMessage;
 
 function runLauncher() {
   const rules = {
@@ -104,11 +116,12 @@ function runLauncher() {
 
   void import('./accounts').then(({ checkAccount, defaultUmask }) => {
     const umask = String(defaultUmask());
-    process.on('message', (m: StartRequest) => {
+    process.on('message', (m: LauncherRequest, handle?: net.Socket) => {
       if (m.op === 'stop') {
         workers.get(m.user)?.kill('SIGTERM');
         return;
       }
+      if (m.op === 'serve') return forward(m, handle);
       let account;
       try {
         account = checkAccount(m.user, rules);
@@ -136,7 +149,8 @@ function runLauncher() {
         workers.set(m.user, child);
         fs.writeFileSync(path.join(dir, `${m.user}.pid`), String(child.pid));
         let ready = false;
-        child.on('message', (msg: { ready?: boolean; hello?: boolean }) => {
+        child.on('message', (msg: { ready?: boolean; hello?: boolean; served?: number; error?: unknown }) => {
+          settleServes(msg);
           if (msg.hello) child.send({ serve: true }, server);
           if (msg.ready && !ready) {
             ready = true;
@@ -146,6 +160,7 @@ function runLauncher() {
           }
         });
         child.once('exit', (code) => {
+          failServesOf(child);
           if (workers.get(m.user) === child) workers.delete(m.user);
           if (!ready) server.close();
           fs.rmSync(sock, { force: true });
@@ -163,6 +178,44 @@ function runLauncher() {
     });
     reply({ launcherReady: true });
   });
+
+  /** Which hand-offs each worker is answering: a worker that dies fails them (the front end waits for each). */
+  const serving = new Map<number, ChildProcess>();
+  const failServe = (id: number, message: string) =>
+    reply({ id, served: true, error: { code: CommonCodes.unavailable, message } });
+
+  /**
+   * Passes a client connection on to the user's worker (handoff.ts). The launcher never reads from it: its copy of
+   * the descriptor is closed as soon as the worker has its own.
+   */
+  function forward(m: ServeMessage, handle?: net.Socket) {
+    const child = workers.get(m.user);
+    if (!handle) return failServe(m.id, 'No connection came with the hand-off');
+    if (!child?.connected) {
+      handle.destroy();
+      return failServe(m.id, `The worker of ${m.user} is not running`);
+    }
+    serving.set(m.id, child);
+    child.send(m, handle, { keepOpen: true }, (err) => {
+      handle.destroy();
+      if (err) {
+        serving.delete(m.id);
+        failServe(m.id, `The worker of ${m.user} did not take the connection`);
+      }
+    });
+  }
+  const settleServes = (msg: { served?: number; error?: unknown }) => {
+    if (msg.served === undefined) return;
+    serving.delete(msg.served);
+    reply({ id: msg.served, served: true, error: msg.error });
+  };
+  const failServesOf = (child: ChildProcess) => {
+    for (const [id, c] of serving)
+      if (c === child) {
+        serving.delete(id);
+        failServe(id, 'The user worker stopped during the request; retry');
+      }
+  };
   process.on('disconnect', () => {
     for (const w of workers.values()) w.kill('SIGTERM');
     process.exit(0);

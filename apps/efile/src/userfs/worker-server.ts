@@ -1,8 +1,11 @@
 import crypto from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type net from 'node:net';
+import { finished } from 'node:stream/promises';
 import { CommonCodes, FileCodes, PortalCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { LocalUserFs } from './local';
+import type { ServeJob } from './handoff';
 import type { FsScope, PartialHandle, ZipHandle } from './types';
 import { readJson, toWire } from './wire';
 
@@ -35,8 +38,13 @@ const argsOf = <T>(req: IncomingMessage): T =>
  * user: every call below is checked by the kernel against the user's uid and groups, and by the resolver against
  * the scope the front end verified. Open zips and upload partials are kept by id between requests and closed
  * after two idle minutes. `onActivity` tells the worker when it is busy (for its idle exit).
+ *
+ * `serve` answers a download or a zip on a client connection handed over by the front end (handoff.ts).
  */
-export function workerServer(fsx: LocalUserFs, onActivity: (delta: number) => void): http.Server {
+export function workerServer(
+  fsx: LocalUserFs,
+  onActivity: (delta: number) => void,
+): { server: http.Server; serve: (job: ServeJob, head: string, socket: net.Socket) => Promise<void> } {
   const zips = new Map<string, { h: ZipHandle; at: number }>();
   const partials = new Map<string, { h: PartialHandle; at: number }>();
   const sweep = setInterval(() => {
@@ -84,28 +92,14 @@ export function workerServer(fsx: LocalUserFs, onActivity: (delta: number) => vo
       return json(res, 200, { result: { size: h.size, mtimeMs: h.mtimeMs } });
     }
     if (route === '/read') {
-      // The front end announced size and time from /stat: the file must still be that file.
-      const a = await readJson<{
-        scope: FsScope;
-        host: string;
-        start: number;
-        end: number;
-        size: number;
-        mtimeMs: number;
-      }>(req);
-      const h = await fsx.openRead(a.scope, a.host);
-      try {
-        if (h.size !== a.size || h.mtimeMs !== a.mtimeMs)
-          throw new AppError(FileCodes.notFound, 'The file changed since its size was sent');
+      const a = await readJson<Extract<ServeJob, { kind: 'read' }>>(req);
+      return sendRange(a, (h) => {
         res.writeHead(200, {
           'content-type': 'application/octet-stream',
           'content-length': a.end - a.start + 1,
         });
-        await h.pipeTo(res, a.start, a.end);
-      } finally {
-        await h.close();
-      }
-      return;
+        return h.pipeTo(res, a.start, a.end);
+      });
     }
     if (route === '/zip/open') {
       const a = await readJson<{
@@ -184,7 +178,50 @@ export function workerServer(fsx: LocalUserFs, onActivity: (delta: number) => vo
     throw new AppError(PortalCodes.notFound);
   }
 
-  return http.createServer((req, res) => {
+  /** A range of a file by the front end's /stat: the file must still be that file (same size and time). */
+  async function sendRange(
+    a: Extract<ServeJob, { kind: 'read' }>,
+    send: (h: Awaited<ReturnType<LocalUserFs['openRead']>>) => Promise<void>,
+  ) {
+    const h = await fsx.openRead(a.scope, a.host);
+    try {
+      if (h.size !== a.size || h.mtimeMs !== a.mtimeMs)
+        throw new AppError(FileCodes.notFound, 'The file changed since its size was sent');
+      await send(h);
+    } finally {
+      await h.close();
+    }
+  }
+
+  /**
+   * Writes a whole answer on a handed-over client connection: the front end's head, then the bytes, then the end
+   * of the connection (the head says `Connection: close`). A failure after the head cuts the connection, as a relay
+   * would: the client sees fewer bytes than the Content-Length it was promised, never a wrong file.
+   */
+  async function serve(job: ServeJob, head: string, socket: net.Socket): Promise<void> {
+    onActivity(1);
+    try {
+      socket.write(Buffer.from(head, 'latin1'));
+      if (job.kind === 'read') await sendRange(job, (h) => h.pipeTo(socket, job.start, job.end));
+      else {
+        const h = take(zips, job.id);
+        zips.delete(job.id);
+        await h.writeTo(socket).finally(() => h.close());
+      }
+      // The writers end the connection when done (or cut it when the client left): wait for the last byte.
+      await finished(socket, { readable: false });
+      // A client that keeps its side open would keep this descriptor: read to its end, or give up after 30 s.
+      socket.setTimeout(30_000, () => socket.destroy());
+      socket.resume();
+    } catch (e) {
+      socket.destroy();
+      throw e;
+    } finally {
+      onActivity(-1);
+    }
+  }
+
+  const server = http.createServer((req, res) => {
     onActivity(1);
     res.on('close', () => onActivity(-1));
     handle(req, res).catch((e: unknown) => {
@@ -192,4 +229,5 @@ export function workerServer(fsx: LocalUserFs, onActivity: (delta: number) => vo
       json(res, 500, { error: toWire(e) });
     });
   });
+  return { server, serve };
 }
