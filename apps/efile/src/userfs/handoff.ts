@@ -44,7 +44,12 @@ export function handOffTarget(out: Writable): { socket: net.Socket; head: string
   const res = out as UnsentResponse;
   const socket = res.socket;
   if (!(socket instanceof net.Socket) || 'encrypted' in socket || socket.destroyed) return null;
-  if (typeof res._header !== 'string' || res._headerSent || res.writableLength > 0 || socket.writableLength > 0)
+  if (
+    typeof res._header !== 'string' ||
+    res._headerSent ||
+    res.writableLength > 0 ||
+    socket.writableLength > 0
+  )
     return null;
   const head = res._header;
   if (!/\r\ncontent-length: *\d+\r\n/i.test(head) || /\r\ntransfer-encoding:/i.test(head)) return null;

@@ -274,7 +274,11 @@ export class WorkerUserFs implements UserFs {
    * worker has written it: `handed` false when this response cannot be handed over (the caller relays it then),
    * `error` what the worker reported (the client then saw the connection cut).
    */
-  private async handOff(s: FsScope, out: Writable, job: ServeJob): Promise<{ handed: boolean; error?: AppError }> {
+  private async handOff(
+    s: FsScope,
+    out: Writable,
+    job: ServeJob,
+  ): Promise<{ handed: boolean; error?: AppError }> {
     const target = this.config.EFILE_WORKER_HANDOFF ? handOffTarget(out) : null;
     if (!target || !s.cun) return { handed: false };
     const w = await this.worker(s.cun);
