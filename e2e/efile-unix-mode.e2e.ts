@@ -8,17 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, screenshotter } from './support/browser';
 import { logInToEfile, message, nameLink, select } from './support/efile-page';
 import { startPortal, type RunningPortal } from './support/portal';
+import { createUsers, idOf, isRoot, known, removeUsers } from '../test-support/unix-users';
 
 const HOME = 'public/home/demo';
-const isRoot = process.getuid?.() === 0;
-const known = (u: string) => {
-  try {
-    execFileSync('getent', ['passwd', u], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 // The demo login's cluster user is `demo`: the test creates that system user and removes it, so a machine with a
 // real `demo` account is left alone.
 const demoTaken = known('demo');
@@ -42,8 +34,8 @@ describe.skipIf(!isRoot || demoTaken)('E-File in unix mode, in the browser', () 
   const host = (p: string) => path.join(dataDir, 'clusters', '11250', p);
 
   beforeAll(async () => {
-    execFileSync('useradd', ['-M', '-s', '/bin/bash', 'demo']);
-    uid = Number(execFileSync('id', ['-u', 'demo']).toString().trim());
+    createUsers(['demo']);
+    uid = idOf('demo');
     // Users must be able to walk down to their homes: a data folder of our own that others may search (0711).
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-e2e-unix-'));
     fs.chmodSync(dataDir, 0o711);
@@ -55,11 +47,7 @@ describe.skipIf(!isRoot || demoTaken)('E-File in unix mode, in the browser', () 
   afterAll(async () => {
     await browser?.close();
     await portal?.stop();
-    try {
-      execFileSync('userdel', ['demo'], { stdio: 'ignore' });
-    } catch {
-      /* not made */
-    }
+    removeUsers(['demo']);
     for (const d of [dataDir, work]) if (d) fs.rmSync(d, { recursive: true, force: true });
   });
 

@@ -19,6 +19,7 @@ import { PathResolver } from '../../apps/efile/src/fs/path-resolver';
 import { WorkerUserFs } from '../../apps/efile/src/userfs/worker-client';
 import { uploadChunked } from './chunk-client';
 import { startStandInPortal } from '../../test-support/stand-in-portal';
+import { createUsers, idOf, makeHome, removeUsers } from '../../test-support/unix-users';
 
 if (process.getuid?.() !== 0) {
   console.error('unix-bench needs root: it creates a user and starts efile in unix mode');
@@ -51,13 +52,6 @@ const say = (s: string) => {
   console.log(line);
   results.push(line);
 };
-const quiet = (cmd: string, ...args: string[]) => {
-  try {
-    execFileSync(cmd, args, { stdio: 'ignore' });
-  } catch {
-    /* not there */
-  }
-};
 /** CPU seconds (user + system) a process has used so far. */
 const cpuOf = (pid: number) => {
   const fl = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -78,11 +72,8 @@ function writeRandomFile(file: string, size: number) {
 const servers = new Map<Mode, { proc: ChildProcess; base: string }>();
 
 async function main() {
-  quiet('userdel', USER);
-  execFileSync('useradd', ['-M', '-s', '/bin/bash', USER]);
-  fs.mkdirSync(home, { recursive: true });
-  giveToUser(home);
-  fs.chmodSync(home, 0o700);
+  createUsers([USER]);
+  makeHome(home, USER);
 
   const portal = await startStandInPortal(USER, HOME);
   const { token } = portal;
@@ -192,7 +183,7 @@ async function main() {
         const s = UPLOAD / MiB / secs(t0);
         const st = fs.statSync(path.join(home, name));
         if (st.size !== UPLOAD) throw new Error(`upload ${m}: ${st.size} bytes`);
-        if (m === 'unix' && st.uid !== Number(execFileSync('id', ['-u', USER]).toString()))
+        if (m === 'unix' && st.uid !== idOf(USER))
           throw new Error('the unix-mode upload is not owned by the user');
         fs.rmSync(path.join(home, name));
         if (round > 0) speeds[m].push(s);
@@ -343,5 +334,5 @@ main()
   .finally(() => {
     for (const { proc } of servers.values()) proc.kill('SIGTERM');
     fs.rmSync(tmp, { recursive: true, force: true });
-    quiet('userdel', USER);
+    removeUsers([USER]);
   });

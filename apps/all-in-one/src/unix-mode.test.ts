@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,17 +5,16 @@ import { REQUEST_TIME_HEADER } from '@hpc/contracts';
 import { encodeRequestTime } from '@hpc/api-client';
 import { makeTempDir } from '@hpc/server-kit/testing';
 import { buildAllInOne } from './all-in-one';
+import {
+  buildWorkerBundle,
+  createUsers,
+  idOf,
+  isRoot,
+  known,
+  removeUsers,
+} from '../../../test-support/unix-users';
 
 const PASSWORD = 'demo-portal-2026';
-const isRoot = process.getuid?.() === 0;
-const known = (u: string) => {
-  try {
-    execFileSync('getent', ['passwd', u], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 // The demo portal user's cluster user name is `demo`: this test creates that system user and removes it again, so
 // it must not exist beforehand (a machine with a real `demo` account keeps it untouched).
 const demoTaken = known('demo');
@@ -36,11 +34,7 @@ describe.skipIf(!isRoot || demoTaken)('the all-in-one in unix mode', () => {
   const host = (p: string) => path.join(tmp.dir, 'clusters', '11250', p);
 
   beforeAll(async () => {
-    const script = '../../../scripts/build-servers.mjs';
-    const { buildEfileWorker } = (await import(/* @vite-ignore */ script)) as {
-      buildEfileWorker: () => Promise<void>;
-    };
-    await buildEfileWorker();
+    await buildWorkerBundle();
     tmp = makeTempDir('aio-unix-');
     // A 0700 DATA_DIR is refused at start (users could not reach their homes): the test opens its temp folder.
     fs.chmodSync(tmp.dir, 0o711);
@@ -67,11 +61,7 @@ describe.skipIf(!isRoot || demoTaken)('the all-in-one in unix mode', () => {
 
   afterAll(async () => {
     await app?.close();
-    try {
-      execFileSync('userdel', ['demo'], { stdio: 'ignore' });
-    } catch {
-      /* not made */
-    }
+    removeUsers(['demo']);
     tmp?.cleanup();
   });
 
@@ -90,8 +80,8 @@ describe.skipIf(!isRoot || demoTaken)('the all-in-one in unix mode', () => {
     expect(unknown.msg).toContain('demo');
     expect(fs.existsSync(host('public/home/demo'))).toBe(false);
 
-    execFileSync('useradd', ['-M', '-s', '/bin/bash', 'demo']);
-    const uid = Number(execFileSync('id', ['-u', 'demo']).toString().trim());
+    createUsers(['demo']);
+    const uid = idOf('demo');
     const ok = await list();
     expect(ok.code).toBe('0');
     expect(ok.data!.list.map((e) => e.name)).toContain('README.md');

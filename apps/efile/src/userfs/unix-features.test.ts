@@ -16,7 +16,7 @@ import {
   makeHome,
   openPathTo,
   removeUsers,
-} from './unix.test-fixture';
+} from '../../../../test-support/unix-users';
 
 if (!isRoot)
   console.warn(

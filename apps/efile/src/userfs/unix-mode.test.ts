@@ -7,12 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORM, form, makeHarness, type Harness } from '../efile.test-fixture';
 import type { WorkerUserFs } from './worker-client';
 import { checkAccount } from './accounts';
+import {
+  buildWorkerBundle,
+  createUsers,
+  idOf,
+  isRoot,
+  makeHome,
+  removeGroups,
+  removeUsers,
+} from '../../../../test-support/unix-users';
 
-const isRoot = process.getuid?.() === 0;
 if (!isRoot) console.warn('SKIPPED unix-mode tests: they create real users and need root (CI runs as root)');
 
 const sh = (cmd: string, ...args: string[]) => execFileSync(cmd, args, { stdio: 'pipe' }).toString();
-const idOf = (u: string) => Number(sh('id', '-u', u).trim());
+const USERS = ['tuxa1', 'tuxb1', 'tuxsys1', 'tuxnol1'];
 
 /**
  * Unix mode with real users (issue 10 §3): tuxa1 and tuxb1 are cluster users, tuxgrp1 a project group of tuxa1
@@ -41,46 +49,22 @@ describe.skipIf(!isRoot)('unix mode: one worker per user', () => {
   };
 
   const cleanup = () => {
-    for (const u of ['tuxa1', 'tuxb1', 'tuxsys1', 'tuxnol1']) {
-      try {
-        execFileSync('userdel', [u], { stdio: 'ignore' });
-      } catch {
-        /* not there */
-      }
-    }
-    try {
-      execFileSync('groupdel', ['tuxgrp1'], { stdio: 'ignore' });
-    } catch {
-      /* not there */
-    }
+    removeUsers(USERS);
+    removeGroups(['tuxgrp1']);
   };
 
   beforeAll(async () => {
-    // Workers run from the bundle, as in production (under tsx every new uid would compile each module anew).
-    const script = '../../../../scripts/build-servers.mjs';
-    const { buildEfileWorker } = (await import(/* @vite-ignore */ script)) as {
-      buildEfileWorker: () => Promise<void>;
-    };
-    await buildEfileWorker();
+    await buildWorkerBundle();
     cleanup(); // left over from an interrupted run
     execFileSync('groupadd', ['-f', 'tuxgrp1']);
-    execFileSync('useradd', ['-M', '-s', '/bin/bash', '-G', 'tuxgrp1', 'tuxa1']);
-    execFileSync('useradd', ['-M', '-s', '/bin/bash', 'tuxb1']);
-    execFileSync('useradd', ['-M', '-r', '-s', '/bin/bash', 'tuxsys1']);
-    execFileSync('useradd', ['-M', '-s', '/usr/sbin/nologin', 'tuxnol1']);
+    createUsers(USERS, { tuxa1: ['-G', 'tuxgrp1'], tuxsys1: ['-r'], tuxnol1: ['-s', '/usr/sbin/nologin'] });
     h = await makeHarness({ env: { EFILE_USER_MODE: 'unix', EFILE_WORKER_IDLE_S: '60' } });
     // The harness root lives in a 0700 temp folder: users must be able to walk down to their homes.
     for (let d = h.fsRoot; d !== '/' && d !== path.dirname(h.dir); d = path.dirname(d))
       fs.chmodSync(d, 0o755);
     fs.chmodSync(h.dir, 0o755);
-    for (const [u, home] of [
-      ['tuxa1', homeA],
-      ['tuxb1', homeB],
-    ] as const) {
-      fs.mkdirSync(h.host(home), { recursive: true });
-      fs.chownSync(h.host(home), idOf(u), idOf(u));
-      fs.chmodSync(h.host(home), 0o700);
-    }
+    makeHome(h.host(homeA), 'tuxa1');
+    makeHome(h.host(homeB), 'tuxb1');
     fs.writeFileSync(h.host(homeB + '/secret.txt'), 'b only');
     fs.chownSync(h.host(homeB + '/secret.txt'), idOf('tuxb1'), idOf('tuxb1'));
     // A setgid project folder of tuxgrp1, writable by the group.
@@ -294,25 +278,10 @@ describe.skipIf(!isRoot)('unix mode: one worker per user', () => {
 });
 
 describe.skipIf(!isRoot)('unix mode: the launcher rules', () => {
-  afterAll(() => {
-    for (const u of ['tuxsys2', 'tuxnol2']) {
-      try {
-        execFileSync('userdel', [u], { stdio: 'ignore' });
-      } catch {
-        /* not there */
-      }
-    }
-  });
+  const made = ['tuxsys2', 'tuxnol2'];
+  afterAll(() => removeUsers(made));
   it('refuses root, a low uid, an unknown user and a refused shell', async () => {
-    for (const u of ['tuxsys2', 'tuxnol2']) {
-      try {
-        execFileSync('userdel', [u], { stdio: 'ignore' });
-      } catch {
-        /* not there */
-      }
-    }
-    execFileSync('useradd', ['-M', '-r', '-s', '/bin/bash', 'tuxsys2']);
-    execFileSync('useradd', ['-M', '-s', '/usr/sbin/nologin', 'tuxnol2']);
+    createUsers(made, { tuxsys2: ['-r'], tuxnol2: ['-s', '/usr/sbin/nologin'] });
     const rules = { minUid: 1000, refusedShells: ['/usr/sbin/nologin', '/bin/false'] };
     expect(() => checkAccount('root', rules)).toThrow(expect.objectContaining({ code: '1017' }));
     expect(() => checkAccount('tuxsys2', rules)).toThrow(expect.objectContaining({ code: '1017' }));

@@ -2,8 +2,21 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Test support for unix mode (issue 10 §3): real users made with useradd and removed afterwards. */
+/**
+ * Test support for unix mode (issue 10 §3), shared by efile's and the all-in-one's tests, the e2e suite and the unix
+ * bench: real users made with useradd and removed afterwards.
+ */
 export const isRoot = process.getuid?.() === 0;
+
+/** True when the system knows this user (a machine's own account is never made or removed by a test). */
+export function known(user: string): boolean {
+  try {
+    execFileSync('getent', ['passwd', user], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export const idOf = (u: string) => Number(execFileSync('id', ['-u', u], { stdio: 'pipe' }).toString().trim());
 
@@ -20,10 +33,18 @@ export function removeUsers(names: string[]): void {
   for (const u of names) quiet('userdel', u);
 }
 
-/** Creates login users without homes (their homes live under the test's file-system root). */
-export function createUsers(names: string[]): void {
+/** Removes groups made by a test. */
+export function removeGroups(names: string[]): void {
+  for (const g of names) quiet('groupdel', g);
+}
+
+/**
+ * Creates login users without homes (their homes live under the test's file-system root), after removing
+ * left-overs of an interrupted run. `extra` adds useradd options per user (`-G group`, `-r`, `-s shell`).
+ */
+export function createUsers(names: string[], extra: Record<string, string[]> = {}): void {
   removeUsers(names);
-  for (const u of names) execFileSync('useradd', ['-M', '-s', '/bin/bash', u]);
+  for (const u of names) execFileSync('useradd', ['-M', '-s', '/bin/bash', ...(extra[u] ?? []), u]);
 }
 
 /** Lets users walk down to the test root: temp folders are 0700 and root-owned. */
@@ -43,7 +64,7 @@ export function makeHome(host: string, user: string): void {
 
 /** Workers run from the bundle, as in production (under tsx every new uid would compile each module anew). */
 export async function buildWorkerBundle(): Promise<void> {
-  const script = '../../../../scripts/build-servers.mjs';
+  const script = '../scripts/build-servers.mjs';
   const { buildEfileWorker } = (await import(/* @vite-ignore */ script)) as {
     buildEfileWorker: () => Promise<void>;
   };
