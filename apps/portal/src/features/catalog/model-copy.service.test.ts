@@ -17,73 +17,96 @@ const ROW = {
 };
 
 /**
+ * An efile that answers the copy's calls the way a real one does (check, exist, the scoped Linux-upload token) and
+ * hands the tar PUT to `onPut`; every request is recorded.
+ */
+function fakeEfile(onPut: (req: EfileRequest) => Promise<unknown>) {
+  const calls: EfileRequest[] = [];
+  const call = (async (_base: string, req: EfileRequest) => {
+    calls.push(req);
+    if (req.path === '/check.action') return { check_result: 'ok' };
+    if (req.path === '/exist.action')
+      return { code: '0', msg: '', data: { exist: false, isDirectory: false } };
+    if (req.path.startsWith('/linuxUpload.action')) return { code: '0', msg: '', data: { token: 'scoped' } };
+    if (req.method === 'PUT') return onPut(req);
+    return { code: '0', msg: '', data: null };
+  }) as unknown as EfileCaller;
+  return { calls, call };
+}
+
+/** The service under test for user 7 on cluster c1 (home /home/u), with the given stored files and efile. */
+function copyService(files: Partial<ModelFilesService>, call: EfileCaller) {
+  const kv = new MemoryKv();
+  const service = new ModelCopyService({
+    files: files as ModelFilesService,
+    kv,
+    now: Date.now,
+    efileInfo: async () => ({
+      clusterId: 'c1',
+      efileUrl: '/efile/c1',
+      efileUrls: ['/efile/c1'],
+      homePath: '/home/u',
+      username: 'u',
+    }),
+    clusterToken: async () => 'cluster-token',
+    call,
+    warn: () => undefined,
+  });
+  return { service, kv };
+}
+
+/** Polls the job until it is no longer running. */
+async function settled(service: ModelCopyService, jobId: string) {
+  let final = await service.progress(7, jobId);
+  while (final.state === 'running') {
+    await new Promise((r) => setTimeout(r, 10));
+    final = await service.progress(7, jobId);
+  }
+  return final;
+}
+
+/**
  * Cancelling a running copy: an efile whose tar PUT reads one piece, then waits until the test cancels. The copy
  * must end "cancelled" (not "error"), remove its staging folder and never rename it into place.
  */
 describe('model copy cancel', () => {
   it('stops the stream, removes the staging folder and frees the user for the next copy', async () => {
-    const calls: EfileRequest[] = [];
     let firstPiece!: () => void;
     const gotPiece = new Promise<void>((r) => (firstPiece = r));
     let drained!: () => void;
     const putDone = new Promise<void>((r) => (drained = r));
-    const call = (async (_base: string, req: EfileRequest) => {
-      calls.push(req);
-      if (req.path === '/check.action') return { check_result: 'ok' };
-      if (req.path === '/exist.action')
-        return { code: '0', msg: '', data: { exist: false, isDirectory: false } };
-      if (req.path.startsWith('/linuxUpload.action'))
-        return { code: '0', msg: '', data: { token: 'scoped' } };
-      if (req.method === 'PUT') {
-        try {
-          for await (const _ of req.stream!) {
-            firstPiece();
-            await new Promise((r) => setTimeout(r, 5));
-          }
-          return { code: '0', msg: '', data: { files: 1, skipped: [] } };
-        } catch {
-          // efile answers an error when the body breaks off
-          return { code: '1012', msg: 'interrupted', data: null };
-        } finally {
-          drained();
+    const { calls, call } = fakeEfile(async (req) => {
+      try {
+        for await (const _ of req.stream!) {
+          firstPiece();
+          await new Promise((r) => setTimeout(r, 5));
         }
+        return { code: '0', msg: '', data: { files: 1, skipped: [] } };
+      } catch {
+        // efile answers an error when the body breaks off
+        return { code: '1012', msg: 'interrupted', data: null };
+      } finally {
+        drained();
       }
-      return { code: '0', msg: '', data: null };
-    }) as unknown as EfileCaller;
-    const files = {
-      rows: async () => [ROW],
-      openRow: async () => ({
-        ...ROW,
-        name: ROW.path,
-        stream: Readable.from([BYTES.subarray(0, 1 << 20), BYTES.subarray(1 << 20)]),
-      }),
-    } as unknown as ModelFilesService;
-    const kv = new MemoryKv();
-    const service = new ModelCopyService({
-      files,
-      kv,
-      now: Date.now,
-      efileInfo: async () => ({
-        clusterId: 'c1',
-        efileUrl: '/efile/c1',
-        efileUrls: ['/efile/c1'],
-        homePath: '/home/u',
-        username: 'u',
-      }),
-      clusterToken: async () => 'cluster-token',
-      call,
-      warn: () => undefined,
     });
+    const { service, kv } = copyService(
+      {
+        rows: async () => [ROW],
+        openRow: async () =>
+          ({
+            ...ROW,
+            name: ROW.path,
+            stream: Readable.from([BYTES.subarray(0, 1 << 20), BYTES.subarray(1 << 20)]),
+          }) as never,
+      },
+      call,
+    );
 
     const job = await service.start(7, 1, { clusterId: 'c1', parentPath: '/home/u', name: 'model' });
     await gotPiece;
     await service.cancel(7, job.jobId);
     await putDone;
-    let final = await service.progress(7, job.jobId);
-    while (final.state === 'running') {
-      await new Promise((r) => setTimeout(r, 10));
-      final = await service.progress(7, job.jobId);
-    }
+    const final = await settled(service, job.jobId);
     expect(final.state).toBe('cancelled');
     expect(final.error).toBeNull();
     expect(calls.some((c) => c.path === '/rename.action')).toBe(false);
@@ -146,66 +169,36 @@ describe('model copy archive', () => {
     ];
     const bodyOf = (path: string) => (path === ROW.path ? BYTES : small);
     const entries: { name: string; type: string; data: Buffer }[] = [];
-    const calls: EfileRequest[] = [];
-    const call = (async (_base: string, req: EfileRequest) => {
-      calls.push(req);
-      if (req.path === '/check.action') return { check_result: 'ok' };
-      if (req.path === '/exist.action')
-        return { code: '0', msg: '', data: { exist: false, isDirectory: false } };
-      if (req.path.startsWith('/linuxUpload.action'))
-        return { code: '0', msg: '', data: { token: 'scoped' } };
-      if (req.method === 'PUT') {
-        const extract = tar.extract();
-        extract.on('entry', (header, stream, next) => {
-          const parts: Buffer[] = [];
-          stream.on('data', (c: Buffer) => parts.push(c));
-          stream.on('end', () => {
-            entries.push({ name: header.name, type: header.type ?? '', data: Buffer.concat(parts) });
-            next();
-          });
+    const { calls, call } = fakeEfile(async (req) => {
+      const extract = tar.extract();
+      extract.on('entry', (header, stream, next) => {
+        const parts: Buffer[] = [];
+        stream.on('data', (c: Buffer) => parts.push(c));
+        stream.on('end', () => {
+          entries.push({ name: header.name, type: header.type ?? '', data: Buffer.concat(parts) });
+          next();
         });
-        await new Promise<void>((resolve, reject) => {
-          extract.on('finish', resolve).on('error', reject);
-          req.stream!.pipe(extract);
-        });
-        return {
-          code: '0',
-          msg: '',
-          data: { files: entries.filter((e) => e.type === 'file').length, skipped: [] },
-        };
-      }
-      return { code: '0', msg: '', data: null };
-    }) as unknown as EfileCaller;
-    const files = {
-      rows: async () => rows,
-      openRow: async (row: typeof ROW) => ({
-        ...row,
-        name: row.path,
-        stream: Readable.from([bodyOf(row.path)]),
-      }),
-    } as unknown as ModelFilesService;
-    const kv = new MemoryKv();
-    const service = new ModelCopyService({
-      files,
-      kv,
-      now: Date.now,
-      efileInfo: async () => ({
-        clusterId: 'c1',
-        efileUrl: '/efile/c1',
-        efileUrls: ['/efile/c1'],
-        homePath: '/home/u',
-        username: 'u',
-      }),
-      clusterToken: async () => 'cluster-token',
-      call,
-      warn: () => undefined,
+      });
+      await new Promise<void>((resolve, reject) => {
+        extract.on('finish', resolve).on('error', reject);
+        req.stream!.pipe(extract);
+      });
+      return {
+        code: '0',
+        msg: '',
+        data: { files: entries.filter((e) => e.type === 'file').length, skipped: [] },
+      };
     });
+    const { service, kv } = copyService(
+      {
+        rows: async () => rows,
+        openRow: async (row: typeof ROW) =>
+          ({ ...row, name: row.path, stream: Readable.from([bodyOf(row.path)]) }) as never,
+      },
+      call,
+    );
     const job = await service.start(7, 1, { clusterId: 'c1', parentPath: '/home/u', name: 'model' });
-    let final = await service.progress(7, job.jobId);
-    while (final.state === 'running') {
-      await new Promise((r) => setTimeout(r, 10));
-      final = await service.progress(7, job.jobId);
-    }
+    const final = await settled(service, job.jobId);
     expect(final).toMatchObject({ state: 'success', error: null, filesDone: 2 });
     const [dir, ...rest] = entries;
     // tar-stream writes the folder as `name/` and reads it back without the slash.
@@ -230,44 +223,20 @@ describe('model copy archive', () => {
       sha256: chunks.reduce((h, c) => h.update(c), crypto.createHash('sha256')).digest('hex'),
     };
     const stored = Readable.from(chunks);
-    const call = (async (_base: string, req: EfileRequest) => {
-      if (req.path === '/check.action') return { check_result: 'ok' };
-      if (req.path === '/exist.action')
-        return { code: '0', msg: '', data: { exist: false, isDirectory: false } };
-      if (req.path.startsWith('/linuxUpload.action'))
-        return { code: '0', msg: '', data: { token: 'scoped' } };
-      if (req.method === 'PUT') {
-        // Reads one piece, then drops the body, as a failing efile or a cut connection does.
-        for await (const _ of req.stream!) break;
-        return { code: '1012', msg: 'interrupted', data: null };
-      }
-      return { code: '0', msg: '', data: null };
-    }) as unknown as EfileCaller;
-    const kv = new MemoryKv();
-    const service = new ModelCopyService({
-      files: {
-        rows: async () => [row],
-        openRow: async () => ({ ...row, name: row.path, stream: stored }),
-      } as unknown as ModelFilesService,
-      kv,
-      now: Date.now,
-      efileInfo: async () => ({
-        clusterId: 'c1',
-        efileUrl: '/efile/c1',
-        efileUrls: ['/efile/c1'],
-        homePath: '/home/u',
-        username: 'u',
-      }),
-      clusterToken: async () => 'cluster-token',
-      call,
-      warn: () => undefined,
+    const { call } = fakeEfile(async (req) => {
+      // Reads one piece, then drops the body, as a failing efile or a cut connection does.
+      for await (const _ of req.stream!) break;
+      return { code: '1012', msg: 'interrupted', data: null };
     });
+    const { service, kv } = copyService(
+      {
+        rows: async () => [row],
+        openRow: async () => ({ ...row, name: row.path, stream: stored }) as never,
+      },
+      call,
+    );
     const job = await service.start(7, 1, { clusterId: 'c1', parentPath: '/home/u', name: 'model' });
-    let final = await service.progress(7, job.jobId);
-    while (final.state === 'running') {
-      await new Promise((r) => setTimeout(r, 10));
-      final = await service.progress(7, job.jobId);
-    }
+    const final = await settled(service, job.jobId);
     expect(final.state).toBe('error');
     while (!stored.destroyed) await new Promise((r) => setTimeout(r, 10));
     expect(stored.destroyed).toBe(true);
