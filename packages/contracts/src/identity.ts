@@ -21,6 +21,11 @@ export const ClusterTokenClaims = Type.Object({
   st: Type.Union([Type.Literal('Normal'), Type.Literal('Disable')]),
   /** Account expiry (ms since epoch) or null: the Linux commands of efile are valid until then at the latest. */
   exp_acct: Type.Union([Type.Integer(), Type.Null()]),
+  /**
+   * 'fastrans' on the fast-transfer client's day token (FASTRANS_TOKEN_USE): it may live 24 h instead of 12, and
+   * efile re-checks the user's rights of the moment on every use of it, as for a Linux command.
+   */
+  use: Type.Optional(Type.String()),
 });
 export type ClusterTokenClaims = Static<typeof ClusterTokenClaims>;
 

@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { CommonCodes, type BrowserAction, type BrowserTicketBody } from '@hpc/contracts';
+import { CommonCodes, FASTRANS_TOKEN_USE, type BrowserAction, type BrowserTicketBody } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../deps';
 import type { UserScope } from '../fs/path-resolver';
 import { ensureDemoHome } from '../fs/demo-home';
+import { refusalOf } from './owner-rights';
 import { createTickets } from './tickets';
 
 declare module 'fastify' {
@@ -66,7 +67,7 @@ export function createAuth(deps: EfileDeps) {
   const tickets = createTickets(deps.kv);
   const exps = new WeakMap<FastifyRequest, number>();
 
-  const userOf = (claims: Claims): EfileUser => {
+  const fromClaims = (claims: Claims): EfileUser => {
     const home = claims.home || deps.config.EFILE_HOME_PATTERN.replace('{user}', claims.cun);
     return {
       sub: claims.sub,
@@ -75,6 +76,23 @@ export function createAuth(deps: EfileDeps) {
       roots: [home, ...claims.paths],
       expAcct: claims.exp_acct,
     };
+  };
+  /**
+   * The user a token stands for. The fast-transfer client's day token lives up to 24 h in a script or a shell
+   * history, so, like a Linux command, it carries the rights of the moment rather than those of the day it was
+   * made: a disabled portal user or account, an ended account, a changed compute user or a withdrawn folder stop
+   * it at once (the portal's answer, on every use: no cache).
+   */
+  const userOf = async (claims: Claims, allowDisabled: boolean): Promise<EfileUser> => {
+    if (claims.st === 'Disable' && !allowDisabled) throw new AppError(CommonCodes.userFrozen);
+    if (claims.use !== FASTRANS_TOKEN_USE) return fromClaims(claims);
+    const rights = await deps.ownerRights(claims.sub);
+    const refused = refusalOf(rights, claims.cun, deps.now());
+    if (refused === 'no-user')
+      throw new AppError(CommonCodes.tokenWithoutUser, 'This token is no longer valid: log in again');
+    if (refused === 'disabled' && !allowDisabled) throw new AppError(CommonCodes.userFrozen);
+    if (refused === 'expired') throw new AppError(CommonCodes.userFrozen, 'The account has expired');
+    return fromClaims({ ...claims, ...rights! });
   };
 
   const userOfRequest = (req: FastifyRequest): EfileUser => {
@@ -92,8 +110,7 @@ export function createAuth(deps: EfileDeps) {
       let user: EfileUser;
       if (typeof header === 'string' && header) {
         const claims = await verify(header);
-        if (claims.st === 'Disable' && !cfg.allowDisabled) throw new AppError(CommonCodes.userFrozen);
-        user = userOf(claims);
+        user = await userOf(claims, cfg.allowDisabled === true);
         exps.set(req, claims.exp);
       } else if (cfg.browserGet && typeof query.ticket === 'string') {
         user = await tickets.redeem(query.ticket, cfg.browserGet, query);
@@ -102,8 +119,7 @@ export function createAuth(deps: EfileDeps) {
         const claims = await verify(
           cfg.browserGet && typeof query.token === 'string' ? query.token : undefined,
         );
-        if (claims.st === 'Disable' && !cfg.allowDisabled) throw new AppError(CommonCodes.userFrozen);
-        user = userOf(claims);
+        user = await userOf(claims, cfg.allowDisabled === true);
         exps.set(req, claims.exp);
       }
       if (deps.config.EFILE_DEMO && !seeded.has(`${user.sub}|${user.roots.join('|')}`)) {

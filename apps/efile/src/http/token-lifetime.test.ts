@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLUSTER_TOKEN_ISSUER } from '@hpc/contracts';
-import { CLUSTER, makeHarness, type Harness } from '../efile.test-fixture';
+import { CLUSTER_TOKEN_ISSUER, FASTRANS_TOKEN_USE } from '@hpc/contracts';
+import { CLUSTER, DEMO_RIGHTS, makeHarness, type Harness } from '../efile.test-fixture';
 
 /** Issue 10 §2.6: a validly signed cluster token must not live longer than the cap, whoever signed it. */
 describe('efile caps the lifetime of cluster tokens on its side', () => {
@@ -40,5 +40,31 @@ describe('efile caps the lifetime of cluster tokens on its side', () => {
     expect(await list(await sign(now - 3600, now + 10 * 365 * 86400))).toBe('1406');
     expect(await list(await sign(null, now + 3600))).toBe('1406');
     expect(await list(await sign(now, now + 12 * 3600))).toBe('0');
+  });
+
+  it("takes the fast-transfer day token's rights from the portal on every use, as a Linux command's", async () => {
+    const day = await h.token({ use: FASTRANS_TOKEN_USE }, 24 * 3600);
+    const twelve = await h.token({}, 12 * 3600);
+    try {
+      expect(await list(day)).toBe('0');
+      // Disabled since the token was made: the day token stops at once; a plain session token carries its own
+      // claims for its (shorter) life, as before.
+      h.rights.set('u-demo', { ...DEMO_RIGHTS, st: 'Disable' });
+      expect(await list(day)).toBe('1007');
+      // Account ended, compute user changed, portal user gone.
+      h.rights.set('u-demo', { ...DEMO_RIGHTS, exp_acct: Date.now() - 1000 });
+      expect(await list(day)).toBe('1007');
+      h.rights.set('u-demo', { ...DEMO_RIGHTS, cun: 'someone-else' });
+      expect(await list(day)).toBe('1406');
+      h.rights.set('u-demo', null);
+      expect(await list(day)).toBe('1406');
+      expect(await list(twelve)).toBe('0');
+      // The roots are today's too: a home moved since the token was made is where the token now reaches.
+      h.rights.set('u-demo', { ...DEMO_RIGHTS, home: '/public/home/other', paths: [] });
+      expect(await list(day)).not.toBe('0');
+    } finally {
+      h.rights.delete('u-demo');
+    }
+    expect(await list(day)).toBe('0');
   });
 });

@@ -5,7 +5,7 @@ import { AppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import { validateName } from '../../fs/names';
-import { rootsOf } from '../../http/owner-rights';
+import { refusalOf, rootsOf } from '../../http/owner-rights';
 import type { FsScope, Info } from '../../userfs/types';
 import type { LinuxRepository } from './linux.repository';
 
@@ -58,13 +58,13 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
     // The user's rights now, not those of the day the command was made: a disabled portal user or account, an
     // account past its end or a changed compute user stops the command; the folders must still be in their roots.
     const rights = await deps.ownerRights(row.owner_sub);
-    if (!rights || rights.cun !== row.cun)
+    const refused = refusalOf(rights, row.cun, deps.now());
+    if (refused === 'no-user')
       throw new AppError(CommonCodes.tokenWithoutUser, 'The command is no longer valid: generate a new one');
-    if (rights.st === 'Disable') throw new AppError(CommonCodes.userFrozen);
-    if (rights.exp_acct !== null && rights.exp_acct <= deps.now())
-      throw new AppError(CommonCodes.userFrozen, 'The account has expired');
+    if (refused === 'disabled') throw new AppError(CommonCodes.userFrozen);
+    if (refused === 'expired') throw new AppError(CommonCodes.userFrozen, 'The account has expired');
     // Resolved, read and written as the token's user: in unix mode by their worker, where the kernel checks each call.
-    const owner: FsScope = { cun: row.cun, roots: rootsOf(rights, deps.config.EFILE_HOME_PATTERN).roots };
+    const owner: FsScope = { cun: row.cun, roots: rootsOf(rights!, deps.config.EFILE_HOME_PATTERN).roots };
     const items: Info[] = [];
     for (const p of JSON.parse(row.paths) as string[]) items.push(await userfs.resolve(owner, p));
     const real = items.map((i) => resolver.toCluster(i.host));

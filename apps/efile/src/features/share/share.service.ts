@@ -4,7 +4,7 @@ import { AppError, createAttemptThrottle, isAppError, type AttemptRule } from '@
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import { isUnder } from '../../fs/path-resolver';
-import { rootsOf } from '../../http/owner-rights';
+import { refusalOf, rootsOf } from '../../http/owner-rights';
 import type { FsScope, Info } from '../../userfs/types';
 import type { ShareRepository, ShareRow } from './share.repository';
 
@@ -94,13 +94,7 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
     if (row.expires_at <= now) throw new AppError(ShareCodes.expired);
     const gone = () => new AppError(ShareCodes.closed, 'The shared item is no longer available');
     const rights = await deps.ownerRights(row.owner_sub);
-    if (
-      !rights ||
-      rights.st === 'Disable' ||
-      rights.cun !== row.owner_cun ||
-      (rights.exp_acct !== null && rights.exp_acct <= now)
-    )
-      throw gone();
+    if (!rights || refusalOf(rights, row.owner_cun, now)) throw gone();
     // Everything a recipient reads is read by the owner's worker in unix mode: the kernel checks the owner's rights
     // of today, not the portal's record of them. An owner the node no longer knows ends the share like a lost grant.
     const owner: FsScope = { cun: row.owner_cun, roots: rootsOf(rights, config.EFILE_HOME_PATTERN).roots };
