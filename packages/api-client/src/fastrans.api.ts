@@ -17,6 +17,8 @@ export type TransferStatus = DataOf<typeof TransferStatusResponse>;
 export type TransferBatchResult = DataOf<typeof TransferBatchResponse>;
 /** A manifest line as the client reads it (`mtime` is not needed to plan a download). */
 export type ManifestLine = Pick<ManifestEntry, 'rel' | 'dir' | 'size'>;
+/** The bytes of a range or a tar as the caller's `fetch` takes them (a Buffer in Node). */
+export type Bytes = NonNullable<RequestInit['body']>;
 /** What the portal's fast-transfer web server answers a login: the day token and where it leads. */
 export type FastransWebLogin = DataOf<typeof FastransLoginResponse> & { minVersion?: string };
 
@@ -33,7 +35,7 @@ export function fastransApi(client: ApiClient) {
       client.post<TransferStatus>('/fastrans/begin.action', { json: { files, rangeSize, overwrite } }),
     status: (files: TransferFileRef[]) =>
       client.post<TransferStatus>('/fastrans/status.action', { json: { files } }),
-    range: (id: string, n: number, data: Uint8Array) =>
+    range: (id: string, n: number, data: Bytes) =>
       client.request<DataOf<typeof TransferRangeResponse>>('/fastrans/range.action', {
         method: 'PUT',
         query: { id, n },
@@ -45,7 +47,7 @@ export function fastransApi(client: ApiClient) {
         json: { id, sha256 },
       }),
     /** A tar of small files under the folder `path`, each checked against its `hpc.sha256` pax header. */
-    batch: (path: string, tar: Uint8Array, overwrite: boolean) =>
+    batch: (path: string, tar: Bytes, overwrite: boolean) =>
       client.request<TransferBatchResult>('/fastrans/batch.action', {
         method: 'PUT',
         query: { path, overwrite },
