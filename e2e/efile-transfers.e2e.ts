@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ApiClient, efileApi } from '@hpc/api-client';
 import { logInToEfile, message, nameLink, select, useEfileEnv } from './support/efile-page';
 import { logInAs } from './support/login';
 import { slowLink, type SlowLink } from './support/slow-link';
@@ -259,14 +260,12 @@ describe('E-File transfers in the browser', () => {
     await page.getByTestId('efile-operation').waitFor();
 
     await page.goto('about:blank');
-    const progress = async () =>
-      (
-        (await (
-          await fetch(`${env.portal.url}/efile/11250/operationProgress.action?operationId=${operationId}`, {
-            headers: { token },
-          })
-        ).json()) as { data: { status: string; bytesDone: number; bytesTotal: number } }
-      ).data;
+    // Asked from Node with the page's own cluster token: the page is gone, the copy it started goes on.
+    const efile = efileApi(
+      new ApiClient({ baseUrl: `${env.portal.url}/efile/11250`, headers: () => ({ token }) }),
+      '11250',
+    );
+    const progress = () => efile.operationProgress(operationId);
     // A write already handed to the disk finishes before the copy stops: allow for a busy disk.
     await expect.poll(async () => (await progress()).status, { timeout: 30_000 }).toBe('cancelled');
     const p = await progress();

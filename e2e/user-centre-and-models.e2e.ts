@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { ApiClient, catalogApi } from '@hpc/api-client';
 import { usePortalEnv } from './support/env';
 import { DEMO_PASSWORD, submitLogin, visitor as newVisitor } from './support/login';
 
@@ -24,14 +25,12 @@ describe('model files and the user centre in the browser', () => {
     await page.waitForURL((u) => u.pathname !== '/login');
   }
 
+  /** The catalogue's calls as a visitor makes them (no session: the catalogue is public). */
+  const catalog = () => catalogApi(new ApiClient({ baseUrl: env.portal.url }));
+
   /** The id of a demo model, by its English name. */
   async function modelId(name: string): Promise<number> {
-    const res = await fetch(`${env.portal.url}/model-zoo/model/list`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ keyword: name }),
-    });
-    const list = ((await res.json()) as { data: { list: Array<{ id: number; nameEn: string }> } }).data.list;
+    const { list } = await catalog().models.list({ keyword: name });
     return list.find((m) => m.nameEn === name)!.id;
   }
 
@@ -55,10 +54,8 @@ describe('model files and the user centre in the browser', () => {
     await page.getByRole('button', { name: '登录后复制到 E-File' }).waitFor();
     await shot('models-files-zh');
 
-    const api = (await (await fetch(`${env.portal.url}/model-zoo/model/${id}/files`)).json()) as {
-      data: { files: Array<{ path: string; size: number; sha256: string }> };
-    };
-    const config = api.data.files.find((f) => f.path === 'config.json')!;
+    const files = await catalog().models.files(id);
+    const config = files.files.find((f) => f.path === 'config.json')!;
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('link', { name: '下载 config.json' }).click(),
@@ -83,12 +80,7 @@ describe('model files and the user centre in the browser', () => {
     await page.locator('.hpc-pagination .ant-select').click();
     await page.locator('.ant-select-item-option').filter({ hasText: '500' }).click();
     await page.waitForURL((u) => u.searchParams.get('size') === '500');
-    const res = await fetch(`${env.portal.url}/model-zoo/model/list`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ pageSize: 500 }),
-    });
-    const total = ((await res.json()) as { data: { total: number } }).data.total;
+    const { total } = await catalog().models.list({ pageSize: 500 });
     expect(total).toBeGreaterThan(20);
     await expect.poll(() => page.locator('.hpc-card').count()).toBe(total);
     await shot('models-list-500-zh');
@@ -99,12 +91,7 @@ describe('model files and the user centre in the browser', () => {
     const { page, errors, shot } = await visitor('zh-CN');
     await logIn(page, 'demo');
     const id = await modelId('Qwen2.5-7B-Instruct');
-    const downloads = async () =>
-      (
-        (await (await fetch(`${env.portal.url}/model-zoo/model/${id}`)).json()) as {
-          data: { downloadCount: number };
-        }
-      ).data.downloadCount;
+    const downloads = async () => (await catalog().models.detail(id)).downloadCount;
     const before = await downloads();
     await page.goto(`/model-zoo/${id}?tab=files`);
     await page.getByRole('button', { name: '复制到我的 E-File' }).click();

@@ -12,13 +12,23 @@ import path from 'node:path';
 import {
   CSRF_COOKIE,
   CSRF_HEADER,
+  OK,
   chunkFields,
   chunkIdentifier,
   chunkRange,
   totalChunks,
   type ChunkedFile,
 } from '@hpc/contracts';
-import { requestTimeHeaders } from '@hpc/api-client';
+import {
+  chunkForm,
+  efileApi,
+  identityApi,
+  type ApiClient,
+  type CallResult,
+  type ChunkStored,
+  type EfileCalls,
+  type QueryParams,
+} from '@hpc/api-client';
 import {
   freePort,
   root,
@@ -26,6 +36,7 @@ import {
   type Layout,
   type StartScaledOptions,
 } from '../scripts/scaled-layout.mjs';
+import { nodeClient, portalLoginCall, sessionClient } from './portal-session';
 
 export { freePort, type Layout };
 
@@ -172,6 +183,10 @@ export async function until<T>(
 
 export const sha256 = (b: Buffer | Uint8Array) => crypto.createHash('sha256').update(b).digest('hex');
 
+/**
+ * An answer as the tests assert on it: the status and code of success and refusal alike (an {@link ApiClient.call}
+ * result). `data` is typed as the success's: the tests assert the code first and read the data after it.
+ */
 export interface Envelope<T = unknown> {
   status: number;
   code: string;
@@ -179,18 +194,18 @@ export interface Envelope<T = unknown> {
   data: T;
 }
 
-async function envelope<T>(res: Response): Promise<Envelope<T>> {
-  const text = await res.text();
-  try {
-    const j = JSON.parse(text) as { code: string; msg: string; data: T };
-    return { status: res.status, code: j.code, msg: j.msg, data: j.data };
-  } catch {
-    return { status: res.status, code: `http-${res.status}`, msg: text.slice(0, 200), data: null as T };
-  }
-}
+const asserted = <T>(r: CallResult<T>): Envelope<T> => ({
+  status: r.status,
+  code: r.code,
+  msg: r.msg,
+  // A refusal's data is the envelope's own (mostly null): the test has asserted the code before it reads it.
+  data: r.data as T,
+});
 
 /** A logged-in portal user as seen from Node: cookies, CSRF token and the per-cluster tokens. */
 export class PortalUser {
+  private readonly clients = new Map<string, ApiClient>();
+
   constructor(
     public cookie: string,
     public csrf: string,
@@ -198,89 +213,76 @@ export class PortalUser {
 
   static async login(base: string, username: string, password = 'demo-portal-2026') {
     const r = await portalLogin(base, username, password);
-    if (r.env.code !== '0') throw new Error(`login ${username} at ${base}: ${r.env.code} ${r.env.msg}`);
+    if (r.env.code !== OK) throw new Error(`login ${username} at ${base}: ${r.env.code} ${r.env.msg}`);
     return r.user!;
   }
 
-  async get<T>(base: string, p: string): Promise<Envelope<T>> {
-    return envelope<T>(
-      await fetch(base + p, { headers: { cookie: this.cookie, ...(await requestTimeHeaders()) } }),
-    );
+  /** The session's client for one portal instance (or nginx): the same cookie on every one of them. */
+  client(base: string): ApiClient {
+    let c = this.clients.get(base);
+    if (!c) {
+      c = sessionClient(base, () => this.cookie);
+      this.clients.set(base, c);
+    }
+    return c;
   }
 
+  async get<T>(base: string, p: string): Promise<Envelope<T>> {
+    return asserted(await this.client(base).call<T>(p));
+  }
+
+  /** A POST as the page sends it: JSON, with the CSRF token and the layout's origin. */
   async post<T>(base: string, p: string, body: unknown = {}): Promise<Envelope<T>> {
-    const res = await fetch(base + p, {
-      method: 'POST',
-      headers: {
-        cookie: this.cookie,
-        [CSRF_HEADER]: this.csrf,
-        'content-type': 'application/json',
-        origin: originFor(base),
-        ...(await requestTimeHeaders()),
-      },
-      body: JSON.stringify(body),
-    });
-    return envelope<T>(res);
+    const headers = { [CSRF_HEADER]: this.csrf, origin: originFor(base) };
+    return asserted(await this.client(base).call<T>(p, { method: 'POST', json: body, headers }));
   }
 
   /** The user's token for a cluster (from /api/user/info on `base`). */
   async token(base: string, clusterId: string): Promise<string> {
-    const info = await this.get<{ tokenList: { clusterId: string; token: string }[] }>(
-      base,
-      '/api/user/info',
-    );
-    if (info.code !== '0') throw new Error(`user info: ${info.code} ${info.msg}`);
-    const t = info.data.tokenList.find((x) => x.clusterId === clusterId);
+    const info = await identityApi(this.client(base)).user.info();
+    const t = info.tokenList.find((x) => x.clusterId === clusterId);
     if (!t) throw new Error(`no token for ${clusterId}`);
     return t.token;
   }
 }
 
+/** A login call: its answer, and the session it opened when it succeeded (the cookies it set). */
 export async function portalLogin(base: string, username: string, password: string) {
-  const res = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      origin: originFor(base),
-      ...(await requestTimeHeaders()),
-    },
-    body: JSON.stringify({ username, password }),
-  });
-  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]!);
-  const env = await envelope(res);
+  const { result, cookies } = await portalLoginCall(
+    base,
+    { username, password },
+    { origin: originFor(base) },
+  );
+  const env = asserted(result);
   const csrf = cookies.find((c) => c.startsWith(`${CSRF_COOKIE}=`))?.split('=')[1] ?? '';
-  return { env, user: env.code === '0' ? new PortalUser(cookies.join('; '), csrf) : null };
+  return { env, user: env.code === OK ? new PortalUser(cookies.join('; '), csrf) : null };
 }
 
 /** Calls to one efile instance (its base URL, e.g. http://127.0.0.1:<port>) with a cluster token. */
 export class EfileClient {
+  readonly client: ApiClient;
+  /** The typed calls of the instance, for the calls a test makes without asserting on a refusal. */
+  readonly api: EfileCalls;
+
   constructor(
     public base: string,
     public token: string,
-  ) {}
+    clusterId: string,
+  ) {
+    this.client = nodeClient(base, { headers: () => ({ token: this.token }) });
+    this.api = efileApi(this.client, clusterId);
+  }
 
-  async get<T>(p: string, query: Record<string, string | number | boolean> = {}): Promise<Envelope<T>> {
-    const qs = new URLSearchParams(
-      Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
-    ).toString();
-    return envelope<T>(
-      await fetch(`${this.base}${p}${qs ? `?${qs}` : ''}`, { headers: { token: this.token } }),
-    );
+  async get<T>(p: string, query: QueryParams = {}): Promise<Envelope<T>> {
+    return asserted(await this.client.call<T>(p, { query }));
   }
 
   async post<T>(p: string, body: unknown): Promise<Envelope<T>> {
-    const res = await fetch(this.base + p, {
-      method: 'POST',
-      headers: { token: this.token, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return envelope<T>(res);
+    return asserted(await this.client.call<T>(p, { method: 'POST', json: body }));
   }
 
   async home(): Promise<string> {
-    const r = await this.get<{ homePath: string }>('/initInfo.action');
-    if (r.code !== '0') throw new Error(`initInfo: ${r.code} ${r.msg}`);
-    return r.data.homePath;
+    return (await this.api.initInfo()).homePath;
   }
 }
 
@@ -306,16 +308,10 @@ export class ChunkedUpload {
 
   /** POSTs chunk `n` to `efile` as the browser does (fields first, the file part last). */
   async send(efile: EfileClient, n: number) {
-    const form = new FormData();
-    for (const [k, v] of Object.entries(this.params(n))) form.append(k, v);
     const { start, end } = chunkRange(n, this.data.length, this.chunkSize);
-    form.append('file', new Blob([new Uint8Array(this.data.subarray(start, end))]), this.name);
-    const res = await fetch(`${efile.base}/chunkUpload.action`, {
-      method: 'POST',
-      headers: { token: efile.token },
-      body: form,
-    });
-    return envelope<{ complete: boolean; stored: number }>(res);
+    const chunk = new Blob([new Uint8Array(this.data.subarray(start, end))]);
+    const body = chunkForm(this.params(n), chunk, this.name);
+    return asserted(await efile.client.call<ChunkStored>('/chunkUpload.action', { method: 'POST', body }));
   }
 
   merge(efile: EfileClient) {

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
+import { ApiClient, efileApi, type EfileCalls } from '@hpc/api-client';
 import { OWNER_RIGHTS_PATH } from '@hpc/contracts';
 import { signClusterToken } from '@hpc/server-kit';
 
@@ -42,3 +43,16 @@ export async function startStandInPortal(cun: string, home: string): Promise<Sta
   const { port } = server.address() as { port: number };
   return { jwksUrl: `http://127.0.0.1:${port}/`, token, close: () => server.close() };
 }
+
+/**
+ * The typed calls of an efile instance at `base` with a cluster token (the stand-in's, or one of a real login), as
+ * the web makes them. The benches warm up and read Linux commands through it; what they measure (curl, the chunk
+ * client, raw route loops) stays raw HTTP.
+ */
+export function efileCalls(base: string, token: string, clusterId = 'bench'): EfileCalls {
+  return efileApi(new ApiClient({ baseUrl: base, headers: () => ({ token }) }), clusterId);
+}
+
+/** The smallest listing of `home`: the first authenticated call (JWKS fetched, a unix-mode worker started). */
+export const warmUp = (efile: EfileCalls, home: string) =>
+  efile.list({ path: home, pageNum: 1, pageSize: 1, sort: 'name', order: 'asc' });

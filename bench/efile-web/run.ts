@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { launchBrowser } from '../../test-support/browser';
+import { efileCalls } from '../../test-support/stand-in-portal';
 import { buildAllInOne } from '@hpc/all-in-one';
 import { logIn } from './session';
 import { nodeUpload } from './node-upload';
@@ -49,7 +50,7 @@ const url = `http://127.0.0.1:${port}`;
 const session = await logIn(url, 'demo', 'demo-portal-2026');
 const token = session.token('11250');
 // The first call seeds the demo home.
-await fetch(`${url}/efile/11250/initInfo.action`, { headers: { token } });
+await efileCalls(`${url}/efile/11250`, token, '11250').initInfo();
 
 const home = path.join(dataDir, 'clusters/11250', HOME);
 const big = path.join(home, 'big');

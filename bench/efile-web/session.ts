@@ -1,4 +1,5 @@
-import { requestTimeHeaders } from '@hpc/api-client';
+import { identityApi } from '@hpc/api-client';
+import { portalLoginCall, sessionClient } from '../../test-support/portal-session';
 
 export interface NodeSession {
   cookie: string;
@@ -8,21 +9,11 @@ export interface NodeSession {
 
 /** Logs in to the portal from Node as the browser does (request-time header, cookies) and reads the token list. */
 export async function logIn(baseUrl: string, username: string, password: string): Promise<NodeSession> {
-  const res = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(await requestTimeHeaders()) },
-    body: JSON.stringify({ username, password }),
-  });
-  if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const info = await fetch(`${baseUrl}/api/user/info`, {
-    headers: { cookie, ...(await requestTimeHeaders()) },
-  });
-  const body = (await info.json()) as { data: { tokenList: { clusterId: string; token: string }[] } };
-  const tokens = new Map(body.data.tokenList.map((t) => [t.clusterId, t.token]));
+  const { result, cookies } = await portalLoginCall(baseUrl, { username, password });
+  if (!result.ok) throw new Error(`login failed: ${result.status} ${result.code} ${result.msg}`);
+  const cookie = cookies.join('; ');
+  const info = await identityApi(sessionClient(baseUrl, () => cookie)).user.info();
+  const tokens = new Map(info.tokenList.map((t) => [t.clusterId, t.token]));
   return {
     cookie,
     token(clusterId) {

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { uploadChunked } from './chunk-client';
 import { loadRun } from './load-run';
 import { startEfileProcess } from '../../test-support/efile-process';
-import { startStandInPortal } from '../../test-support/stand-in-portal';
+import { efileCalls, startStandInPortal, warmUp } from '../../test-support/stand-in-portal';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // The server as operators run it: the esbuild bundle (`npm run build:servers`, done here first), not `tsx`, whose
@@ -91,8 +91,8 @@ async function main() {
   const H = { token };
   // Fetch the JWKS now: later sections block this process in execFileSync (curl, zip), and a first key fetch
   // then would time out against the JWKS server living in this same process.
-  const warm = await fetch(`${base}/list.action?path=/public/home/demo&pageNum=1&pageSize=1`, { headers: H });
-  if (!warm.ok) throw new Error(`warm-up: ${warm.status}`);
+  const efile = efileCalls(base, token);
+  await warmUp(efile, '/public/home/demo');
   const rss = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1];
   say(
     `Server RSS after start ${Math.round(Number(rss) / 1024)} MB; machine: ${os.cpus()[0]?.model} ×${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.release()}, Node ${process.version}`,
@@ -108,9 +108,7 @@ async function main() {
     // interleaving charged that to every chunked round. BENCH_INTERLEAVE=1 interleaves them for comparison.
     const src = path.join(tmp, 'upload.bin');
     writeRandomFile(src, UPLOAD);
-    const cmd = (await (
-      await fetch(`${base}/linuxUpload.action?path=/public/home/demo`, { headers: H })
-    ).json()) as { data: { url: string } };
+    const cmd = { data: await efile.linuxUpload('/public/home/demo') };
     const barePort = port + 2;
     const bare = spawn(
       process.execPath,
@@ -263,7 +261,8 @@ events {} http { access_log off; sendfile on; server { listen 127.0.0.1:${nginxP
     fs.readdirSync(ldir);
     const raw = ms(t0);
     // A new connection per page (agent: false): a pooled socket idle since an earlier section may have been
-    // closed by the server's keep-alive timeout, and fetch then fails with "other side closed".
+    // closed by the server's keep-alive timeout, and fetch then fails with "other side closed". So raw http.get,
+    // not the typed client (whose fetch pools its sockets).
     const page = (n: number) =>
       new Promise<number>((resolve, reject) => {
         const t = process.hrtime.bigint();

@@ -18,7 +18,7 @@ import { readEfileConfig } from '../../apps/efile/src/config';
 import { PathResolver } from '../../apps/efile/src/fs/path-resolver';
 import { WorkerUserFs } from '../../apps/efile/src/userfs/worker-client';
 import { uploadChunked } from './chunk-client';
-import { startStandInPortal } from '../../test-support/stand-in-portal';
+import { efileCalls, startStandInPortal, warmUp } from '../../test-support/stand-in-portal';
 import { createUsers, idOf, makeHome, removeUsers } from '../../test-support/unix-users';
 
 if (process.getuid?.() !== 0) {
@@ -116,9 +116,9 @@ async function main() {
       await new Promise((r) => setTimeout(r, 50));
     }
     // The first call: JWKS fetched, and in unix mode the user's worker started.
-    const warm = await fetch(`${base}/list.action?path=${HOME}&pageNum=1&pageSize=1`, { headers: { token } });
-    if (!warm.ok || ((await warm.json()) as { code: string }).code !== '0')
-      throw new Error(`warm-up ${mode}`);
+    await warmUp(efileCalls(base, token), HOME).catch((e: Error) => {
+      throw new Error(`warm-up ${mode}: ${e.message}`);
+    });
   }
   const base = (m: Mode) => servers.get(m)!.base;
   say(
@@ -245,7 +245,8 @@ async function main() {
   }
 
   {
-    // First page of a LIST_ENTRIES-entry folder: a folder per mode, each listed for the first time.
+    // First page of a LIST_ENTRIES-entry folder: a folder per mode, each listed for the first time. Raw http.get on
+    // a new connection per page (agent: false), not the typed client, as efile-bench.ts's listing timing.
     const firsts: Record<Mode, number> = { single: 0, unix: 0 };
     const again: Record<Mode, number[]> = { single: [], unix: [] };
     const page = (m: Mode, n: number) =>

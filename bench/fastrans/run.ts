@@ -16,7 +16,7 @@ import { Runner } from '../../apps/fastrans/src/transfer/runner';
 import { Remote } from '../../apps/fastrans/src/transfer/remote';
 import { HistoryStore } from '../../apps/fastrans/src/store/history';
 import { uploadChunked } from '../efile/chunk-client';
-import { startStandInPortal } from '../../test-support/stand-in-portal';
+import { efileCalls, startStandInPortal, warmUp } from '../../test-support/stand-in-portal';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MiB = 1024 * 1024;
@@ -91,9 +91,8 @@ async function main() {
     i++
   )
     await new Promise((r) => setTimeout(r, 50));
-  const H = { token };
-  const warm = await fetch(`${base}/list.action?path=/public/home/demo&pageNum=1&pageSize=1`, { headers: H });
-  if (!warm.ok) throw new Error(`warm-up: ${warm.status}`);
+  const efile = efileCalls(base, token);
+  await warmUp(efile, '/public/home/demo');
   say(
     `machine: ${os.cpus()[0]?.model} ×${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   );
@@ -107,11 +106,7 @@ async function main() {
   if (run('large')) {
     const src = path.join(tmp, 'large.bin');
     writeRandomFile(src, LARGE);
-    const cmd = (await (
-      await fetch(`${base}/linuxUpload.action?path=/public/home/demo`, { headers: H })
-    ).json()) as {
-      data: { url: string };
-    };
+    const cmd = { data: await efile.linuxUpload('/public/home/demo') };
     // Dirty pages of the file just written (and of curl's copy, before the client) are flushed first: otherwise
     // whichever transfer comes second is throttled by the write-back of the one before.
     execFileSync('sync');

@@ -59,8 +59,8 @@ describe.skipIf(skip)(
         run.layout.admin(args);
       demo = await PortalUser.login(run.layout.url, 'demo');
       const token = await demo.token(run.layout.url, C);
-      a = new EfileClient(efileUrl(C, 0), token);
-      b = new EfileClient(efileUrl(C, 1), token);
+      a = new EfileClient(efileUrl(C, 0), token, C);
+      b = new EfileClient(efileUrl(C, 1), token, C);
       home = await a.home();
     }, 300_000);
     afterAll(async () => {
@@ -296,14 +296,14 @@ describe.skipIf(skip)(
       const otherToken = await (
         await PortalUser.login(run.layout.url, 'scaled-other')
       ).token(run.layout.url, C);
-      const other = await new EfileClient(b.base, otherToken).get('/multiDownload.action', {
+      const other = await new EfileClient(b.base, otherToken, C).get('/multiDownload.action', {
         downKey: check.data.downKey,
       });
       expect(other.code).toBe('1010');
     });
 
     it('6. the sweep of abandoned partial uploads runs once per interval for the cluster, under a lease', async () => {
-      const s1 = new EfileClient(efileUrl(SWEPT, 0), await demo.token(run.layout.url, SWEPT));
+      const s1 = new EfileClient(efileUrl(SWEPT, 0), await demo.token(run.layout.url, SWEPT), SWEPT);
       const sHome = await s1.home();
       const up = new ChunkedUpload(crypto.randomBytes(2 * 1024 * 1024 + 1), sHome, 'abandoned.bin');
       expect((await up.send(s1, 1)).code).toBe('0');

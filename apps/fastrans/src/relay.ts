@@ -1,6 +1,6 @@
+import { backoffMs } from '@hpc/contracts';
 import type { Answer, Request } from './protocol';
-import { request } from './transfer/http';
-import { CLIENT_VERSION } from './version';
+import { webServer } from './session';
 
 /** The portal's origin the page belongs to; the relay hands it as the origin of the actions it carries. */
 export interface RelayOptions {
@@ -9,6 +9,7 @@ export interface RelayOptions {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const RELAY_BACKOFF = { baseMs: 1_000, maxMs: 8_000 };
 
 /**
  * The second path between page and client (docs/FASTRANS.md "The relay"): browsers that block a public page's
@@ -33,27 +34,13 @@ export class Relay {
     this.run++;
   }
 
-  private async call<T>(portal: string, route: string, token: string, body: unknown, timeoutMs: number) {
-    const r = await request(`${portal}/fastrans/relay/${route}?token=${encodeURIComponent(token)}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      timeoutMs,
-    });
-    const env = JSON.parse(r.body.toString('utf8')) as { code: string; msg: string; data: T };
-    if (r.status !== 200 || env.code !== '0') throw new Error(`relay ${route}: ${env.code} ${env.msg}`);
-    return env.data;
-  }
-
   private async loop(run: number, portal: string, token: string) {
+    const api = webServer(portal);
     let after = 0;
     let failures = 0;
     while (run === this.run) {
       try {
-        const { seq, requests } = await this.call<{
-          seq: number;
-          requests: { n: number; m: Request }[];
-        }>(portal, 'poll', token, { after, version: CLIENT_VERSION }, 60_000);
+        const { seq, requests } = await api.relayPoll<Request>(token, after, 60_000);
         if (run !== this.run) return;
         after = seq;
         failures = 0;
@@ -61,15 +48,15 @@ export class Relay {
         for (const { n, m } of requests) {
           void this.opts
             .handle(m, portal)
-            .then((answer) => this.call(portal, 'answer', token, { n, answer }, 30_000))
+            .then((answer) => api.relayAnswer(token, n, answer, 30_000))
             .catch((e: Error) => this.opts.log(`relay answer failed: ${e.message}`));
         }
       } catch (e) {
         if (run !== this.run) return;
         // The token is never in a log: only the message of the failure.
         if (failures++ === 0) this.opts.log(`relay poll failed: ${(e as Error).message.replace(token, '…')}`);
-        // Short backoff: the page waits on this path while the portal restarts.
-        await sleep(Math.min(8_000, 500 * 2 ** Math.min(failures, 4)));
+        // Short backoff (1, 2, 4, then 8 s): the page waits on this path while the portal restarts.
+        await sleep(backoffMs(failures, RELAY_BACKOFF));
       }
     }
   }

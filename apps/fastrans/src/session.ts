@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { FastransCodes, CommonCodes } from '@hpc/contracts';
-import { request } from './transfer/http';
+import { ApiClient, ApiError, fastransWebApi, type FastransWebCalls } from '@hpc/api-client';
+import { nodeFetch } from './transfer/http';
 import { Remote } from './transfer/remote';
 import { writeAtomic } from './store/history';
 import { CLIENT_VERSION } from './version';
@@ -26,24 +27,24 @@ export class ClientError extends Error {
   }
 }
 
-let seq = 0;
-async function web<T>(portal: string, body: Record<string, unknown>, token?: string): Promise<T> {
-  const r = await request(`${portal}/fastrans/api${token ? `?token=${encodeURIComponent(token)}` : ''}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ id: ++seq, version: CLIENT_VERSION, ...body }),
-    timeoutMs: 30_000,
-  }).catch((e: Error) => {
-    throw new ClientError(FastransCodes.timeout, `The portal does not answer: ${e.message}`);
-  });
-  let env: { code: string; msg: string; data: T };
+/**
+ * The portal's fast-transfer web server at `portal`, through the typed calls of `@hpc/api-client`. 30 s to answer:
+ * nothing flows before the answer, so the deadline is the inactivity limit it always was.
+ */
+export const webServer = (portal: string) =>
+  fastransWebApi(new ApiClient({ baseUrl: portal, timeoutMs: 30_000, fetch: nodeFetch() }), CLIENT_VERSION);
+
+/** A web server call with its failures as the client's result codes (spec §8). */
+async function web<T>(call: Promise<T>): Promise<T> {
   try {
-    env = JSON.parse(r.body.toString('utf8')) as typeof env;
-  } catch {
-    throw new ClientError('1000', `The fast-transfer web server answered HTTP ${r.status}`);
+    return await call;
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    if (e.kind === 'api') throw new ClientError(e.code, e.msg, e.data);
+    if (e.kind === 'http')
+      throw new ClientError('1000', `The fast-transfer web server answered HTTP ${e.status}`);
+    throw new ClientError(FastransCodes.timeout, `The portal does not answer: ${e.msg}`);
   }
-  if (env.code !== '0') throw new ClientError(env.code, env.msg, env.data);
-  return env.data;
 }
 
 /**
@@ -54,6 +55,7 @@ async function web<T>(portal: string, body: Record<string, unknown>, token?: str
 export class Session {
   info: LoginInfo | null = null;
   remote: Remote | null = null;
+  private api: FastransWebCalls | null = null;
   private webToken: string | null = null;
   private uk: string | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
@@ -67,21 +69,13 @@ export class Session {
   }
 
   async login(portal: string, uk: string, persist = true): Promise<LoginInfo> {
-    const me = await web<{
-      token: string;
-      clusterId: string;
-      clusterUserName: string;
-      homePath: string;
-      expiresAt: number;
-    }>(portal, { module: 'user', action: 'login', UK: uk });
-    const { servers } = await web<{ servers: { url: string }[] }>(
-      portal,
-      { module: 'server', action: 'list' },
-      me.token,
-    );
+    const api = webServer(portal);
+    const me = await web(api.login(uk));
+    const { servers } = await web(api.servers(me.token));
     const urls = servers.map((s) => new URL(s.url, portal + '/').toString().replace(/\/$/, ''));
     if (urls.length === 0)
       throw new ClientError(CommonCodes.noChange, 'No file service is enabled on the cluster');
+    this.api = api;
     this.webToken = me.token;
     this.uk = uk;
     this.remote = new Remote(urls, uk);
@@ -115,10 +109,7 @@ export class Session {
   private startHeartbeat() {
     if (this.heartbeat) clearInterval(this.heartbeat);
     const beat = () => {
-      if (this.info && this.webToken)
-        void web(this.info.portal, { module: 'client', action: 'heartbeat' }, this.webToken).catch(
-          () => undefined,
-        );
+      if (this.api && this.webToken) void web(this.api.heartbeat(this.webToken)).catch(() => undefined);
     };
     beat();
     this.heartbeat = setInterval(beat, 30_000);
@@ -126,10 +117,10 @@ export class Session {
   }
 
   async logout(): Promise<void> {
-    if (this.info && this.webToken)
-      await web(this.info.portal, { module: 'user', action: 'logout' }, this.webToken).catch(() => undefined);
+    if (this.api && this.webToken) await web(this.api.logout(this.webToken)).catch(() => undefined);
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.info = null;
+    this.api = null;
     this.remote = null;
     this.webToken = null;
     this.uk = null;

@@ -145,6 +145,38 @@ describe('ApiClient', () => {
     expect(e).toMatchObject({ kind: 'network', status: 0 });
   });
 
+  it('settles success and every kind of failure with call(), as request() would have resolved or thrown', async () => {
+    const onUnauthorized = vi.fn();
+    const client = new ApiClient({ baseUrl, onUnauthorized, timeoutMs: 100 });
+    expect(await client.call<{ hello: string }>('/ok')).toEqual({
+      ok: true,
+      status: 200,
+      code: '0',
+      msg: 'success',
+      data: { hello: 'world' },
+    });
+    // An envelope refusal keeps the server's status, code, msg and data.
+    expect(await client.call('/api-error')).toMatchObject({
+      ok: false,
+      status: 200,
+      code: '1020',
+      msg: 'File does not exist',
+      data: null,
+    });
+    const unauthorized = await client.call('/unauthorized');
+    expect(unauthorized).toMatchObject({ ok: false, status: 401, code: '401' });
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+    // Without an envelope the bare status is the code; without an answer the status is 0.
+    expect(await client.call('/html-500')).toMatchObject({ ok: false, status: 500, code: '500' });
+    const slow = await client.call('/slow');
+    expect(slow).toMatchObject({ ok: false, status: 0, code: 'TIMEOUT' });
+    // The error is the one request() throws, for callers that rethrow it.
+    if (slow.ok) throw new Error('expected a failure');
+    expect(slow.error).toBeInstanceOf(ApiError);
+    expect(slow.error.kind).toBe('timeout');
+    expect(await caught(client.request('/api-error'))).toMatchObject({ code: '1020', status: 200 });
+  });
+
   it('builds URLs for links', () => {
     expect(new ApiClient({ baseUrl: 'http://h' }).url('/a', { p: ['1', '2'] })).toBe('http://h/a?p=1&p=2');
   });

@@ -1,12 +1,32 @@
 import { Limits, OK } from '@hpc/contracts';
 import { ApiError } from './api-error';
-import { envelopeError, isEnvelope } from './envelope';
+import { envelopeError, isEnvelope, type EnvelopeLike } from './envelope';
 
 type Scalar = string | number | boolean;
 /** Query values: arrays are sent as repeated parameters (`labels=a&labels=b`, spec §7); null/undefined are left out. */
 export type QueryParams = Record<string, Scalar | readonly Scalar[] | null | undefined>;
 export type FormBody = Record<string, Scalar | readonly Scalar[] | null | undefined>;
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * A call's outcome read without throwing ({@link ApiClient.call}): tests and benches that assert on a refusal's
+ * status and code (`{ status: 503, code: '1001' }`) read them here instead of catching. A failure carries the
+ * {@link ApiError} the throwing calls would have thrown, and its fields: the envelope's code, or the bare status
+ * ("503", "0" for no answer at all) or TIMEOUT/NETWORK/CANCELLED, as {@link ApiError} defines them.
+ */
+export type CallResult<T> =
+  | { ok: true; status: number; code: typeof OK; msg: string; data: T }
+  | { ok: false; status: number; code: string; msg: string; data: unknown; error: ApiError };
+
+/** The {@link CallResult} of a failure. */
+export const failedResult = (error: ApiError): CallResult<never> => ({
+  ok: false,
+  status: error.status,
+  code: error.code,
+  msg: error.msg,
+  data: error.data,
+  error,
+});
 
 export interface ApiClientOptions {
   /** Prefix of every path: '' for the page's own origin, or an absolute URL such as an efile instance. */
@@ -66,7 +86,26 @@ export class ApiClient {
   /** Resolves to the envelope's `data` when `code` is "0"; otherwise rejects with an {@link ApiError}. */
   async request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
     const res = await this.send(path, opts);
-    return this.parse<T>(res);
+    const payload = await this.parse(res);
+    if (payload.code !== OK) throw this.notify(fromEnvelope(payload, res));
+    return payload.data as T;
+  }
+
+  /**
+   * The same call as {@link request}, settled instead of thrown: success and failure both resolve with the status,
+   * code, msg and data of the answer. Only a bug of the caller (not an {@link ApiError}) still rejects.
+   */
+  async call<T>(path: string, opts: RequestOptions = {}): Promise<CallResult<T>> {
+    try {
+      const res = await this.send(path, opts);
+      const payload = await this.parse(res);
+      if (payload.code !== OK) return failedResult(this.notify(fromEnvelope(payload, res)));
+      const msg = typeof payload.msg === 'string' ? payload.msg : '';
+      return { ok: true, status: res.status, code: OK, msg, data: payload.data as T };
+    } catch (e) {
+      if (e instanceof ApiError) return failedResult(e);
+      throw e;
+    }
   }
 
   /** The URL a call would use: for links (downloads, images) that the browser fetches itself. */
@@ -151,7 +190,8 @@ export class ApiClient {
     }
   }
 
-  private async parse<T>(res: Response): Promise<T> {
+  /** The envelope of a 2xx answer, whatever its code; an answer that is not one is an {@link ApiError}. */
+  private async parse(res: Response): Promise<EnvelopeLike> {
     let payload: unknown;
     try {
       payload = await res.json();
@@ -172,8 +212,7 @@ export class ApiClient {
         kind: 'http',
       });
     }
-    if (payload.code !== OK) throw this.notify(fromEnvelope(payload, res));
-    return payload.data as T;
+    return payload;
   }
 
   /** Turns a non-2xx answer into an error: the envelope's code when there is one, else the bare status. */

@@ -1,7 +1,9 @@
 export { ApiError, isApiError, type ApiErrorKind, type ApiErrorInit } from './api-error';
 export {
   ApiClient,
+  failedResult,
   toSearchParams,
+  type CallResult,
   type ApiClientOptions,
   type RequestOptions,
   type QueryParams,
@@ -56,3 +58,14 @@ export {
   type ChunkStored,
   type ChunkCallOptions,
 } from './chunk-upload';
+export {
+  fastransApi,
+  fastransWebApi,
+  type FastransCalls,
+  type FastransWebCalls,
+  type FastransWebLogin,
+  type ManifestLine,
+  type RelayBatch,
+  type TransferBatchResult,
+  type TransferStatus,
+} from './fastrans.api';

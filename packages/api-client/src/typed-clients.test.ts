@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ApiClient, ApiError, codeOfAnswer, efileApi, identityApi, readEnvelope, shareApi } from './index';
+import {
+  ApiClient,
+  ApiError,
+  codeOfAnswer,
+  efileApi,
+  fastransApi,
+  fastransWebApi,
+  identityApi,
+  readEnvelope,
+  shareApi,
+} from './index';
 
 /** A client whose `fetch` records the request and answers the given envelope. */
 function recording(data: unknown = null) {
@@ -98,5 +108,67 @@ describe('shareApi and identityApi', () => {
     const { calls, fetch } = recording({ tokenList: [] });
     await expect(identityApi(new ApiClient({ fetch })).auth.refresh()).resolves.toEqual({ tokenList: [] });
     expect(calls[0]).toMatchObject({ url: '/api/auth/refresh', method: 'POST' });
+  });
+});
+
+describe('fastransApi / fastransWebApi', () => {
+  it('sends the JSON calls to /fastrans/*.action and the bytes of a range as they are', async () => {
+    const r = recording({ files: [] });
+    const api = fastransApi(
+      new ApiClient({ baseUrl: 'http://e', fetch: r.fetch, headers: () => ({ token: 't' }) }),
+    );
+    await api.begin([{ path: '/h/a b', size: 3, identifier: 'x' }], 65536, false);
+    expect(r.calls[0]).toMatchObject({ url: 'http://e/fastrans/begin.action', method: 'POST' });
+    expect(r.calls[0]!.headers).toMatchObject({ token: 't', 'content-type': 'application/json' });
+    expect(JSON.parse(r.calls[0]!.body)).toEqual({
+      files: [{ path: '/h/a b', size: 3, identifier: 'x' }],
+      rangeSize: 65536,
+      overwrite: false,
+    });
+    await api.range('ab', 7, new Uint8Array([1, 2]));
+    expect(r.calls[1]).toMatchObject({ url: 'http://e/fastrans/range.action?id=ab&n=7', method: 'PUT' });
+    expect(r.calls[1]!.headers['content-type']).toBe('application/octet-stream');
+    await api.batch('/h/d e', new Uint8Array(1), true);
+    expect(r.calls[2]!.url).toBe('http://e/fastrans/batch.action?path=%2Fh%2Fd+e&overwrite=true');
+  });
+
+  it('hands the byte answers back raw, with the Range header of the wanted bytes', async () => {
+    const r = recording();
+    const api = fastransApi(new ApiClient({ baseUrl: 'http://e', fetch: r.fetch }));
+    const res = await api.read('/h/f', 10, 20);
+    expect(res).toBeInstanceOf(Response);
+    expect(r.calls[0]!.url).toBe('http://e/fastrans/read.action?path=%2Fh%2Ff');
+    expect(r.calls[0]!.headers.range).toBe('bytes=10-19');
+  });
+
+  it('numbers the web server calls and carries the version and the web token', async () => {
+    const r = recording(null);
+    const web = fastransWebApi(new ApiClient({ baseUrl: 'http://p', fetch: r.fetch }), '1.2.3');
+    await web.login('uk');
+    await web.heartbeat('w t');
+    expect(r.calls[0]!.url).toBe('http://p/fastrans/api');
+    expect(JSON.parse(r.calls[0]!.body)).toEqual({
+      id: 1,
+      version: '1.2.3',
+      module: 'user',
+      action: 'login',
+      UK: 'uk',
+    });
+    expect(r.calls[1]!.url).toBe('http://p/fastrans/api?token=w+t');
+    expect(JSON.parse(r.calls[1]!.body)).toEqual({
+      id: 2,
+      version: '1.2.3',
+      module: 'client',
+      action: 'heartbeat',
+    });
+  });
+
+  it('throws a refusal of the web server as the ApiError of its envelope', async () => {
+    const fetch = (async () =>
+      new Response(JSON.stringify({ id: 1, code: '1003', msg: 'Not logged in', data: null }), {
+        status: 200,
+      })) as unknown as typeof globalThis.fetch;
+    const web = fastransWebApi(new ApiClient({ baseUrl: 'http://p', fetch }), '1.0.0');
+    await expect(web.servers('t')).rejects.toMatchObject({ kind: 'api', code: '1003', msg: 'Not logged in' });
   });
 });

@@ -11,3 +11,4 @@ export * from './efile';
 export * from './chunk-protocol';
 export * from './site';
 export * from './fastrans';
+export * from './backoff';

@@ -1,4 +1,4 @@
-import { FastransTaskState as S, type FastransTaskState } from '@hpc/contracts';
+import { FastransTaskState as S, backoffMs, type FastransTaskState } from '@hpc/contracts';
 
 /**
  * The transfer engine: a deterministic state machine with no I/O and no clock of its own (the caller passes `now`).
@@ -267,7 +267,7 @@ export function upgrade(t: TaskModel): TaskModel {
 }
 
 const backoff = (attempts: number, l: EngineLimits) =>
-  Math.min(l.backoffMaxMs, l.backoffBaseMs * 2 ** Math.max(0, attempts - 1));
+  backoffMs(attempts, { baseMs: l.backoffBaseMs, maxMs: l.backoffMaxMs });
 
 function settleIfFinished(t: TaskModel): void {
   if (!t.listEnded) return;

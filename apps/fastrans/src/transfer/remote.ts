@@ -1,5 +1,13 @@
-import { CommonCodes, PortalCodes, type TransferFileRef, type TransferFileStatus } from '@hpc/contracts';
-import { NetworkError, request, type HttpResult } from './http';
+import {
+  ApiClient,
+  ApiError,
+  fastransApi,
+  parseEnvelope,
+  type FastransCalls,
+  type ManifestLine,
+} from '@hpc/api-client';
+import { CommonCodes, PortalCodes, type TransferFileRef } from '@hpc/contracts';
+import { NetworkError, nodeFetch } from './http';
 
 /** An answer of efile with a code other than "0". `auth` for refused tokens (the task waits for a new login). */
 export class RemoteError extends Error {
@@ -15,28 +23,35 @@ export class RemoteError extends Error {
   }
 }
 
-export interface Envelope<T> {
-  code: string;
-  msg: string;
-  data: T;
-}
-
 /**
  * The cluster's efile instances as the client reaches them: requests go round-robin over the servers the portal
- * listed, and a server that fails is skipped for a while (failover). The token is the day token of the login; it is
- * sent in the `token` header and never logged.
+ * listed, and a server that fails is skipped for a while (failover). Each server is one `ApiClient` with the typed
+ * fast-transfer calls of `@hpc/api-client` over the client's keep-alive pool (`nodeFetch`); the token is the day
+ * token of the login, sent in the `token` header and never logged.
  */
 export class Remote {
   private next = 0;
   private readonly downUntil = new Map<string, number>();
+  private readonly clients = new Map<string, { client: ApiClient; calls: FastransCalls }>();
   /** Consecutive network failures over all servers: the runner reports "proxy closed" past a threshold. */
   failures = 0;
 
   constructor(
     readonly servers: string[],
-    private readonly token: string,
+    token: string,
   ) {
     if (servers.length === 0) throw new Error('no server');
+    for (const server of servers) {
+      // No deadline of the client's own: the socket's inactivity limit (nodeFetch) bounds a call, as a range of
+      // 64 MiB on a slow link may rightly take minutes.
+      const client = new ApiClient({
+        baseUrl: server,
+        timeoutMs: 0,
+        fetch: nodeFetch(),
+        headers: () => ({ token }),
+      });
+      this.clients.set(server, { client, calls: fastransApi(client) });
+    }
   }
 
   private pick(): string {
@@ -51,151 +66,126 @@ export class Remote {
     return this.servers[this.next++ % this.servers.length]!;
   }
 
-  private async send(path: string, opts: Parameters<typeof request>[1]): Promise<HttpResult> {
+  /**
+   * One call on the next server, its failures in the engine's terms: no answer, or a 5xx other than 507 (disk full
+   * is the file's, not the server's), is a NetworkError that marks the server down for 5 s and counts towards
+   * "proxy closed"; an envelope refusal is a RemoteError; any other answer is a NetworkError that counts nothing.
+   */
+  private async via<T>(call: (calls: FastransCalls, client: ApiClient) => Promise<T>): Promise<T> {
     const server = this.pick();
+    const { client, calls } = this.clients.get(server)!;
+    const down = (msg: string) => {
+      this.downUntil.set(server, Date.now() + 5_000);
+      return new NetworkError(msg);
+    };
     try {
-      const r = await request(server + path, { ...opts, headers: { ...opts.headers, token: this.token } });
+      const out = await call(calls, client);
       this.failures = 0;
-      if (r.status >= 500 && r.status !== 507) {
-        this.downUntil.set(server, Date.now() + 5_000);
-        throw new NetworkError(`HTTP ${r.status}`);
-      }
-      return r;
+      return out;
     } catch (e) {
-      if (e instanceof NetworkError) {
-        this.failures++;
-        this.downUntil.set(server, Date.now() + 5_000);
+      // The server answered, and the answer was judged by the call itself.
+      if (e instanceof RemoteError || e instanceof NetworkError) {
+        this.failures = 0;
+        throw e;
       }
-      throw e;
+      // No answer, or one cut off while its body was read.
+      if (e instanceof CutOff || (e instanceof ApiError && e.status === 0)) {
+        this.failures++;
+        throw down(e.message);
+      }
+      // Not the server's: a failure of the consumer of a manifest line, say.
+      if (!(e instanceof ApiError)) throw e;
+      if (e.status >= 500 && e.status !== 507) {
+        this.failures = 1;
+        throw down(`HTTP ${e.status}`);
+      }
+      this.failures = 0;
+      if (e.kind === 'api') throw new RemoteError(e.code, e.msg, e.data);
+      throw new NetworkError(`unexpected answer (HTTP ${e.status})`);
     }
-  }
-
-  private async json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const r = await this.send(path, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return this.envelope<T>(r);
-  }
-
-  private envelope<T>(r: HttpResult): T {
-    let env: Envelope<T>;
-    try {
-      env = JSON.parse(r.body.toString('utf8')) as Envelope<T>;
-    } catch {
-      throw new NetworkError(`unexpected answer (HTTP ${r.status})`);
-    }
-    if (env.code !== '0') throw new RemoteError(env.code, env.msg, env.data);
-    return env.data;
   }
 
   async begin(files: TransferFileRef[], rangeSize: number, overwrite: boolean) {
-    return (
-      await this.json<{ files: TransferFileStatus[] }>('POST', '/fastrans/begin.action', {
-        files,
-        rangeSize,
-        overwrite,
-      })
-    ).files;
+    return (await this.via((c) => c.begin(files, rangeSize, overwrite))).files;
   }
   async status(files: TransferFileRef[]) {
-    return (await this.json<{ files: TransferFileStatus[] }>('POST', '/fastrans/status.action', { files }))
-      .files;
+    return (await this.via((c) => c.status(files))).files;
   }
-  async range(id: string, n: number, data: Buffer) {
-    const r = await this.send(`/fastrans/range.action?id=${id}&n=${n}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/octet-stream' },
-      body: data,
-    });
-    return this.envelope<{ stored: number; total: number }>(r);
+  range(id: string, n: number, data: Buffer) {
+    return this.via((c) => c.range(id, n, data));
   }
   finalize(id: string, sha256: string) {
-    return this.json<{ path: string; size: number }>('POST', '/fastrans/finalize.action', { id, sha256 });
+    return this.via((c) => c.finalize(id, sha256));
   }
-  async batch(base: string, tar: Buffer, overwrite: boolean) {
-    const r = await this.send(
-      `/fastrans/batch.action?path=${encodeURIComponent(base)}&overwrite=${overwrite}`,
-      {
-        method: 'PUT',
-        headers: { 'content-type': 'application/octet-stream' },
-        body: tar,
-      },
-    );
-    return this.envelope<{ stored: string[]; failed: { path: string; code: string }[] }>(r);
+  batch(base: string, tar: Buffer, overwrite: boolean) {
+    return this.via((c) => c.batch(base, tar, overwrite));
   }
   cancel(ids: string[]) {
-    return this.json<{ cancelled: number }>('POST', '/fastrans/cancel.action', { ids });
+    return this.via((c) => c.cancel(ids));
   }
 
   /** The manifest of remote items, line by line (a folder of any size: nothing is held but one line). */
-  async manifest(
-    paths: string[],
-    onEntry: (e: { rel: string; dir: boolean; size: number }) => void | Promise<void>,
-  ) {
-    const outcome: { failed: Error | null } = { failed: null };
-    const r = await this.send('/fastrans/manifest.action', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ paths }),
-      onResponse: async (res) => {
-        if (!String(res.headers['content-type']).includes('ndjson')) {
-          const parts: Buffer[] = [];
-          for await (const c of res) parts.push(c as Buffer);
-          outcome.failed = this.errorOf(Buffer.concat(parts));
-          return;
+  manifest(paths: string[], onEntry: (e: ManifestLine) => void | Promise<void>) {
+    return this.via(async (c) => {
+      const res = await c.manifest(paths);
+      if (!String(res.headers.get('content-type')).includes('ndjson') || !res.body)
+        throw errorOf(await bytesOf(res));
+      const reader: ReadableStreamDefaultReader<Uint8Array> = res.body.getReader();
+      const text = new TextDecoder();
+      let rest = '';
+      for (;;) {
+        const { done, value } = await reader.read().catch(cutOff);
+        if (done) break;
+        rest += text.decode(value, { stream: true });
+        let nl: number;
+        while ((nl = rest.indexOf('\n')) !== -1) {
+          const line = rest.slice(0, nl);
+          rest = rest.slice(nl + 1);
+          // Awaited: a slow consumer (the list file) holds the response back instead of buffering it.
+          if (line) await onEntry(JSON.parse(line) as ManifestLine);
         }
-        let rest = '';
-        for await (const c of res) {
-          rest += (c as Buffer).toString('utf8');
-          let nl: number;
-          while ((nl = rest.indexOf('\n')) !== -1) {
-            const line = rest.slice(0, nl);
-            rest = rest.slice(nl + 1);
-            // Awaited: a slow consumer (the list file) holds the response back instead of buffering it.
-            if (line) await onEntry(JSON.parse(line) as { rel: string; dir: boolean; size: number });
-          }
-        }
-      },
+      }
     });
-    if (outcome.failed) throw outcome.failed;
-    if (r.status >= 300) this.envelope(r);
   }
 
-  private errorOf(body: Buffer): Error {
-    try {
-      const env = JSON.parse(body.toString('utf8')) as Envelope<unknown>;
-      return new RemoteError(env.code, env.msg, env.data);
-    } catch {
-      return new NetworkError('unexpected answer');
-    }
-  }
-
-  async read(path: string, start: number, end: number): Promise<Buffer> {
-    const r = await this.send(`/fastrans/read.action?path=${encodeURIComponent(path)}`, {
-      method: 'GET',
-      headers: { range: `bytes=${start}-${end - 1}` },
+  read(path: string, start: number, end: number): Promise<Buffer> {
+    return this.via(async (c) => {
+      const res = await c.read(path, start, end);
+      const body = await bytesOf(res);
+      if (res.status !== 206 && !(res.status === 200 && start === 0)) throw errorOf(body);
+      if (body.length !== end - start) throw new NetworkError('short range');
+      return body;
     });
-    if (r.status !== 206 && !(r.status === 200 && start === 0)) throw this.errorOf(r.body);
-    if (r.body.length !== end - start) throw new NetworkError('short range');
-    return r.body;
   }
-  async readBatch(paths: string[]): Promise<Buffer> {
-    const r = await this.send('/fastrans/readBatch.action', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ paths }),
+  readBatch(paths: string[]): Promise<Buffer> {
+    return this.via(async (c) => {
+      const res = await c.readBatch(paths);
+      const body = await bytesOf(res);
+      if (res.status !== 200 || String(res.headers.get('content-type')).includes('json')) throw errorOf(body);
+      return body;
     });
-    if (r.status !== 200 || String(r.headers['content-type']).includes('json')) throw this.errorOf(r.body);
-    return r.body;
   }
   sha256(path: string) {
-    return this.json<{ sha256: string; size: number }>('POST', '/fastrans/sha256.action', { path });
+    return this.via((c) => c.sha256(path));
   }
 
   // The remote file operations of the local protocol, through efile's ordinary calls.
   call<T>(method: 'GET' | 'POST', path: string, body?: unknown) {
-    return this.json<T>(method, path, body);
+    return this.via((_, client) => client.request<T>(path, { method, json: body }));
   }
+}
+
+/** A connection cut while an answer's body was read: a failure of the server, like no answer at all. */
+class CutOff extends Error {}
+const cutOff = (e: unknown): never => {
+  throw new CutOff(e instanceof Error ? e.message : String(e));
+};
+const bytesOf = (res: Response): Promise<Buffer> => res.arrayBuffer().then((b) => Buffer.from(b), cutOff);
+
+/** The error of a 2xx answer that is not what the call expects: its envelope's refusal, else an unexpected answer. */
+function errorOf(body: Buffer): Error {
+  const env = parseEnvelope(body.toString('utf8'));
+  return env
+    ? new RemoteError(env.code, typeof env.msg === 'string' ? env.msg : '', env.data)
+    : new NetworkError('unexpected answer');
 }

@@ -1,0 +1,107 @@
+import type {
+  FastransLoginResponse,
+  FastransServer,
+  FastransWebBody,
+  ManifestEntry,
+  TransferBatchResponse,
+  TransferFileRef,
+  TransferFinalizeResponse,
+  TransferRangeResponse,
+  TransferShaResponse,
+  TransferStatusResponse,
+} from '@hpc/contracts';
+import type { ApiClient } from './client';
+import type { DataOf } from './envelope';
+
+export type TransferStatus = DataOf<typeof TransferStatusResponse>;
+export type TransferBatchResult = DataOf<typeof TransferBatchResponse>;
+/** A manifest line as the client reads it (`mtime` is not needed to plan a download). */
+export type ManifestLine = Pick<ManifestEntry, 'rel' | 'dir' | 'size'>;
+/** The bytes of a range or a tar as the caller's `fetch` takes them (a Buffer in Node). */
+export type Bytes = NonNullable<RequestInit['body']>;
+/** What the portal's fast-transfer web server answers a login: the day token and where it leads. */
+export type FastransWebLogin = DataOf<typeof FastransLoginResponse> & { minVersion?: string };
+
+/**
+ * The fast-transfer calls of one efile instance (contracts/fastrans.ts, `/fastrans/*.action`); `client` carries the
+ * day token in the `token` header. The JSON calls resolve with the envelope's data; the byte calls (a range or tar
+ * batch sent, a range, a tar or the NDJSON manifest read) go through {@link ApiClient.send} and hand back the raw
+ * Response for the caller to stream, refusals being thrown as {@link ApiError} alike.
+ */
+export function fastransApi(client: ApiClient) {
+  const octets = { 'content-type': 'application/octet-stream' };
+  return {
+    begin: (files: TransferFileRef[], rangeSize: number, overwrite: boolean) =>
+      client.post<TransferStatus>('/fastrans/begin.action', { json: { files, rangeSize, overwrite } }),
+    status: (files: TransferFileRef[]) =>
+      client.post<TransferStatus>('/fastrans/status.action', { json: { files } }),
+    range: (id: string, n: number, data: Bytes) =>
+      client.request<DataOf<typeof TransferRangeResponse>>('/fastrans/range.action', {
+        method: 'PUT',
+        query: { id, n },
+        headers: octets,
+        body: data,
+      }),
+    finalize: (id: string, sha256: string) =>
+      client.post<DataOf<typeof TransferFinalizeResponse>>('/fastrans/finalize.action', {
+        json: { id, sha256 },
+      }),
+    /** A tar of small files under the folder `path`, each checked against its `hpc.sha256` pax header. */
+    batch: (path: string, tar: Bytes, overwrite: boolean) =>
+      client.request<TransferBatchResult>('/fastrans/batch.action', {
+        method: 'PUT',
+        query: { path, overwrite },
+        headers: octets,
+        body: tar,
+      }),
+    cancel: (ids: string[]) =>
+      client.post<{ cancelled: number }>('/fastrans/cancel.action', { json: { ids } }),
+    /** NDJSON, one {@link ManifestEntry} a line, when the content type says so; otherwise an envelope. */
+    manifest: (paths: string[]) =>
+      client.send('/fastrans/manifest.action', { method: 'POST', json: { paths } }),
+    /** Bytes `start` to `end` (exclusive) of one file: 206, or 200 with the whole file for a range from 0. */
+    read: (path: string, start: number, end: number) =>
+      client.send('/fastrans/read.action', {
+        query: { path },
+        headers: { range: `bytes=${start}-${end - 1}` },
+      }),
+    /** A tar of these small files with their `hpc.sha256` pax headers. */
+    readBatch: (paths: string[]) =>
+      client.send('/fastrans/readBatch.action', { method: 'POST', json: { paths } }),
+    sha256: (path: string) =>
+      client.post<DataOf<typeof TransferShaResponse>>('/fastrans/sha256.action', { json: { path } }),
+  };
+}
+export type FastransCalls = ReturnType<typeof fastransApi>;
+
+/** The relay's long poll: the page's requests carried for the client since `after` (docs/FASTRANS.md "The relay"). */
+export interface RelayBatch<M> {
+  seq: number;
+  requests: { n: number; m: M }[];
+}
+
+/**
+ * The portal's calls for the fast-transfer client itself: its web server (`POST /fastrans/api`, a JSON-RPC-like
+ * body, always HTTP 200 with a result code) and the relay. The web token travels as `?token=`.
+ */
+export function fastransWebApi(client: ApiClient, version: string) {
+  let id = 0;
+  const call = <T>(body: Pick<FastransWebBody, 'module' | 'action' | 'UK'>, token?: string) =>
+    client.post<T>('/fastrans/api', { query: { token }, json: { id: ++id, version, ...body } });
+  return {
+    login: (uk: string) => call<FastransWebLogin>({ module: 'user', action: 'login', UK: uk }),
+    servers: (token: string) =>
+      call<{ servers: FastransServer[] }>({ module: 'server', action: 'list' }, token),
+    heartbeat: (token: string) => call<null>({ module: 'client', action: 'heartbeat' }, token),
+    logout: (token: string) => call<null>({ module: 'user', action: 'logout' }, token),
+    relayPoll: <M>(token: string, after: number, timeoutMs: number) =>
+      client.post<RelayBatch<M>>('/fastrans/relay/poll', {
+        query: { token },
+        json: { after, version },
+        timeoutMs,
+      }),
+    relayAnswer: (token: string, n: number, answer: unknown, timeoutMs: number) =>
+      client.post<null>('/fastrans/relay/answer', { query: { token }, json: { n, answer }, timeoutMs }),
+  };
+}
+export type FastransWebCalls = ReturnType<typeof fastransWebApi>;
