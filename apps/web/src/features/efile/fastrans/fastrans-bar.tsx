@@ -217,6 +217,7 @@ export function FastransBar({ clusterId, dir, homePath, selected, refresh, goTo,
         <FastransPrompt
           kind={prompt}
           version={snap.version}
+          permission={snap.permission}
           updateUrl={updateUrl}
           onClose={() => setPrompt(null)}
           onRetry={() => {

@@ -13,6 +13,8 @@ interface Props {
   kind: PromptKind;
   /** The running client's version (prompt b). */
   version: string | null;
+  /** The browser's answer for local network access: `denied` adds that second step to prompt (a). */
+  permission: PermissionState | null;
   updateUrl: string;
   onClose: () => void;
   /** Prompt (b): go on with the old client. */
@@ -26,7 +28,15 @@ interface Props {
  * registers) and a download link; (b) client too old: update, or continue uploading. A close icon; it closes 1 s
  * after start or download is clicked. A third form says the browser blocks the page's connection to the client.
  */
-export function FastransPrompt({ kind, version, updateUrl, onClose, onContinue, onRetry }: Props) {
+export function FastransPrompt({
+  kind,
+  version,
+  permission,
+  updateUrl,
+  onClose,
+  onContinue,
+  onRetry,
+}: Props) {
   const { t } = useTranslation();
   const closing = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => void (closing.current && clearTimeout(closing.current)), []);
@@ -101,6 +111,12 @@ export function FastransPrompt({ kind, version, updateUrl, onClose, onContinue, 
             <Typography.Paragraph type="secondary" className="fastrans-prompt-hint">
               {t('fastrans.prompt.startHint')}
             </Typography.Paragraph>
+            {kind === 'notRunning' && permission === 'denied' && (
+              // The second step, after starting the client: the browser's own setting.
+              <div data-testid="fastrans-prompt-denied">
+                <Alert type="warning" showIcon title={t('fastrans.prompt.deniedToo')} />
+              </div>
+            )}
           </>
         )}
       </div>
