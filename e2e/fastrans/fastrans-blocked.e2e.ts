@@ -125,6 +125,45 @@ describe('fast transfer blocked by the browser', () => {
     }
   });
 
+  it('at 1440 px: the fast-transfer buttons stay on the toolbar row, a toast stays off the drawer title', async () => {
+    type Box = { left: number; top: number; right: number; bottom: number };
+    const box = (page: Page, selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((e) => {
+          const r = e.getBoundingClientRect();
+          return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+        });
+    const overlap = (a: Box, b: Box) =>
+      a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    for (const lang of ['zh-CN', 'en-US'] as const) {
+      const { ctx, page, shot } = await efile(lang);
+      // Before: the three buttons wrapped onto a row of their own in English.
+      const upload = await box(page, '[data-testid=efile-upload-button]');
+      for (const id of ['fastrans-upload', 'fastrans-download', 'fastrans-tasks-button'])
+        expect((await box(page, `[data-testid=${id}]`)).top).toBe(upload.top);
+      await shot(`fastrans-toolbar-${lang}`);
+      // A toast while the task list is open ("Fast upload started" opens it): here the warning of a fast
+      // download with nothing selected, clicked from the script since the drawer's mask covers the toolbar.
+      await page.getByTestId('fastrans-tasks-button').click();
+      const title = await until(async () => {
+        const b = await box(page, '.fastrans-drawer .ant-drawer-title');
+        return b.right <= 1440 && b.left < 1440 - 600 ? b : undefined;
+      });
+      await page.evaluate(() =>
+        document.querySelector<HTMLElement>('[data-testid=fastrans-download]')!.click(),
+      );
+      const toast = await until(async () => {
+        const b = await box(page, '.ant-message-notice');
+        return b.top >= 0 ? b : undefined;
+      });
+      expect(overlap(toast, title)).toBe(false);
+      await shot(`fastrans-toast-drawer-${lang}`);
+      await ctx.close();
+    }
+  });
+
   it('client running and logged in: the page says the browser blocks it and uploads through the relay', async () => {
     // A day token from the portal as the page asks for one, handed to the client on its command line (FASTRANS_TOKEN):
     // this client never sees a direct connection, as with Safari.

@@ -49,6 +49,7 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
     <Drawer
       open
       size="large"
+      rootClassName="fastrans-drawer"
       title={t('fastrans.tasks.title')}
       onClose={onClose}
       extra={
