@@ -92,6 +92,21 @@ describe('fast transfer blocked by the browser', () => {
     return { ...visit, blocked };
   };
 
+  /** A call of the portal's API from the page, with its session and CSRF header as the page's own client sends. */
+  const portalCall = <T>(page: Page, url: string, body: Record<string, unknown>) =>
+    page.evaluate(
+      async ({ url, body }) => {
+        const csrf = /(?:^|;\s*)csrf=([^;]+)/.exec(document.cookie)?.[1] ?? '';
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(csrf) },
+          body: JSON.stringify(body),
+        });
+        return (await res.json()) as { code: string; data: unknown };
+      },
+      { url, body },
+    ) as Promise<{ code: string; data: T }>;
+
   /** The browser's log lines of the refused local connections (expected here) are not page errors. */
   const pageErrors = (errors: string[]) =>
     errors.filter((e) => !/WebSocket connection to 'ws:\/\/127\.0\.0\.1/.test(e));
@@ -164,23 +179,54 @@ describe('fast transfer blocked by the browser', () => {
     }
   });
 
-  it('client running and logged in: the page says the browser blocks it and uploads through the relay', async () => {
-    // A day token from the portal as the page asks for one, handed to the client on its command line (FASTRANS_TOKEN):
-    // this client never sees a direct connection, as with Safari.
+  it('client running but the relay unreachable too: the "blocked" prompt, to allow the browser and detect again', async () => {
+    // A day token from the portal as the page asks for one, handed to the client on its command line
+    // (FASTRANS_TOKEN): this client never sees a direct connection, as with Safari.
     const first = await efile('en-US');
-    const token = await first.page.evaluate(async () => {
-      const csrf = /(?:^|;\s*)csrf=([^;]+)/.exec(document.cookie)?.[1] ?? '';
-      const res = await fetch('/model-zoo/proxy/efile/fastrans/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(csrf) },
-        body: JSON.stringify({ directory: encodeURIComponent('/public/home/demo'), clusterId: '11250' }),
-      });
-      return ((await res.json()) as { data: { token: string } }).data.token;
-    });
+    const token = (
+      await portalCall<{ token: string }>(first.page, '/model-zoo/proxy/efile/fastrans/login', {
+        directory: encodeURIComponent('/public/home/demo'),
+        clusterId: '11250',
+      })
+    ).data.token;
     await first.ctx.close();
+    // A network between client and portal that lets the login and heartbeat through but not the relay's poll:
+    // the portal knows the client runs, yet nothing carries the page's actions to it.
+    proxy.refuse('/fastrans/relay/poll');
     client = await startClient(pkg, home, { env: { FASTRANS_TOKEN: token } });
     await until(() => client!.output().includes('logged in as') || undefined);
+    await until(() => proxy.seen('/fastrans/relay/poll') > 0 || undefined);
+    for (const lang of ['zh-CN', 'en-US'] as const) {
+      const { ctx, page, shot, errors } = await efile(lang);
+      await page.getByTestId('fastrans-upload').click();
+      await page.getByTestId('fastrans-prompt-blocked').waitFor();
+      expect(await page.getByTestId('fastrans-prompt-notRunning').count()).toBe(0);
+      // Not the start and download of prompt (a): the client is there, the browser is the way out.
+      expect(await page.getByTestId('fastrans-start').count()).toBe(0);
+      await page.getByTestId('fastrans-retry').waitFor();
+      await opened(page);
+      await shot(`fastrans-blocked-prompt-${lang}`);
+      expect(formatViolations(`fastrans-blocked-prompt-${lang}`, await axeViolations(page))).toBe('');
+      expect(pageErrors(errors)).toEqual([]);
+      await ctx.close();
+    }
+    // The network lets the poll through again: the client's next try (its backoff is at most 8 s) gets through.
+    proxy.refuse(null);
+    const probe = await efile('en-US');
+    await until(
+      async () =>
+        (
+          await portalCall(probe.page, '/model-zoo/proxy/efile/fastrans/relay', {
+            action: 'check',
+            sign: 'p',
+          })
+        ).code === '0' || undefined,
+      250,
+    );
+    await probe.ctx.close();
+  }, 120_000);
 
+  it('client running and logged in: the page says the browser blocks it and uploads through the relay', async () => {
     smallFiles(path.join(home, 'relay30'), 30);
     const { ctx, page, shot, errors, blocked } = await efile('en-US');
     await shot('fastrans-blocked-toolbar-en-US');

@@ -26,7 +26,8 @@ interface Props {
 /**
  * The fast-transfer prompt (spec §2): (a) client not detected: a start button (the `fastrans://` link the package
  * registers) and a download link; (b) client too old: update, or continue uploading. A close icon; it closes 1 s
- * after start or download is clicked. A third form says the browser blocks the page's connection to the client.
+ * after start or download is clicked. A third form says the browser blocks the page's connection to a running client
+ * (and the relay did not answer either): allow local network access, then detect again.
  */
 export function FastransPrompt({
   kind,
@@ -74,16 +75,23 @@ export function FastransPrompt({
               </Button>
             </Space>
           </>
+        ) : kind === 'blocked' ? (
+          // The client runs (it called the portal) but neither way reaches it: the browser's setting is the way
+          // out, not starting or downloading a client the user already has.
+          <>
+            <Alert
+              type="warning"
+              showIcon
+              className="fastrans-blocked"
+              title={t('fastrans.prompt.blockedText')}
+            />
+            <Typography.Paragraph>{t('fastrans.prompt.blockedHint')}</Typography.Paragraph>
+            <Button type="primary" icon={<ReloadOutlined />} onClick={onRetry} data-testid="fastrans-retry">
+              {t('fastrans.prompt.retry')}
+            </Button>
+          </>
         ) : (
           <>
-            {kind === 'blocked' && (
-              <Alert
-                type="warning"
-                showIcon
-                className="fastrans-blocked"
-                title={t('fastrans.prompt.blockedText')}
-              />
-            )}
             <Typography.Paragraph>{t('fastrans.prompt.startText')}</Typography.Paragraph>
             <Space wrap>
               <Button
@@ -111,7 +119,7 @@ export function FastransPrompt({
             <Typography.Paragraph type="secondary" className="fastrans-prompt-hint">
               {t('fastrans.prompt.startHint')}
             </Typography.Paragraph>
-            {kind === 'notRunning' && permission === 'denied' && (
+            {permission === 'denied' && (
               // The second step, after starting the client: the browser's own setting.
               <div data-testid="fastrans-prompt-denied">
                 <Alert type="warning" showIcon title={t('fastrans.prompt.deniedToo')} />
