@@ -23,8 +23,8 @@ import {
  *
  * Why this is faithful: Chromium applies Local Network Access only when a page of a less private address space
  * (public) reaches a more private one (loopback). Every server of the test is on 127.0.0.1, so the page would be
- * loopback itself and never checked. `--ip-address-space-overrides=<proxy>=public` (the switch Chromium's own
- * web tests use) makes the portal's origin a public site, as it is in production; its WebSockets to
+ * loopback itself and never checked. `--ip-address-space-overrides=<proxy>=public` (a Chromium command-line
+ * switch) makes the portal's origin a public site, as it is in production; its WebSockets to
  * ws://127.0.0.1:<port> then go through the real check and fail with net::ERR_BLOCKED_BY_LOCAL_NETWORK_ACCESS_CHECKS
  * (asserted from the browser's log). The user's "Block" is the CDP permission override of `loopback-network`, the
  * permission that governs 127.0.0.1 in Chromium 156 (`local-network` is for private addresses; the older
@@ -34,8 +34,9 @@ import {
  *
  * The existing "second path" test in fastrans.e2e.ts closes the sockets with routeWebSocket on a loopback page (the
  * permission reads `prompt` there, the client had logged in directly before): this file covers the denied
- * permission, a client that never had a direct connection (logged in from the command line, as its README says for
- * browsers that block), and the client that is not running.
+ * permission, a client that never had a direct connection (logged in from the command line, FASTRANS_TOKEN as for
+ * `fastrans serve --token`), the client that is not running, and a running client whose relay poll a network in
+ * between refuses (the "blocked" prompt). Between them, the layout checks of the toolbar and the toast at 1440 px.
  */
 describe('fast transfer blocked by the browser', () => {
   let work: string;
