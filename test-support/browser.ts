@@ -2,9 +2,10 @@ import { chromium, type Browser } from 'playwright-core';
 
 /**
  * The system Chromium, headless, with everything that talks to the internet switched off: the browser of the e2e
- * tests and of the benches that measure pages (CHROMIUM_PATH points to another one).
+ * tests and of the benches that measure pages (CHROMIUM_PATH points to another one). `extraArgs`: a test's own
+ * switches (e.g. an address space override).
  */
-export function launchBrowser(): Promise<Browser> {
+export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -16,6 +17,7 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      ...extraArgs,
     ],
   });
 }

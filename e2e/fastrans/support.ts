@@ -147,10 +147,23 @@ export class Portal {
  * something, whatever the machine's speed.
  */
 export async function rangeProxy(target: string) {
-  const state = { holdAfter: Infinity, ranges: 0, held: [] as http.ServerResponse[] };
+  const state = {
+    holdAfter: Infinity,
+    ranges: 0,
+    held: [] as http.ServerResponse[],
+    refused: null as string | null,
+    seen: new Map<string, number>(),
+  };
   const agent = new http.Agent({ keepAlive: false });
   const server = http.createServer((req, res) => {
     const p = req.url ?? '';
+    const route = p.split('?')[0]!;
+    state.seen.set(route, (state.seen.get(route) ?? 0) + 1);
+    if (state.refused && route.includes(state.refused)) {
+      req.resume();
+      res.writeHead(502).end();
+      return;
+    }
     if (p.includes('/fastrans/range.action')) {
       state.ranges++;
       if (state.ranges > state.holdAfter) {
@@ -179,6 +192,12 @@ export async function rangeProxy(target: string) {
       state.holdAfter = n;
     },
     held: () => state.held.length,
+    /** Answers 502 to every request whose path contains `part` (a network in between that lets only some through). */
+    refuse(part: string | null) {
+      state.refused = part;
+    },
+    /** How many requests of this path came through the proxy (refused ones included). */
+    seen: (route: string) => state.seen.get(route) ?? 0,
     /** Lets everything through again; the held requests fail (the client sends them again). */
     release() {
       state.holdAfter = Infinity;

@@ -214,6 +214,10 @@ export function fastransService(deps: PortalDeps, services: IdentityServices, se
     async heartbeat(s: WebSession, version: string) {
       await deps.kv.set(`fastrans:presence:${s.sub}`, JSON.stringify({ version, at: Date.now() }), 90_000);
     },
+    /** The client logged out: it no longer calls, so the page should not count on it (not the 90 s of a crash). */
+    async absent(sub: string) {
+      await deps.kv.del(`fastrans:presence:${sub}`);
+    },
     async presence(userId: number): Promise<{ running: boolean; version: string | null }> {
       const raw = await deps.kv.get(`fastrans:presence:${userId}`);
       if (!raw) return { running: false, version: null };

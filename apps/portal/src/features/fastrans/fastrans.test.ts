@@ -121,4 +121,71 @@ describe('portal fast-transfer calls', () => {
     ).toBe('1003');
     expect(fs.existsSync(path.join(tmp.dir, 'clusters'))).toBe(true);
   });
+
+  it("relay: a page reaches only its own user's client, and only while that client is logged in", async () => {
+    const uk = dataOf<{ token: string }>(await login(encodeURIComponent('/public/home/demo'))).token;
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/fastrans/api',
+      payload: { id: 1, version: '1.0.0', module: 'user', action: 'login', UK: uk },
+    });
+    const token = signIn.json<{ data: { token: string } }>().data.token;
+    const poll = (t: string, after = 0) =>
+      app.inject({
+        method: 'POST',
+        url: `/fastrans/relay/poll?token=${encodeURIComponent(t)}`,
+        payload: { after, version: '1.0.0' },
+      });
+    const relay = (b: Browser, m: Record<string, unknown>, opts: { noCsrf?: boolean } = {}) =>
+      b.post(`${PREFIX}/relay`, { json: m, ...opts });
+
+    // Logged in but not polling (a client without the relay, or the command line's upload): the page is told at
+    // once that the relay cannot reach it, instead of waiting for an answer that cannot come.
+    await app.inject({
+      method: 'POST',
+      url: `/fastrans/api?token=${token}`,
+      payload: { id: 2, version: '1.0.0', module: 'client', action: 'heartbeat' },
+    });
+    expect((await relay(demo, { action: 'check', sign: 's' })).json()).toMatchObject({ code: '631013' });
+
+    // demo's client polls: demo's page reaches it, and gets its answer. (An injected call starts when awaited.)
+    const first = poll(token).then((r) =>
+      r.json<{ data: { seq: number; requests: { n: number; m: unknown }[] } }>(),
+    );
+    const answered = first.then(({ data }) =>
+      app.inject({
+        method: 'POST',
+        url: `/fastrans/relay/answer?token=${token}`,
+        payload: { n: data.requests[0]!.n, answer: { code: '0', msg: '', data: { sign: 's' } } },
+      }),
+    );
+    // The poll marks the client as listening when it starts: the page asks until the relay takes its request.
+    let asked: { code: string };
+    do asked = (await relay(demo, { action: 'check', sign: 's' })).json<{ code: string }>();
+    while (asked.code === '631013');
+    expect(asked).toEqual({ code: '0', msg: '', data: { sign: 's' } });
+    expect((await first).data.requests).toEqual([
+      { n: expect.any(Number), m: { action: 'check', sign: 's' } },
+    ]);
+    expect((await answered).json()).toMatchObject({ code: '0' });
+
+    // Another user's page does not reach demo's client (its own has never called); nobody without a session or
+    // the CSRF header does; a client without a valid web token polls nothing.
+    const lisi = await loggedIn(app, 'lisi');
+    expect((await relay(lisi, { action: 'list' })).json()).toMatchObject({ code: '631013' });
+    expect((await relay(new Browser(app), { action: 'list' })).statusCode).toBe(401);
+    expect((await relay(demo, { action: 'list' }, { noCsrf: true })).json()).toMatchObject({ code: 'CSRF' });
+    expect((await poll('not-a-token')).json()).toMatchObject({ code: '1003' });
+
+    // The client logs out: its poll is refused, and at once the page neither sees it running nor queues for it
+    // (a poll that was waiting then ends empty: relay.service.test.ts).
+    await app.inject({
+      method: 'POST',
+      url: `/fastrans/api?token=${token}`,
+      payload: { id: 3, version: '1.0.0', module: 'user', action: 'logout' },
+    });
+    expect((await poll(token)).json()).toMatchObject({ code: '1003' });
+    expect(dataOf(await demo.get(`${PREFIX}/presence`))).toEqual({ running: false, version: null });
+    expect((await relay(demo, { action: 'list' })).json()).toMatchObject({ code: '631013' });
+  }, 40_000);
 });

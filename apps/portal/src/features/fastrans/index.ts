@@ -39,7 +39,7 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
     return `http://${host.includes(':') ? `[${host}]` : host}:${a.port}`;
   };
   const service = fastransService(deps, services, selfBase);
-  const relay = relayService(deps.kv, (userId) => service.presence(userId));
+  const relay = relayService(deps.kv);
   const Envelope = Type.Object({ code: Type.String(), msg: Type.String(), data: Type.Unknown() });
   // These calls change nothing on the server but hand out a token: the page's CSRF header is required all the same.
   const csrf = csrfCheck({
@@ -196,7 +196,10 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
         try {
           if (module === 'user' && action === 'login') return answer(await service.webLogin(UK, version));
           if (module === 'user' && action === 'logout') {
+            // Relay only while logged in: the user's page stops seeing the client as running or queueing for it.
+            const leaving = await service.webSession(req.query.token).catch(() => null);
             await service.webLogout(req.query.token);
+            if (leaving) await Promise.all([relay.gone(leaving.sub), service.absent(leaving.sub)]);
             return answer(null);
           }
           const session = await service.webSession(req.query.token);

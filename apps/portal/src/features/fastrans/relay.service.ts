@@ -20,24 +20,35 @@ const TICK_MS = 150;
 const REQUEST_TTL_MS = 30_000;
 const ANSWER_TTL_MS = 60_000;
 const SEQ_TTL_MS = 24 * 3600_000;
+/**
+ * How long a poll counts as "a client is listening": the long poll's 20 s, the client's immediate next poll and its
+ * longest backoff (8 s), with room to spare. Longer would queue requests for a client that has gone.
+ */
+const POLLING_TTL_MS = 35_000;
 
 /**
  * The second path between page and client (issue 11 §3), for browsers that block the page's connection to
  * 127.0.0.1: the client keeps an outbound long poll to the portal, and the page's actions travel through the KV
  * store. Everything is in the KV store, so the page and the client may reach different portal instances.
  *
- * Keys, per portal user: `seq` (a counter numbering the requests), `q:<n>` (a request), `a:<n>` (its answer).
+ * Bound to a logged-in client of the page's user: the page's user comes from its session, the client's from its web
+ * token (the day token it logged in with names the user), and requests are queued only while such a client polls
+ * (`polling`, set by each poll, removed at the client's logout), not merely while one sends heartbeats.
+ *
+ * Keys, per portal user: `seq` (a counter numbering the requests), `q:<n>` (a request), `a:<n>` (its answer),
+ * `polling` (a logged-in client polls).
  */
-export function relayService(kv: KvStore, presence: (userId: number) => Promise<{ running: boolean }>) {
+export function relayService(kv: KvStore) {
   const key = (userId: number | string, k: string) => `fastrans:relay:${userId}:${k}`;
 
   return {
     /**
-     * The page's side: queues one action for the user's client and waits for its answer. A client that does not
-     * poll (not running, or not logged in) answers 631013 at once; one that does not answer in time 30001.
+     * The page's side: queues one action for the user's client and waits for its answer. No logged-in client
+     * polling (not running, logged out, or one without the relay) answers 631013 at once; one that does not answer
+     * in time 30001.
      */
     async send(userId: number, m: Record<string, unknown>, waitMs = 25_000): Promise<RelayAnswer> {
-      if (!(await presence(userId)).running)
+      if (!(await kv.get(key(userId, 'polling'))))
         return {
           code: PortalCodes.clientNotInstalled,
           msg: 'The fast-transfer client is not running',
@@ -68,7 +79,10 @@ export function relayService(kv: KvStore, presence: (userId: number) => Promise<
       waitMs = 20_000,
     ): Promise<{ seq: number; requests: RelayRequest[] }> {
       const deadline = Date.now() + waitMs;
+      await kv.set(key(userId, 'polling'), '1', POLLING_TTL_MS);
       for (;;) {
+        // Logged out meanwhile (`gone`): a poll that was waiting ends without anything the page asks afterwards.
+        if (!(await kv.get(key(userId, 'polling')))) return { seq: after, requests: [] };
         const seq = Number((await kv.get(key(userId, 'seq'))) ?? 0);
         const from = seq < after ? 0 : after;
         if (seq > from) {
@@ -89,6 +103,11 @@ export function relayService(kv: KvStore, presence: (userId: number) => Promise<
 
     async answer(userId: string, n: number, a: RelayAnswer): Promise<void> {
       await kv.set(key(userId, `a:${n}`), JSON.stringify(a), ANSWER_TTL_MS);
+    },
+
+    /** The user's client logged out: nothing more is queued for it, and its waiting poll ends. */
+    async gone(userId: string): Promise<void> {
+      await kv.del(key(userId, 'polling'));
     },
   };
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { App, Badge, Button } from 'antd';
+import { App, Badge, Button, Space, Tooltip } from 'antd';
 import { CloudDownloadOutlined, CloudUploadOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { FastransTaskState as S, type FileEntry } from '@hpc/contracts';
@@ -186,37 +186,43 @@ export function FastransBar({ clusterId, dir, homePath, selected, refresh, goTo,
   };
 
   const active = snap.tasks.filter((x) => ACTIVE.includes(x.state)).length;
+  // One compact group, the task list as an icon with its tooltip: the toolbar's second row then holds E-File's
+  // actions and fast transfer on one line at 1440 px in both languages (with a label it wrapped in English).
   return (
     <>
-      <Button
-        icon={<CloudUploadOutlined />}
-        disabled={disabled}
-        onClick={() => void fastUpload()}
-        data-testid="fastrans-upload"
-      >
-        {t('fastrans.upload')}
-      </Button>
-      <Button
-        icon={<CloudDownloadOutlined />}
-        disabled={disabled}
-        onClick={() => void fastDownload()}
-        data-testid="fastrans-download"
-      >
-        {t('fastrans.download')}
-      </Button>
-      <Badge count={active} size="small">
+      <Space.Compact className="fastrans-bar">
         <Button
-          icon={<ThunderboltOutlined />}
-          onClick={() => void openList()}
-          data-testid="fastrans-tasks-button"
+          icon={<CloudUploadOutlined />}
+          disabled={disabled}
+          onClick={() => void fastUpload()}
+          data-testid="fastrans-upload"
         >
-          {t('fastrans.tasks.button')}
+          {t('fastrans.upload')}
         </Button>
-      </Badge>
+        <Button
+          icon={<CloudDownloadOutlined />}
+          disabled={disabled}
+          onClick={() => void fastDownload()}
+          data-testid="fastrans-download"
+        >
+          {t('fastrans.download')}
+        </Button>
+        <Tooltip title={t('fastrans.tasks.button')}>
+          <Badge count={active} size="small">
+            <Button
+              icon={<ThunderboltOutlined />}
+              aria-label={t('fastrans.tasks.button')}
+              onClick={() => void openList()}
+              data-testid="fastrans-tasks-button"
+            />
+          </Badge>
+        </Tooltip>
+      </Space.Compact>
       {prompt && (
         <FastransPrompt
           kind={prompt}
           version={snap.version}
+          permission={snap.permission}
           updateUrl={updateUrl}
           onClose={() => setPrompt(null)}
           onRetry={() => {

@@ -133,6 +133,19 @@ describe('detecting the fast-transfer client', () => {
     c.close();
   });
 
+  it('not present while the browser denies local access: not running (prompt a), the denial kept for it', async () => {
+    const query = vi.fn(async ({ name }: { name: string }) => {
+      if (name !== 'loopback-network') throw new TypeError('unknown permission');
+      return { state: 'denied' };
+    });
+    vi.stubGlobal('navigator', { permissions: { query } });
+    const c = new FastransClient([1]);
+    expect(await c.detect()).toBe('notRunning');
+    expect(c.getSnapshot()).toMatchObject({ status: 'notRunning', permission: 'denied', via: null });
+    expect(query).toHaveBeenCalledWith({ name: 'loopback-network' });
+    expect(api.relay).not.toHaveBeenCalled();
+  });
+
   it('present but the relay fails too: blocked, not "not running"', async () => {
     api.presence.mockResolvedValue({ running: true, version: '1.0.0' });
     api.relay.mockRejectedValue(new Error('no answer'));

@@ -57,8 +57,11 @@ export class FastransError extends Error {
 }
 
 /**
- * Where detection stands. `blocked`: nothing answered on 127.0.0.1 but the client is running (it calls the portal)
- * or the browser says it denies local access; `tooOld`: it answered with a version below the portal's minimum.
+ * Where detection stands. `blocked`: nothing answered on 127.0.0.1, the client is running (it calls the portal) but
+ * the relay did not answer either; `notRunning`: nothing answered and the portal has not heard from the client,
+ * whatever the browser's permission (starting the client is the user's first step either way; the prompt adds the
+ * browser's denial); `tooOld`: it answered with a version below the portal's minimum. A running client reached
+ * through the relay is `connected` with `via: 'relay'`: the page says the browser blocks the direct way.
  */
 export type FastransStatus = 'idle' | 'detecting' | 'connected' | 'notRunning' | 'blocked' | 'tooOld';
 
@@ -174,7 +177,10 @@ const relayTransport: Transport = {
   close: () => undefined,
 };
 
-/** `navigator.permissions` for local network access (Chrome 142+: 'loopback-network', before 145 LNA). */
+/**
+ * `navigator.permissions` for local network access. 'loopback-network' is the one that decides for 127.0.0.1 (checked
+ * in Chromium 156 by e2e/fastrans/fastrans-blocked.e2e.ts); 'local-network-access' for the Chrome versions before it.
+ */
 async function localAccessPermission(): Promise<PermissionState | null> {
   for (const name of ['loopback-network', 'local-network-access']) {
     try {
@@ -288,9 +294,10 @@ export class FastransClient {
         return 'blocked';
       }
     }
-    const status = permission === 'denied' ? 'blocked' : 'notRunning';
-    this.set({ status, via: null, version: null });
-    return status;
+    // Not present: prompt (a) even when the browser denies local access. "Blocked" would send the user to the
+    // browser's settings while the client is not even started; the prompt shows the denial as a second step.
+    this.set({ status: 'notRunning', via: null, version: null });
+    return 'notRunning';
   }
 
   private async connected(via: 'direct' | 'relay', version: string): Promise<FastransStatus> {

@@ -13,6 +13,8 @@ interface Props {
   kind: PromptKind;
   /** The running client's version (prompt b). */
   version: string | null;
+  /** The browser's answer for local network access: `denied` adds that second step to prompt (a). */
+  permission: PermissionState | null;
   updateUrl: string;
   onClose: () => void;
   /** Prompt (b): go on with the old client. */
@@ -24,9 +26,18 @@ interface Props {
 /**
  * The fast-transfer prompt (spec §2): (a) client not detected: a start button (the `fastrans://` link the package
  * registers) and a download link; (b) client too old: update, or continue uploading. A close icon; it closes 1 s
- * after start or download is clicked. A third form says the browser blocks the page's connection to the client.
+ * after start or download is clicked. A third form says the browser blocks the page's connection to a running client
+ * (and the relay did not answer either): allow local network access, then detect again.
  */
-export function FastransPrompt({ kind, version, updateUrl, onClose, onContinue, onRetry }: Props) {
+export function FastransPrompt({
+  kind,
+  version,
+  permission,
+  updateUrl,
+  onClose,
+  onContinue,
+  onRetry,
+}: Props) {
   const { t } = useTranslation();
   const closing = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => void (closing.current && clearTimeout(closing.current)), []);
@@ -64,16 +75,23 @@ export function FastransPrompt({ kind, version, updateUrl, onClose, onContinue, 
               </Button>
             </Space>
           </>
+        ) : kind === 'blocked' ? (
+          // The client runs (it called the portal) but neither way reaches it: the browser's setting is the way
+          // out, not starting or downloading a client the user already has.
+          <>
+            <Alert
+              type="warning"
+              showIcon
+              className="fastrans-blocked"
+              title={t('fastrans.prompt.blockedText')}
+            />
+            <Typography.Paragraph>{t('fastrans.prompt.blockedHint')}</Typography.Paragraph>
+            <Button type="primary" icon={<ReloadOutlined />} onClick={onRetry} data-testid="fastrans-retry">
+              {t('fastrans.prompt.retry')}
+            </Button>
+          </>
         ) : (
           <>
-            {kind === 'blocked' && (
-              <Alert
-                type="warning"
-                showIcon
-                className="fastrans-blocked"
-                title={t('fastrans.prompt.blockedText')}
-              />
-            )}
             <Typography.Paragraph>{t('fastrans.prompt.startText')}</Typography.Paragraph>
             <Space wrap>
               <Button
@@ -101,6 +119,12 @@ export function FastransPrompt({ kind, version, updateUrl, onClose, onContinue, 
             <Typography.Paragraph type="secondary" className="fastrans-prompt-hint">
               {t('fastrans.prompt.startHint')}
             </Typography.Paragraph>
+            {permission === 'denied' && (
+              // The second step, after starting the client: the browser's own setting.
+              <div data-testid="fastrans-prompt-denied">
+                <Alert type="warning" showIcon title={t('fastrans.prompt.deniedToo')} />
+              </div>
+            )}
           </>
         )}
       </div>

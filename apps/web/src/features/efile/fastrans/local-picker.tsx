@@ -4,6 +4,7 @@ import { ArrowUpOutlined, FileOutlined, FolderOutlined } from '@ant-design/icons
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../lib/format-size';
 import { fastransClient, type LocalEntry, type LocalListing } from './fastrans-client';
+import { RelayNote } from './relay-note';
 
 interface Props {
   /** `pick`: files and folders to upload; `folder`: the local folder a download goes into. */
@@ -67,6 +68,7 @@ export function LocalPicker({ mode, remote, onCancel, onPick, onError }: Props) 
       destroyOnHidden
     >
       <div data-testid="fastrans-picker">
+        <RelayNote />
         <Typography.Paragraph type="secondary">
           {mode === 'pick'
             ? t('fastrans.picker.uploadTo', { path: remote })

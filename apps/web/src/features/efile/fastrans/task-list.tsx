@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { FastransTaskState as S } from '@hpc/contracts';
 import { formatSize, formatSpeed } from '../lib/format-size';
 import type { FastransTask } from './fastrans-client';
+import { RelayNote } from './relay-note';
 
 /** The names of spec §4's states 0-13, in order: the catalogue's keys `fastrans.state.<name>`. */
 export const STATE_NAMES = Object.keys(S) as (keyof typeof S)[];
@@ -48,6 +49,7 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
     <Drawer
       open
       size="large"
+      rootClassName="fastrans-drawer"
       title={t('fastrans.tasks.title')}
       onClose={onClose}
       extra={
@@ -58,6 +60,7 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
         )
       }
     >
+      <RelayNote />
       <div data-testid="fastrans-tasks">
         {tasks.length === 0 ? (
           <Empty description={t('fastrans.tasks.empty')} />
