@@ -1,3 +1,4 @@
+import { ApiError } from '@hpc/api-client';
 import { backoffMs } from '@hpc/contracts';
 import type { Answer, Request } from './protocol';
 import { webServer } from './session';
@@ -6,6 +7,11 @@ import { webServer } from './session';
 export interface RelayOptions {
   handle(m: Request, origin: string): Promise<Answer>;
   log(msg: string): void;
+  /**
+   * The portal refused the poll itself (its web login ended: the day is over, or the portal lost its sessions):
+   * polling again with the same token cannot succeed, so the loop ends here and the session logs in anew or out.
+   */
+  onRefused(): void;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -53,6 +59,12 @@ export class Relay {
         }
       } catch (e) {
         if (run !== this.run) return;
+        if (e instanceof ApiError && e.kind === 'api') {
+          this.opts.log(`relay stopped: the portal refused its login (${e.code})`);
+          this.run++;
+          this.opts.onRefused();
+          return;
+        }
         // The token is never in a log: only the message of the failure.
         if (failures++ === 0) this.opts.log(`relay poll failed: ${(e as Error).message.replace(token, '…')}`);
         // Short backoff (1, 2, 4, then 8 s): the page waits on this path while the portal restarts.

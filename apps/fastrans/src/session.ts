@@ -116,6 +116,21 @@ export class Session {
     this.heartbeat.unref();
   }
 
+  /**
+   * The portal no longer knows this client's web login (it ended with the day, or the portal lost its sessions):
+   * log in again with the saved day token, which the portal accepts while it is valid; otherwise log out, so the
+   * page asks for a new login instead of the client polling with a dead token.
+   */
+  async renew(): Promise<void> {
+    const { info, uk } = this;
+    if (!info || !uk) return;
+    try {
+      await this.login(info.portal, uk, false);
+    } catch {
+      await this.logout();
+    }
+  }
+
   async logout(): Promise<void> {
     if (this.api && this.webToken) await web(this.api.logout(this.webToken)).catch(() => undefined);
     if (this.heartbeat) clearInterval(this.heartbeat);
