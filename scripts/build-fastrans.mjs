@@ -69,9 +69,14 @@ Get a day token in E-File (fast transfer, "command line"), then:
   \`ExecStart\` line to where you unpacked this folder, then \`systemctl --user daemon-reload\` and
   \`systemctl --user enable --now fastrans\`. Stop with \`systemctl --user stop fastrans\`.
   The start button of the page uses the \`fastrans://\` link: \`install-url-handler.sh\` registers it (xdg).
-- Windows: press Win+R, type \`shell:startup\`, and put a shortcut to \`fastrans.cmd\` in that folder.
+- Windows: press Win+R, type \`shell:startup\`, and put a shortcut to \`fastrans.cmd\` in that folder. Run
+  \`install-url-handler.cmd\` once so the page's start button (\`fastrans://\`) starts the client; it writes only
+  your own registry branch (\`HKEY_CURRENT_USER\\Software\\Classes\\fastrans\`, no administrator rights). Remove it with
+  \`reg delete HKCU\\Software\\Classes\\fastrans /f\`.
 - macOS (launchd agent): copy \`com.hpc.fastrans.plist\` to \`~/Library/LaunchAgents/\`, set the path in it,
   then \`launchctl load ~/Library/LaunchAgents/com.hpc.fastrans.plist\`. Stop with \`launchctl unload …\`.
+  macOS lets only an application bundle claim a link such as \`fastrans://\`, so there the start button cannot start
+  the client: keep it running with the agent, or start it yourself, and the page finds it.
 
 ## Uninstall
 
@@ -134,6 +139,16 @@ MimeType=x-scheme-handler/fastrans;
 EOF
 xdg-mime default fastrans.desktop x-scheme-handler/fastrans
 echo "fastrans:// now starts $dir/fastrans"
+`;
+
+// Windows: the same link for this user only (HKEY_CURRENT_USER needs no administrator rights); it starts fastrans.cmd.
+const URL_HANDLER_WINDOWS = `
+@echo off
+set "here=%~dp0"
+reg add "HKCU\\Software\\Classes\\fastrans" /ve /d "URL:fastrans" /f >nul
+reg add "HKCU\\Software\\Classes\\fastrans" /v "URL Protocol" /d "" /f >nul
+reg add "HKCU\\Software\\Classes\\fastrans\\shell\\open\\command" /ve /d "\\"%here%fastrans.cmd\\"" /f >nul
+echo fastrans:// now starts %here%fastrans.cmd
 `;
 
 async function makeSea(bundle) {
@@ -215,6 +230,10 @@ export async function buildFastrans({ force = false } = {}) {
     { name: `${TOP}/fastrans.service`, data: text(SERVICE) },
     { name: `${TOP}/com.hpc.fastrans.plist`, data: text(PLIST) },
     { name: `${TOP}/install-url-handler.sh`, data: text(URL_HANDLER), mode: 0o755 },
+    {
+      name: `${TOP}/install-url-handler.cmd`,
+      data: Buffer.from(text(URL_HANDLER_WINDOWS).toString().replace(/\n/g, '\r\n')),
+    },
   ];
   if (exe) entries.push({ name: `${TOP}/fastrans`, data: fs.readFileSync(exe), mode: 0o755 });
   const part = zlib.gzipSync(tarEntries(entries), { level: 6 });

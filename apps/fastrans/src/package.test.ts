@@ -108,12 +108,19 @@ describe('the client package the portal serves', () => {
           'fastrans.json',
           'fastrans.service',
           'com.hpc.fastrans.plist',
+          'fastrans.cmd',
+          'install-url-handler.sh',
+          'install-url-handler.cmd',
         ]),
       );
       if (singleExe) expect(names).toContain('fastrans');
       expect(JSON.parse(fs.readFileSync(path.join(dir, 'fastrans.json'), 'utf8'))).toMatchObject({
         portal: proxy.origin,
       });
+      // The Windows link handler writes only the user's own registry branch (no administrator rights).
+      expect(fs.readFileSync(path.join(dir, 'install-url-handler.cmd'), 'utf8')).toMatch(
+        /^reg add "HKCU\\Software\\Classes\\fastrans\\shell\\open\\command"/m,
+      );
       for (const word of ['systemctl --user', 'shell:startup', 'launchctl', 'Uninstall', 'stop']) {
         expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain(word);
       }
