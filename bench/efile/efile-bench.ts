@@ -13,6 +13,7 @@ import path from 'node:path';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { cpuOf, median, MiB, ms, reporter, secs, writeRandomFile } from '../bench-kit';
 import { uploadChunked } from './chunk-client';
 import { loadRun } from './load-run';
 import { startEfileProcess } from '../../test-support/efile-process';
@@ -23,7 +24,6 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 // loader thread and transform cache alone add ~50 MB of RSS. BENCH_SERVER=<path of another checkout's
 // apps/efile/src/server.ts or dist/server.js> measures that one (before/after comparisons).
 const serverEntry = process.env.BENCH_SERVER ?? path.resolve(here, '../../apps/efile/dist/server.js');
-const MiB = 1024 * 1024;
 const UPLOAD = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * MiB;
 const DOWNLOAD = Number(process.env.BENCH_DOWNLOAD_MIB ?? 2048) * MiB;
 const ZIP_FILES = Number(process.env.BENCH_ZIP_FILES ?? 10_000);
@@ -36,32 +36,9 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'efile-bench-'));
 const root = path.join(tmp, 'root');
 const home = path.join(root, 'public/home/demo');
 fs.mkdirSync(home, { recursive: true });
-const secs = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
-const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 const port = 21000 + Math.floor(Math.random() * 10000);
 const base = `http://127.0.0.1:${port}`;
-const results: string[] = [];
-const say = (s: string) => {
-  const line = `${s} [load ${os.loadavg()[0]!.toFixed(1)}]`;
-  console.log(line);
-  results.push(line);
-};
-/** CPU seconds (user + system, all threads) a process has used: less noisy than wall time on shared cores. */
-const cpuOf = (pid: number) => {
-  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-function writeRandomFile(file: string, size: number) {
-  const fd = fs.openSync(file, 'w');
-  const block = Buffer.alloc(4 * MiB);
-  for (let off = 0; off < size; off += block.length) {
-    for (let i = 0; i < block.length; i += 4096) block.writeUInt32LE((off + i) >>> 0, i);
-    fs.writeSync(fd, block, 0, Math.min(block.length, size - off));
-  }
-  fs.closeSync(fd);
-}
+const { say, lines: results } = reporter();
 
 let server: ChildProcess | undefined;
 

@@ -14,6 +14,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { cpuOf, median, MiB, ms, reporter, secs, writeRandomFile } from '../bench-kit';
 import { readEfileConfig } from '../../apps/efile/src/config';
 import { PathResolver } from '../../apps/efile/src/fs/path-resolver';
 import { WorkerUserFs } from '../../apps/efile/src/userfs/worker-client';
@@ -27,7 +28,6 @@ if (process.getuid?.() !== 0) {
 }
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serverEntry = path.resolve(here, '../../apps/efile/dist/server.js');
-const MiB = 1024 * 1024;
 const UPLOAD = Number(process.env.BENCH_UPLOAD_MIB ?? 512) * MiB;
 const DOWNLOAD = Number(process.env.BENCH_DOWNLOAD_MIB ?? 1024) * MiB;
 const ZIP_FILES = Number(process.env.BENCH_ZIP_FILES ?? 5000);
@@ -42,32 +42,9 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'efile-unix-bench-'));
 fs.chmodSync(tmp, 0o755);
 const root = path.join(tmp, 'root');
 const home = path.join(root, HOME);
-const secs = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
-const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const f = (xs: number[], d = 0) => xs.map((x) => x.toFixed(d)).join('/');
-const results: string[] = [];
-const say = (s: string) => {
-  const line = `${s} [load ${os.loadavg()[0]!.toFixed(1)}]`;
-  console.log(line);
-  results.push(line);
-};
-/** CPU seconds (user + system) a process has used so far. */
-const cpuOf = (pid: number) => {
-  const fl = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fl[11]) + Number(fl[12])) / 100;
-};
+const { say, lines: results } = reporter();
 const giveToUser = (p: string) => execFileSync('chown', ['-R', `${USER}:${USER}`, p]);
-
-function writeRandomFile(file: string, size: number) {
-  const fd = fs.openSync(file, 'w');
-  const block = Buffer.alloc(4 * MiB);
-  for (let off = 0; off < size; off += block.length) {
-    for (let i = 0; i < block.length; i += 4096) block.writeUInt32LE((off + i) >>> 0, i);
-    fs.writeSync(fd, block, 0, Math.min(block.length, size - off));
-  }
-  fs.closeSync(fd);
-}
 
 const servers = new Map<Mode, { proc: ChildProcess; base: string }>();
 

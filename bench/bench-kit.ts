@@ -1,0 +1,42 @@
+/**
+ * What every bench measures with: elapsed time, CPU seconds of a process, medians, a report line that carries the
+ * machine's load (every figure is read beside it: the machines are shared), and a large file to move.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+
+export const MiB = 1024 * 1024;
+
+/** Seconds / milliseconds since `t0` (`process.hrtime.bigint()`). */
+export const secs = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
+export const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** CPU seconds (user + system, all threads) a process has used so far: steadier than wall time on shared cores. */
+export const cpuOf = (pid: number) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+
+/** Prints a result line with the 1-minute load average and keeps it for the bench's summary file. */
+export function reporter() {
+  const lines: string[] = [];
+  const say = (s: string) => {
+    const line = `${s} [load ${os.loadavg()[0]!.toFixed(1)}]`;
+    console.log(line);
+    lines.push(line);
+  };
+  return { say, lines };
+}
+
+/** A file of `size` bytes that no layer can compress or deduplicate (each 4 KiB page is numbered). */
+export function writeRandomFile(file: string, size: number) {
+  const fd = fs.openSync(file, 'w');
+  const block = Buffer.alloc(4 * MiB);
+  for (let off = 0; off < size; off += block.length) {
+    for (let i = 0; i < block.length; i += 4096) block.writeUInt32LE((off + i) >>> 0, i);
+    fs.writeSync(fd, block, 0, Math.min(block.length, size - off));
+  }
+  fs.closeSync(fd);
+}
