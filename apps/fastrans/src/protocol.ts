@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { FastransLocalEntry, FastransLocalListing } from '@hpc/contracts';
 import type { ClientConfig } from './config';
 import { ClientError, type Session } from './session';
 import { RemoteError } from './transfer/remote';
@@ -75,7 +76,7 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
       const offset = Number(m.offset ?? 0) || 0;
       const limit = Math.min(5000, Number(m.limit ?? 1000) || 1000);
       const names = (await fs.readdir(dir)).sort((a, b) => a.localeCompare(b));
-      const list = [];
+      const list: FastransLocalEntry[] = [];
       for (const name of names.slice(offset, offset + limit)) {
         const st = await fs.lstat(path.join(dir, name)).catch(() => null);
         if (!st || st.isSymbolicLink()) continue;
@@ -87,7 +88,12 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
           mtime: st.mtimeMs,
         });
       }
-      return { path: dir, parent: path.dirname(dir), total: names.length, list };
+      return {
+        path: dir,
+        parent: path.dirname(dir),
+        total: names.length,
+        list,
+      } satisfies FastransLocalListing;
     },
     async upload(m) {
       remote();

@@ -11,4 +11,5 @@ export * from './efile';
 export * from './chunk-protocol';
 export * from './site';
 export * from './fastrans';
+export * from './fastrans-local';
 export * from './backoff';

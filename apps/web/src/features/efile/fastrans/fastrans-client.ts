@@ -5,6 +5,9 @@ import {
   FastransCodes,
   FastransTaskState,
   compareVersions,
+  type FastransLocalEntry,
+  type FastransLocalListing,
+  type FastransTaskSummary,
 } from '@hpc/contracts';
 import { isApiError } from '@hpc/api-client';
 import { fastransApi } from './fastrans.api';
@@ -12,38 +15,10 @@ import { fastransApi } from './fastrans.api';
 /** spec §9: how long a check reply is awaited, the pause before a second round, the wait after a login. */
 export const FastransTimings = { checkReplyMs: 1000, retryMs: 300, afterLoginMs: 2500 } as const;
 
-/** A task as the client reports it (docs/FASTRANS.md "task summary"). */
-export interface FastransTask {
-  task_id: string;
-  kind: 'upload' | 'download';
-  state: number;
-  files: number;
-  count: number;
-  failed: number;
-  bytesDone: number;
-  bytesTotal: number;
-  speed: number;
-  eta: number | null;
-  local: string;
-  remote: string;
-  error: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface LocalEntry {
-  name: string;
-  path: string;
-  dir: boolean;
-  size: number;
-  mtime: number;
-}
-export interface LocalListing {
-  path: string;
-  parent: string;
-  total: number;
-  list: LocalEntry[];
-}
+/** A task as the client reports it, and an entry of a local folder: the local protocol's own types. */
+export type FastransTask = FastransTaskSummary;
+export type LocalEntry = FastransLocalEntry;
+export type LocalListing = FastransLocalListing;
 
 /** A refusal of the client (its result codes, spec §8) or of the portal, with the client's message. */
 export class FastransError extends Error {
