@@ -103,16 +103,18 @@ export class Remote {
     return (await this.json<{ files: TransferFileStatus[] }>('POST', '/fastrans/status.action', { files }))
       .files;
   }
-  async range(id: string, n: number, data: Buffer) {
-    const r = await this.send(`/fastrans/range.action?id=${id}&n=${n}`, {
+  /** `sha256`: the range's own SHA-256, checked by the server while it writes the bytes. */
+  async range(id: string, n: number, data: Buffer, sha256?: string) {
+    const r = await this.send(`/fastrans/range.action?id=${id}&n=${n}${sha256 ? `&sha256=${sha256}` : ''}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/octet-stream' },
       body: data,
     });
     return this.envelope<{ stored: number; total: number }>(r);
   }
-  finalize(id: string, sha256: string) {
-    return this.json<{ path: string; size: number }>('POST', '/fastrans/finalize.action', { id, sha256 });
+  /** `rangesSha256`: the hash list of the range digests (servers that check ranges); `sha256`: the whole file's. */
+  finalize(id: string, digest: { sha256: string } | { rangesSha256: string }) {
+    return this.json<{ path: string; size: number }>('POST', '/fastrans/finalize.action', { id, ...digest });
   }
   async batch(base: string, tar: Buffer, overwrite: boolean) {
     const r = await this.send(

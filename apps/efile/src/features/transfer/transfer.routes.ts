@@ -52,7 +52,8 @@ export function transferRoutes(app: EfileApp, { auth }: EfileContext, transfers:
       onRequest: rawBody,
       schema: { tags, querystring: TransferRangeQuery, response: { 200: TransferRangeResponse } },
     },
-    async (req) => ok(await transfers.range(auth.user(req), req.query.id, req.query.n, req.raw, req.query.sha256)),
+    async (req) =>
+      ok(await transfers.range(auth.user(req), req.query.id, req.query.n, req.raw, req.query.sha256)),
   );
   app.post(
     '/fastrans/finalize.action',

@@ -157,7 +157,14 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           let row = await repo.get(id);
           if (row?.status === 'done') {
             if (await stillDone(row, target.host)) {
-              out.push({ path: target.clusterPath, id, done: true, ranges: [], rangeSize, rangeChecks: true });
+              out.push({
+                path: target.clusterPath,
+                id,
+                done: true,
+                ranges: [],
+                rangeSize,
+                rangeChecks: true,
+              });
               continue;
             }
             await repo.remove(id);
@@ -263,7 +270,8 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           throw new AppError(CommonCodes.verificationFailed, 'The checksum of the range differs', {
             data: { range: n },
           });
-        if (lock.lost) throw new AppError(CommonCodes.unavailable, 'The range was taken over by another send');
+        if (lock.lost)
+          throw new AppError(CommonCodes.unavailable, 'The range was taken over by another send');
         await repo.addRange(id, n, got.sha256);
       } finally {
         await lock.release();

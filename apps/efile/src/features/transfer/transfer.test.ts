@@ -160,7 +160,9 @@ describe.each(testDbTargets())('fast-transfer calls ($name)', (db) => {
     corrupt[5] ^= 1;
     expect((await put(0, corrupt, sha(part(0)))).json()).toMatchObject({ code: '1010', data: { range: 0 } });
     expect(await ranges()).toEqual([]);
-    const ok = await Promise.all([0, 1, 2, 3, 4].map((n) => put(n, part(n), sha(part(n)), n % 2 ? h2 : h, n % 2 ? token2 : token)));
+    const ok = await Promise.all(
+      [0, 1, 2, 3, 4].map((n) => put(n, part(n), sha(part(n)), n % 2 ? h2 : h, n % 2 ? token2 : token)),
+    );
     expect(ok.map((r) => r.json().code)).toEqual(['0', '0', '0', '0', '0']);
     // Sent again after a lost answer: already verified with these bytes.
     expect((await put(3, part(3), sha(part(3)), h2, token2)).json()).toMatchObject({ code: '0' });
