@@ -157,13 +157,13 @@ describe.each(testDbTargets())('fast-transfer calls ($name)', (db) => {
 
     // Bytes that differ from the range's SHA-256 are refused (retryable "1010") and not recorded.
     const corrupt = Buffer.from(part(0));
-    corrupt[5] ^= 1;
+    corrupt[5] = corrupt[5]! ^ 1;
     expect((await put(0, corrupt, sha(part(0)))).json()).toMatchObject({ code: '1010', data: { range: 0 } });
     expect(await ranges()).toEqual([]);
     const ok = await Promise.all(
       [0, 1, 2, 3, 4].map((n) => put(n, part(n), sha(part(n)), n % 2 ? h2 : h, n % 2 ? token2 : token)),
     );
-    expect(ok.map((r) => r.json().code)).toEqual(['0', '0', '0', '0', '0']);
+    expect(ok.map((r) => r.json<{ code: string }>().code)).toEqual(['0', '0', '0', '0', '0']);
     // Sent again after a lost answer: already verified with these bytes.
     expect((await put(3, part(3), sha(part(3)), h2, token2)).json()).toMatchObject({ code: '0' });
 
