@@ -29,7 +29,7 @@ export const MANIFEST_NAME = '.fastrans-manifest.json';
 
 /**
  * How long a range's writer may go without renewing its lock (renewed every third of it while the writer lives).
- * A writer that lost it stops before its next write and records nothing.
+ * A writer that lost it, or stalled for half of it, stops before its next write and records nothing.
  */
 const RANGE_LOCK_MS = 60_000;
 const finalizeKey = (id: string) => `fastrans:finalize:${id}`;
@@ -259,21 +259,27 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
       const length = Math.min(Number(row.size), start + Number(row.range_size)) - start;
       const lock = await acquireLock(deps.kv, `fastrans:range:${id}:${n}`, RANGE_LOCK_MS);
       if (!lock) throw new AppError(CommonCodes.unavailable, 'This range is being written by another send');
+      // The lock is renewed by a timer: after a stall of this process long enough for it to expire unrenewed,
+      // `lost` is only learnt at the next renewal. A heartbeat tells such a stall at once, and the writer stops.
+      let beat = Date.now();
+      const heart = setInterval(() => (beat = Date.now()), 1000);
+      heart.unref();
+      const lost = () => lock.lost || Date.now() - beat > RANGE_LOCK_MS / 2;
       try {
         await repo.removeRange(id, n);
         // After the record is gone: a finalize that starts from now on sees the range missing and refuses.
         if (await deps.kv.get(finalizeKey(id)))
           throw new AppError(CommonCodes.unavailable, 'The file is being finalized');
-        const got = await tfs.writeRange(row.partial_host, start, length, body, () => lock.lost);
+        const got = await tfs.writeRange(row.partial_host, start, length, body, lost);
         if (!got) throw new AppError(CommonCodes.interrupted, 'The range arrived incomplete');
         if (sha256 && got.sha256 !== sha256)
           throw new AppError(CommonCodes.verificationFailed, 'The checksum of the range differs', {
             data: { range: n },
           });
-        if (lock.lost)
-          throw new AppError(CommonCodes.unavailable, 'The range was taken over by another send');
+        if (lost()) throw new AppError(CommonCodes.unavailable, 'The range was taken over by another send');
         await repo.addRange(id, n, got.sha256);
       } finally {
+        clearInterval(heart);
         await lock.release();
       }
       const now = deps.now();
