@@ -131,7 +131,7 @@ describe('fast transfer', () => {
     const old = path.join(work, 'old-client');
     fs.mkdirSync(old);
     const bundle = fs.readFileSync(path.join(pkg, 'fastrans.cjs'), 'utf8');
-    const patched = bundle.replace(/(CLIENT_VERSION\s*=\s*)"1\.0\.0"/, '$1"0.9.0"');
+    const patched = bundle.replace(/(CLIENT_VERSION\s*=\s*)"\d+\.\d+\.\d+"/, '$1"0.9.0"');
     expect(patched).not.toBe(bundle);
     fs.writeFileSync(path.join(old, 'fastrans.cjs'), patched);
     fs.copyFileSync(path.join(pkg, 'fastrans.json'), path.join(old, 'fastrans.json'));

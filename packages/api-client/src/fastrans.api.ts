@@ -35,16 +35,18 @@ export function fastransApi(client: ApiClient) {
       client.post<TransferStatus>('/fastrans/begin.action', { json: { files, rangeSize, overwrite } }),
     status: (files: TransferFileRef[]) =>
       client.post<TransferStatus>('/fastrans/status.action', { json: { files } }),
-    range: (id: string, n: number, data: Bytes) =>
+    /** `sha256`: the range's own SHA-256, which the server checks while it writes the bytes. */
+    range: (id: string, n: number, data: Bytes, sha256?: string) =>
       client.request<DataOf<typeof TransferRangeResponse>>('/fastrans/range.action', {
         method: 'PUT',
-        query: { id, n },
+        query: { id, n, sha256 },
         headers: octets,
         body: data,
       }),
-    finalize: (id: string, sha256: string) =>
+    /** `rangesSha256`: the hash list of the range digests (servers that check ranges); `sha256`: the whole file's. */
+    finalize: (id: string, digest: { sha256: string } | { rangesSha256: string }) =>
       client.post<DataOf<typeof TransferFinalizeResponse>>('/fastrans/finalize.action', {
-        json: { id, sha256 },
+        json: { id, ...digest },
       }),
     /** A tar of small files under the folder `path`, each checked against its `hpc.sha256` pax header. */
     batch: (path: string, tar: Bytes, overwrite: boolean) =>

@@ -98,6 +98,11 @@ export const TransferFileStatus = Obj({
   msg: Type.Optional(Type.String()),
   /** `FastransRefusal` of a "1030": outside the home, or no write permission (spec §5's two warnings). */
   reason: Type.Optional(Type.String()),
+  /**
+   * True from servers that check each range's SHA-256 as they write it and take `rangesSha256` at finalize (no
+   * second read of the file). Absent from older servers: the client then sends the whole file's `sha256`.
+   */
+  rangeChecks: Type.Optional(Type.Boolean()),
 });
 export type TransferFileStatus = Static<typeof TransferFileStatus>;
 export const TransferStatusResponse = Envelope(Obj({ files: Type.Array(TransferFileStatus) }));
@@ -107,15 +112,30 @@ export const TransferStatusBody = Obj({
   files: Type.Array(TransferFileRef, { minItems: 1, maxItems: 100_000 }),
 });
 
-/** `PUT /fastrans/range.action?id=&n=` body = the bytes of range n. */
+/**
+ * `PUT /fastrans/range.action?id=&n=&sha256=` body = the bytes of range n. `sha256` (the range's own SHA-256) is
+ * checked while the bytes are written; a range whose bytes differ is refused ("1010", retryable) and not recorded.
+ * Without it (clients before 1.1.0) the server records the digest it computed.
+ */
 export const TransferRangeQuery = Obj({
   id: Type.String({ pattern: '^[0-9a-f]{40}$' }),
   n: Type.Integer({ minimum: 0 }),
+  sha256: Type.Optional(Sha256),
 });
 export const TransferRangeResponse = Envelope(Obj({ stored: Type.Integer(), total: Type.Integer() }));
 
-/** `POST /fastrans/finalize.action`: checks the SHA-256 of the partial file, then gives it its final name. */
-export const TransferFinalizeBody = Obj({ id: Type.String({ pattern: '^[0-9a-f]{40}$' }), sha256: Sha256 });
+/**
+ * `POST /fastrans/finalize.action`: checks the file against the client's digest, then gives it its final name.
+ * `rangesSha256` = SHA-256 over the concatenated 32-byte SHA-256s of ranges 0…n-1 (a hash list): checked against
+ * the digests the server computed while writing each range, so the file is not read again. `sha256` (the whole
+ * file's, clients before 1.1.0) makes the server read the partial file once more. One of the two is required.
+ */
+export const TransferFinalizeBody = Obj({
+  id: Type.String({ pattern: '^[0-9a-f]{40}$' }),
+  sha256: Type.Optional(Sha256),
+  rangesSha256: Type.Optional(Sha256),
+});
+export type TransferFinalizeBody = Static<typeof TransferFinalizeBody>;
 export const TransferFinalizeResponse = Envelope(Obj({ path: Type.String(), size: Type.Integer() }));
 
 /**

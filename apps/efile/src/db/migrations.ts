@@ -123,4 +123,11 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '004-fastrans-range-sha256': {
+    // The SHA-256 efile computed of each fast-transfer range while writing it: finalize checks the client's hash of
+    // these instead of reading the file again. Rows of older servers have null (sent again when finalize needs them).
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('efile_fastrans_ranges').addColumn('sha256', 'varchar(64)').execute();
+    },
+  },
 };

@@ -16,6 +16,7 @@ import {
   openFailed,
   pause,
   rangeDone,
+  rangeBounds,
   rangeFailed,
   recover,
   resume,
@@ -47,14 +48,17 @@ const LIMITS: EngineLimits = {
 };
 
 /**
- * A simulated server and client disk. Uploads: the server keeps a partial file per upload id, the set of ranges it
- * stored (only ranges received whole), and final files. Downloads: the source is on the server, the partial on the
- * local disk. A failed range may leave any bytes inside its own bounds; a finalize checks the SHA-256 and, on a
- * mismatch, forgets the stored ranges (as efile does), so the client sends everything again.
+ * A simulated server and client disk. Uploads: the server keeps a partial file per upload id, the ranges it stored
+ * with the SHA-256 it computed of each while writing (only ranges received whole and equal to the client's digest),
+ * and final files. A range send that goes wrong may leave any bytes inside its own bounds, and then the range is no
+ * longer recorded (efile removes the record before it writes). Finalize is efile's: ranges missing are named (the
+ * client sends those again), the hash list of the recorded digests must equal the client's (else every range is
+ * forgotten), and the file is not read again. Downloads: the source is on the server, the partial on the local
+ * disk; finalize compares the SHA-256 of both.
  */
 class World {
   partial = new Map<string, Buffer>();
-  stored = new Map<string, Set<number>>();
+  stored = new Map<string, Map<number, string>>();
   final = new Map<string, Buffer>();
   constructor(
     readonly kind: TaskKind,
@@ -67,7 +71,7 @@ class World {
   buf(rel: string, size: number) {
     const id = this.idOf(rel);
     if (!this.partial.has(id)) this.partial.set(id, Buffer.alloc(size));
-    if (!this.stored.has(id)) this.stored.set(id, new Set());
+    if (!this.stored.has(id)) this.stored.set(id, new Map());
     return { id, buf: this.partial.get(id)!, stored: this.stored.get(id)! };
   }
   status(t: TaskModel) {
@@ -75,7 +79,11 @@ class World {
     for (const f of t.files) {
       if (this.final.has(f.rel)) m.set(f.rel, { id: this.idOf(f.rel), done: true, ranges: [] });
       else if (this.stored.has(this.idOf(f.rel)))
-        m.set(f.rel, { id: this.idOf(f.rel), done: false, ranges: [...this.stored.get(this.idOf(f.rel))!] });
+        m.set(f.rel, {
+          id: this.idOf(f.rel),
+          done: false,
+          ranges: [...this.stored.get(this.idOf(f.rel))!.keys()],
+        });
     }
     return m;
   }
@@ -101,7 +109,7 @@ function perform(
         const f = file(i);
         if (w.final.has(f.rel)) return { file: i, id: w.idOf(f.rel), done: true, ranges: [] };
         const { id, stored } = w.buf(f.rel, f.size);
-        return { file: i, id, done: false, ranges: [...stored] };
+        return { file: i, id, done: false, ranges: [...stored.keys()] };
       });
       if (outcome === 'lostAnswer') return openFailed(t, work.files, 'net', now, LIMITS);
       return opened(t, res, now);
@@ -110,11 +118,14 @@ function perform(
       const f = file(work.file);
       const { buf, stored } = w.buf(f.rel, f.size);
       if (outcome === 'garbage' || outcome === 'fail') {
-        if (outcome === 'garbage') buf.fill(garbageByte, work.start, Math.max(work.start, work.end - 1));
+        if (outcome === 'garbage') {
+          buf.fill(garbageByte, work.start, Math.max(work.start, work.end - 1));
+          stored.delete(work.n);
+        }
         return rangeFailed(t, work.file, work.n, 'net', now, LIMITS);
       }
       src(work.file).copy(buf, work.start, work.start, work.end);
-      if (w.kind === 'upload') stored.add(work.n);
+      if (w.kind === 'upload') stored.set(work.n, sha(buf.subarray(work.start, work.end)));
       if (outcome === 'lostAnswer') return rangeFailed(t, work.file, work.n, 'net', now, LIMITS);
       return rangeDone(t, work.file, work.n, now);
     }
@@ -143,9 +154,25 @@ function perform(
       const f = file(work.file);
       if (outcome === 'fail') return finalizeFailed(t, work.file, 'net', false, now, LIMITS);
       if (w.final.has(f.rel)) return finalizeDone(t, work.file, now); // an earlier answer was lost
-      const { id, buf } = w.buf(f.rel, f.size);
-      if (sha(buf) !== sha(src(work.file))) {
-        w.stored.set(id, new Set());
+      const { id, buf, stored } = w.buf(f.rel, f.size);
+      if (w.kind === 'upload') {
+        const missing = f.ranges.map((_, n) => n).filter((n) => !stored.has(n));
+        if (missing.length)
+          return finalizeFailed(t, work.file, 'missing', false, now, LIMITS, false, missing);
+        const list = (digest: (n: number) => string) =>
+          crypto
+            .createHash('sha256')
+            .update(Buffer.concat(f.ranges.map((_, n) => Buffer.from(digest(n), 'hex'))))
+            .digest('hex');
+        const theirs = list((n) => {
+          const b = rangeBounds(f, n);
+          return sha(src(work.file).subarray(b.start, b.end));
+        });
+        if (list((n) => stored.get(n)!) !== theirs) {
+          w.stored.set(id, new Map());
+          return finalizeFailed(t, work.file, 'checksum', true, now, LIMITS);
+        }
+      } else if (sha(buf) !== sha(src(work.file))) {
         return finalizeFailed(t, work.file, 'checksum', true, now, LIMITS);
       }
       w.final.set(f.rel, Buffer.from(buf));
@@ -161,7 +188,17 @@ const fileArb = fc.array(fc.integer({ min: 0, max: 900 }), { minLength: 0, maxLe
 const stepArb = fc.record({
   pick: fc.nat(),
   outcome: fc.constantFrom<Outcome>('ok', 'ok', 'fail', 'garbage', 'lostAnswer'),
-  event: fc.constantFrom('none', 'none', 'none', 'none', 'clientKill', 'snapshot', 'pause', 'serverKill'),
+  event: fc.constantFrom(
+    'none',
+    'none',
+    'none',
+    'none',
+    'clientKill',
+    'snapshot',
+    'pause',
+    'serverKill',
+    'staleSend',
+  ),
   feed: fc.boolean(),
   byte: fc.integer({ min: 0, max: 255 }),
 });
@@ -214,6 +251,18 @@ function run(
     if (t.state === S.successful) break;
     expect(t.state).not.toBe(S.failed);
     if (step && step.event === 'snapshot') snapshot = structuredClone(t);
+    if (step && step.event === 'staleSend' && kind === 'upload') {
+      // An old send of some range (its answer given up long ago, or another client's) writes bad bytes into a
+      // partial whose range the client counts as stored: efile un-records the range, finalize then names it.
+      const f = t.files.find((x) => x.mode === 'ranges' && x.remoteId && !w.final.has(x.rel));
+      if (f) {
+        const n = step.pick % f.ranges.length;
+        const { buf, stored } = w.buf(f.rel, f.size);
+        const b = rangeBounds(f, n);
+        buf.fill(step.byte, b.start, b.end);
+        stored.delete(n);
+      }
+    }
     if (step && step.event === 'pause') {
       pause(t, now);
       // Answers of what was in flight still arrive while stopping.

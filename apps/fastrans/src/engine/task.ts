@@ -570,8 +570,10 @@ export function finalizeDone(t: TaskModel, file: number, now: number): void {
 
 /**
  * Finalize failed. `mismatch`: the checksum differed, so the partial file is wrong somewhere: every range is sent
- * again (Globus re-sends until the checksums match); the server dropped its record of the stored ranges. Otherwise
- * (a lost connection) finalize is retried after a backoff.
+ * again (Globus re-sends until the checksums match); the server dropped its record of the stored ranges. `missing`:
+ * the server lacks these ranges (a later send of a range un-verified it, or its record predates range checks): only
+ * they are sent again, at once, and the attempt does not count (the file makes progress). Otherwise (a lost
+ * connection) finalize is retried after a backoff.
  */
 export function finalizeFailed(
   t: TaskModel,
@@ -581,20 +583,33 @@ export function finalizeFailed(
   now: number,
   l: EngineLimits = DEFAULT_LIMITS,
   permanent = false,
+  missing: number[] = [],
 ): void {
   const f = fileOf(t, file);
   if (f?.state !== 'finalizing') return;
-  f.finalizeAttempts++;
-  if (permanent || f.finalizeAttempts >= l.maxAttempts) failFile(t, f, error);
-  else {
+  const lacking = missing.filter((n) => f.ranges[n]?.state === 'done');
+  if (!mismatch && !permanent && lacking.length > 0) {
     f.state = 'active';
-    f.retryAt = now + (mismatch ? 0 : backoff(f.finalizeAttempts, l));
-    if (mismatch) {
-      f.ranges.forEach((r, n) => {
-        if (r.state === 'done') t.bytesDone -= rangeBytes(f, n);
-        r.state = 'todo';
-        r.attempts = 0;
-      });
+    f.retryAt = now;
+    for (const n of lacking) {
+      t.bytesDone -= rangeBytes(f, n);
+      f.ranges[n]!.state = 'todo';
+      f.ranges[n]!.attempts = 0;
+      f.ranges[n]!.retryAt = now;
+    }
+  } else {
+    f.finalizeAttempts++;
+    if (permanent || f.finalizeAttempts >= l.maxAttempts) failFile(t, f, error);
+    else {
+      f.state = 'active';
+      f.retryAt = now + (mismatch ? 0 : backoff(f.finalizeAttempts, l));
+      if (mismatch) {
+        f.ranges.forEach((r, n) => {
+          if (r.state === 'done') t.bytesDone -= rangeBytes(f, n);
+          r.state = 'todo';
+          r.attempts = 0;
+        });
+      }
     }
   }
   t.updatedAt = now;

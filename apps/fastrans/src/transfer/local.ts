@@ -93,6 +93,28 @@ export async function readRange(file: string, start: number, end: number): Promi
   }
 }
 
+export const sha256Of = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex');
+
+/**
+ * The digest finalize checks for a file sent in ranges: SHA-256 over the 32-byte SHA-256s of ranges 0…n-1 in order
+ * (a hash list). `known[n]` is range n's digest when it was hashed as it was sent; the others are read and hashed.
+ */
+export async function hashList(
+  file: string,
+  size: number,
+  rangeSize: number,
+  known: (string | undefined)[],
+): Promise<string> {
+  const list = crypto.createHash('sha256');
+  const count = Math.max(1, Math.ceil(size / rangeSize));
+  for (let n = 0; n < count; n++) {
+    const start = n * rangeSize;
+    const digest = known[n] ?? sha256Of(await readRange(file, start, Math.min(size, start + rangeSize)));
+    list.update(Buffer.from(digest, 'hex'));
+  }
+  return list.digest('hex');
+}
+
 export async function sha256File(file: string): Promise<string> {
   const fh = await fs.open(file, 'r');
   const hash = crypto.createHash('sha256');

@@ -111,11 +111,13 @@ export class Remote {
   async status(files: TransferFileRef[]) {
     return (await this.via((c) => c.status(files))).files;
   }
-  range(id: string, n: number, data: Buffer) {
-    return this.via((c) => c.range(id, n, data));
+  /** `sha256`: the range's own SHA-256, checked by the server while it writes the bytes. */
+  range(id: string, n: number, data: Buffer, sha256?: string) {
+    return this.via((c) => c.range(id, n, data, sha256));
   }
-  finalize(id: string, sha256: string) {
-    return this.via((c) => c.finalize(id, sha256));
+  /** `rangesSha256`: the hash list of the range digests (servers that check ranges); `sha256`: the whole file's. */
+  finalize(id: string, digest: { sha256: string } | { rangesSha256: string }) {
+    return this.via((c) => c.finalize(id, digest));
   }
   batch(base: string, tar: Buffer, overwrite: boolean) {
     return this.via((c) => c.batch(base, tar, overwrite));

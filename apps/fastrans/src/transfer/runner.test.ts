@@ -14,14 +14,23 @@ const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 const MANIFEST = '.fastrans-manifest.json';
 
 /**
- * efile's upload calls in memory, as the runner sees them: partial files by id written at offsets, a finalize that
- * checks the SHA-256, tar batches checked against their manifest, and the status call of a restarted client.
+ * efile's upload calls in memory, as the runner sees them: partial files by id written at offsets, each range
+ * checked against its SHA-256 and recorded with it, a finalize that checks the hash list of the recorded digests (or,
+ * as a server before range checks (`legacy`), the SHA-256 of the whole file), tar batches checked against their
+ * manifest, and the status call of a restarted client.
  */
 class FakeEfile {
+  constructor(readonly legacy = false) {}
   failures = 0;
   final = new Map<string, Buffer>();
-  partial = new Map<string, { path: string; buf: Buffer; rangeSize: number; stored: Set<number> }>();
-  calls = { status: 0, begin: 0, batch: 0, range: 0 };
+  partial = new Map<
+    string,
+    { path: string; buf: Buffer; rangeSize: number; stored: Set<number>; digests: Map<number, string> }
+  >();
+  calls = { status: 0, begin: 0, batch: 0, range: 0, byList: 0, bySha: 0 };
+  private get checks() {
+    return this.legacy ? {} : { rangeChecks: true };
+  }
   /** Answers held back (a client stopped with work in flight): resolved never. */
   hold = false;
   private held<T>(v: T): Promise<T> {
@@ -35,10 +44,18 @@ class FakeEfile {
     return this.held(
       files.map((f): TransferFileStatus => {
         const id = this.idOf(f);
-        if (this.final.has(f.path)) return { path: f.path, id, done: true, ranges: [], rangeSize };
+        if (this.final.has(f.path))
+          return { path: f.path, id, done: true, ranges: [], rangeSize, ...this.checks };
         if (!this.partial.has(id))
-          this.partial.set(id, { path: f.path, buf: Buffer.alloc(f.size), rangeSize, stored: new Set() });
-        return { path: f.path, id, done: false, ranges: [...this.partial.get(id)!.stored], rangeSize };
+          this.partial.set(id, {
+            path: f.path,
+            buf: Buffer.alloc(f.size),
+            rangeSize,
+            stored: new Set(),
+            digests: new Map(),
+          });
+        const ranges = [...this.partial.get(id)!.stored];
+        return { path: f.path, id, done: false, ranges, rangeSize, ...this.checks };
       }),
     );
   }
@@ -48,27 +65,39 @@ class FakeEfile {
       files.map((f): TransferFileStatus => {
         const id = this.idOf(f);
         const p = this.partial.get(id);
-        if (this.final.has(f.path)) return { path: f.path, id, done: true, ranges: [], rangeSize: 0 };
+        if (this.final.has(f.path))
+          return { path: f.path, id, done: true, ranges: [], rangeSize: 0, ...this.checks };
         return {
           path: f.path,
           id,
           done: false,
           ranges: p ? [...p.stored] : [],
           rangeSize: p?.rangeSize ?? 0,
+          ...this.checks,
         };
       }),
     );
   }
-  range(id: string, n: number, data: Buffer) {
+  range(id: string, n: number, data: Buffer, digest?: string) {
     this.calls.range++;
     const p = this.partial.get(id)!;
+    if (!this.legacy && digest !== sha(data)) throw new Error('range checksum');
     data.copy(p.buf, n * p.rangeSize);
     p.stored.add(n);
+    p.digests.set(n, sha(data));
     return this.held({ stored: p.stored.size, total: 0 });
   }
-  finalize(id: string, sha256: string) {
+  finalize(id: string, digest: { sha256?: string; rangesSha256?: string }) {
     const p = this.partial.get(id)!;
-    if (sha(p.buf) !== sha256) throw new Error('checksum');
+    if (this.legacy || !digest.rangesSha256) {
+      this.calls.bySha++;
+      if (sha(p.buf) !== digest.sha256) throw new Error('checksum');
+    } else {
+      this.calls.byList++;
+      const count = Math.max(1, Math.ceil(p.buf.length / p.rangeSize));
+      const list = Array.from({ length: count }, (_, n) => Buffer.from(p.digests.get(n)!, 'hex'));
+      if (sha(Buffer.concat(list)) !== digest.rangesSha256) throw new Error('checksum');
+    }
     this.final.set(p.path, p.buf);
     this.partial.delete(id);
     return this.held({ path: p.path, size: p.buf.length });
@@ -130,25 +159,34 @@ const saved = (dir: string): TaskModel[] =>
     .map((n) => JSON.parse(fs.readFileSync(path.join(dir, 'cfg/tasks', n), 'utf8')) as TaskModel);
 
 describe('runner', () => {
-  it('feeds a task larger than its window from the list file and ends with every file exact', async () => {
-    const { dir, src, files } = folder();
-    const efile = new FakeEfile();
-    const runner = new Runner({
-      store: new HistoryStore(path.join(dir, 'cfg')),
-      limits: LIMITS,
-      emit: () => undefined,
-      log: () => undefined,
-    });
-    runner.setRemote(efile as unknown as Remote);
-    const task = await runner.addUpload(src, '/home/u');
-    const end = await runner.waitFor(task.task_id);
-    runner.close();
-    expect(end).toMatchObject({ state: S.successful, files: 40, count: 40, failed: 0 });
-    for (const [rel, data] of files) expect(efile.final.get(`/home/u/${rel}`)?.equals(data), rel).toBe(true);
-    const [t] = saved(dir);
-    expect(t!.files.length).toBeLessThanOrEqual(LIMITS.window);
-    expect([t!.fed, t!.filesDone, t!.listEnded]).toEqual([40, 40, true]);
-  });
+  it.each([
+    ['checks ranges', false],
+    ['wants the whole SHA-256 (older)', true],
+  ])(
+    'feeds a task larger than its window from the list file, server %s: every file exact',
+    async (_, legacy) => {
+      const { dir, src, files } = folder();
+      const efile = new FakeEfile(legacy);
+      const runner = new Runner({
+        store: new HistoryStore(path.join(dir, 'cfg')),
+        limits: LIMITS,
+        emit: () => undefined,
+        log: () => undefined,
+      });
+      runner.setRemote(efile as unknown as Remote);
+      const task = await runner.addUpload(src, '/home/u');
+      const end = await runner.waitFor(task.task_id);
+      runner.close();
+      expect(end).toMatchObject({ state: S.successful, files: 40, count: 40, failed: 0 });
+      for (const [rel, data] of files)
+        expect(efile.final.get(`/home/u/${rel}`)?.equals(data), rel).toBe(true);
+      const [t] = saved(dir);
+      expect(t!.files.length).toBeLessThanOrEqual(LIMITS.window);
+      expect([t!.fed, t!.filesDone, t!.listEnded]).toEqual([40, 40, true]);
+      // The four ranged files, each finalized the way the server takes.
+      expect(legacy ? efile.calls.bySha : efile.calls.byList).toBe(4);
+    },
+  );
 
   it('resumes a stopped task from its history: one status call, nothing stored sent again', async () => {
     const { dir, src, files } = folder();
@@ -181,6 +219,8 @@ describe('runner', () => {
     expect(end).toMatchObject({ state: S.successful, files: 40, count: 40 });
     for (const [rel, data] of files) expect(efile.final.get(`/home/u/${rel}`)?.equals(data), rel).toBe(true);
     expect(efile.calls.status - sent.status).toBe(1);
+    // Ranges sent before the restart were hashed again from the local file for the hash list.
+    expect(efile.calls.bySha).toBe(0);
     // Only what the server did not have was sent again: small files in batches of 2 at most.
     expect(efile.calls.batch - sent.batch).toBeLessThanOrEqual(Math.ceil((40 - before) / 2) + 4);
   });

@@ -38,8 +38,12 @@ interface Run {
   savedAt: number;
   emittedAt: number;
   lastState: number;
-  /** SHA-256 of local upload files, computed once per file. */
+  /** SHA-256 of local upload files, computed once per file (servers without range checks only). */
   sha: Map<number, Promise<string>>;
+  /** SHA-256 of each range sent, by file: finalize's hash list, without reading the file again. */
+  rangeSha: Map<number, string[]>;
+  /** Whether the servers check each range's SHA-256 and take the hash list at finalize (their last answer). */
+  rangeChecks: boolean;
   /** Whether the server was asked (once) what it has, since this process began the task. */
   recovered: boolean;
   retryTimer: NodeJS.Timeout | null;
@@ -51,6 +55,12 @@ interface Run {
 const MANIFEST = '.fastrans-manifest.json';
 type BatchFailure = { file: number; error: string; permanent?: boolean };
 const UNREACHABLE_AFTER = 12;
+/** Refusals of a range that another send can cure: bytes that differ from their SHA-256, a short body, a busy range. */
+const RANGE_AGAIN = new Set<string>([
+  CommonCodes.verificationFailed,
+  CommonCodes.interrupted,
+  CommonCodes.unavailable,
+]);
 const join = (dir: string, rel: string) => (dir === '/' ? '' : dir.replace(/\/$/, '')) + '/' + rel;
 
 export interface RunnerOptions {
@@ -99,6 +109,8 @@ export class Runner {
       emittedAt: 0,
       lastState: t.state,
       sha: new Map(),
+      rangeSha: new Map(),
+      rangeChecks: false,
       recovered: false,
       retryTimer: null,
       feeding: false,
@@ -134,6 +146,7 @@ export class Runner {
           const answer = await this.remote.status(part.map((f) => this.ref(t, f)));
           answer.forEach((s, j) => {
             const f = part[j]!;
+            run.rangeChecks = s.rangeChecks === true;
             if (s.done || s.rangeSize === f.rangeSize)
               status.set(f.rel, { id: s.id, done: s.done, ranges: s.ranges });
           });
@@ -352,8 +365,10 @@ export class Runner {
               if (s.code) E.openFailed(t, [i], `${s.code} ${s.msg ?? ''}`.trim(), now(), this.limits, true);
               else {
                 ok.push({ file: i, id: s.id, done: s.done, ranges: s.ranges });
-                // Hash the file while its ranges go, so that finalize does not wait for a second full read.
-                if (!s.done && !run.sha.has(i)) {
+                run.rangeChecks = s.rangeChecks === true;
+                // An older server wants the whole file's SHA-256: hash the file while its ranges go, so that
+                // finalize does not wait for a second full read.
+                if (!s.done && !run.rangeChecks && !run.sha.has(i)) {
                   const sha = L.sha256File(localOf(i));
                   sha.catch(() => undefined);
                   run.sha.set(i, sha);
@@ -372,7 +387,12 @@ export class Runner {
           try {
             if (t.kind === 'upload') {
               const data = await L.readRange(localOf(w.file), w.start, w.end);
-              await remote.range(f.remoteId!, w.n, data);
+              // Hashed from the buffer that is sent: the server checks it as it writes, finalize lists it.
+              const digest = L.sha256Of(data);
+              let digests = run.rangeSha.get(w.file);
+              if (!digests) run.rangeSha.set(w.file, (digests = []));
+              digests[w.n] = digest;
+              await remote.range(f.remoteId!, w.n, data, digest);
             } else {
               const data = await remote.read(remoteOf(w.file), w.start, w.end);
               await L.writeAt(L.partialOf(localOf(w.file)), f.size, w.start, data);
@@ -380,7 +400,10 @@ export class Runner {
             E.rangeDone(t, w.file, w.n, now());
           } catch (e) {
             const kind = this.fail(run, e);
-            E.rangeFailed(t, w.file, w.n, this.errText(e), now(), this.limits, kind === 'refused');
+            // A range refused for its bytes (differ from its SHA-256, arrived short) or for a send of the same range
+            // under way is sent again; other refusals fail the file.
+            const again = e instanceof RemoteError && RANGE_AGAIN.has(e.code);
+            E.rangeFailed(t, w.file, w.n, this.errText(e), now(), this.limits, kind === 'refused' && !again);
           }
           return;
         }
@@ -392,12 +415,20 @@ export class Runner {
           const f = file(w.file);
           try {
             if (t.kind === 'upload') {
-              let sha = run.sha.get(w.file);
-              if (!sha) {
-                sha = L.sha256File(localOf(w.file));
-                run.sha.set(w.file, sha);
+              if (run.rangeChecks) {
+                // Ranges sent by an earlier run of the client (resumed) are read and hashed here; the rest were
+                // hashed as they went.
+                const known = run.rangeSha.get(w.file) ?? [];
+                const rangesSha256 = await L.hashList(localOf(w.file), f.size, f.rangeSize, known);
+                await remote.finalize(f.remoteId!, { rangesSha256 });
+              } else {
+                let sha = run.sha.get(w.file);
+                if (!sha) {
+                  sha = L.sha256File(localOf(w.file));
+                  run.sha.set(w.file, sha);
+                }
+                await remote.finalize(f.remoteId!, { sha256: await sha });
               }
-              await remote.finalize(f.remoteId!, await sha);
             } else {
               const partial = L.partialOf(localOf(w.file));
               if (f.size === 0) await L.writeAt(partial, 0, 0, Buffer.alloc(0));
@@ -411,13 +442,22 @@ export class Runner {
               }
               await L.publishLocal(partial, localOf(w.file), run.overwrite);
             }
+            run.rangeSha.delete(w.file);
             E.finalizeDone(t, w.file, now());
           } catch (e) {
             const mismatch = e instanceof RemoteError && e.code === CommonCodes.verificationFailed;
-            const kind = mismatch ? 'net' : this.fail(run, e);
+            // The server lacks some ranges (a later send un-verified one): those go again.
+            const missing =
+              e instanceof RemoteError && e.code === CommonCodes.incompleteParams
+                ? ((e.data as { missing?: number[] } | null)?.missing ?? [])
+                : [];
+            const kind = mismatch || missing.length ? 'net' : this.fail(run, e);
             const permanent = kind === 'refused' || (e as { code?: string }).code === 'EEXIST';
-            if (mismatch) run.sha.delete(w.file);
-            E.finalizeFailed(t, w.file, this.errText(e), mismatch, now(), this.limits, permanent);
+            if (mismatch) {
+              run.sha.delete(w.file);
+              run.rangeSha.delete(w.file);
+            }
+            E.finalizeFailed(t, w.file, this.errText(e), mismatch, now(), this.limits, permanent, missing);
           }
           return;
         }

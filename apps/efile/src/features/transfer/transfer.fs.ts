@@ -76,36 +76,50 @@ export async function preparePartial(partialHost: string, size: number): Promise
   }
 }
 
-/** Writes exactly `length` bytes of `body` at `offset` of the partial; false when the body was shorter or longer. */
+/**
+ * Writes exactly `length` bytes of `body` at `offset` of the partial, hashing them in the same pass, and makes them
+ * durable (fdatasync) before answering: the caller records the range as verified on this answer, and finalize
+ * trusts that record instead of reading the file again, so a record must never outlive the bytes in a crash of the
+ * machine. Null when the body was shorter or longer. `abandon` is asked before each write: true stops (the range's
+ * lock was lost, someone else may be writing these bytes now).
+ */
 export async function writeRange(
   partialHost: string,
   offset: number,
   length: number,
   body: AsyncIterable<Buffer>,
-): Promise<boolean> {
+  abandon: () => boolean = () => false,
+): Promise<{ sha256: string } | null> {
   const fh = await atHost(partialHost, (p) => fs.open(p, constants.O_WRONLY | constants.O_NOFOLLOW)).catch(
     mapError,
   );
+  const hash = crypto.createHash('sha256');
   let seen = 0;
   let over = false;
   async function* counted() {
     for await (const piece of body) {
+      if (abandon()) throw new AppError(CommonCodes.unavailable, 'The range was taken over by another send');
       if (seen + piece.length > length) {
         over = true;
-        yield piece.subarray(0, Math.max(0, length - seen));
+        const head = piece.subarray(0, Math.max(0, length - seen));
+        hash.update(head);
+        yield head;
         seen = length + 1;
         return;
       }
       seen += piece.length;
+      hash.update(piece);
       yield piece;
     }
   }
   try {
     await writeStreamAt(fh, counted(), offset).catch(mapError);
+    if (over || seen !== length) return null;
+    await fh.datasync().catch(mapError);
   } finally {
     await fh.close();
   }
-  return !over && seen === length;
+  return { sha256: hash.digest('hex') };
 }
 
 /** SHA-256 of a file, read sequentially in 1 MiB blocks. */

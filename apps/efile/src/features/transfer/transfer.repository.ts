@@ -18,7 +18,8 @@ export interface FastransTables {
     created_at: number;
     updated_at: number;
   };
-  efile_fastrans_ranges: { file_id: string; n: number };
+  /** A range written whole, with the SHA-256 efile computed of its bytes while writing them (null: older rows). */
+  efile_fastrans_ranges: { file_id: string; n: number; sha256: string | null };
 }
 export type TransferRow = FastransTables['efile_fastrans_files'];
 
@@ -69,12 +70,43 @@ export function transferRepository(anyDb: Kysely<unknown>) {
           .execute();
       }
     },
-    async addRange(id: string, n: number) {
+    /** Records range `n` as verified with the digest of the bytes written. */
+    async addRange(id: string, n: number, sha256: string) {
       await db
         .insertInto('efile_fastrans_ranges')
-        .values({ file_id: id, n })
-        .onConflict((oc) => oc.columns(['file_id', 'n']).doNothing())
+        .values({ file_id: id, n, sha256 })
+        .onConflict((oc) => oc.columns(['file_id', 'n']).doUpdateSet({ sha256 }))
         .execute();
+    },
+    /** Forgets range `n` (before its bytes are written again: a record always describes the bytes on disk). */
+    async removeRange(id: string, n: number) {
+      await db.deleteFrom('efile_fastrans_ranges').where('file_id', '=', id).where('n', '=', n).execute();
+    },
+    async rangeDigest(id: string, n: number): Promise<string | null> {
+      const r = await db
+        .selectFrom('efile_fastrans_ranges')
+        .select('sha256')
+        .where('file_id', '=', id)
+        .where('n', '=', n)
+        .executeTakeFirst();
+      return r?.sha256 ?? null;
+    },
+    /** The recorded ranges of one upload, in order. */
+    async digestsOf(id: string): Promise<{ n: number; sha256: string | null }[]> {
+      return db
+        .selectFrom('efile_fastrans_ranges')
+        .select(['n', 'sha256'])
+        .where('file_id', '=', id)
+        .orderBy('n')
+        .execute();
+    },
+    async forgetRangesIn(id: string, ns: number[]) {
+      for (let i = 0; i < ns.length; i += 500)
+        await db
+          .deleteFrom('efile_fastrans_ranges')
+          .where('file_id', '=', id)
+          .where('n', 'in', ns.slice(i, i + 500))
+          .execute();
     },
     async rangesOf(ids: string[]): Promise<Map<string, number[]>> {
       const m = new Map<string, number[]>();

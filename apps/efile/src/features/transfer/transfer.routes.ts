@@ -52,12 +52,13 @@ export function transferRoutes(app: EfileApp, { auth }: EfileContext, transfers:
       onRequest: rawBody,
       schema: { tags, querystring: TransferRangeQuery, response: { 200: TransferRangeResponse } },
     },
-    async (req) => ok(await transfers.range(auth.user(req), req.query.id, req.query.n, req.raw)),
+    async (req) =>
+      ok(await transfers.range(auth.user(req), req.query.id, req.query.n, req.raw, req.query.sha256)),
   );
   app.post(
     '/fastrans/finalize.action',
     { schema: { tags, body: TransferFinalizeBody, response: { 200: TransferFinalizeResponse } } },
-    async (req) => ok(await transfers.finalize(auth.user(req), req.body.id, req.body.sha256)),
+    async (req) => ok(await transfers.finalize(auth.user(req), req.body.id, req.body)),
   );
   app.put(
     '/fastrans/batch.action',

@@ -11,7 +11,7 @@ import {
   type TransferFileRef,
   type TransferFileStatus,
 } from '@hpc/contracts';
-import { AppError, isAppError } from '@hpc/server-kit';
+import { AppError, acquireLock, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import { isUnder, normalizeClusterPath, type Resolved } from '../../fs/path-resolver';
@@ -26,6 +26,13 @@ const SMALL = 1024 * 1024;
 
 /** The first entry of an upload batch and the last of a download batch: `{ files: { rel: { sha256, identifier } } }`. */
 export const MANIFEST_NAME = '.fastrans-manifest.json';
+
+/**
+ * How long a range's writer may go without renewing its lock (renewed every third of it while the writer lives).
+ * A writer that lost it, or stalled for half of it, stops before its next write and records nothing.
+ */
+const RANGE_LOCK_MS = 60_000;
+const finalizeKey = (id: string) => `fastrans:finalize:${id}`;
 
 const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 const join = (dir: string, rel: string) => (dir === '/' ? '' : dir) + '/' + rel;
@@ -150,7 +157,14 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           let row = await repo.get(id);
           if (row?.status === 'done') {
             if (await stillDone(row, target.host)) {
-              out.push({ path: target.clusterPath, id, done: true, ranges: [], rangeSize });
+              out.push({
+                path: target.clusterPath,
+                id,
+                done: true,
+                ranges: [],
+                rangeSize,
+                rangeChecks: true,
+              });
               continue;
             }
             await repo.remove(id);
@@ -186,6 +200,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
             done: false,
             ranges: ranges.sort((a, b) => a - b),
             rangeSize,
+            rangeChecks: true,
           });
         } catch (e) {
           out.push(refusal(f.path, id, rangeSize, e));
@@ -205,7 +220,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
         const row = rows.get(id);
         const p = normalizeClusterPath(files[i]!.path);
         if (!row || row.owner_sub !== user.sub) {
-          out.push({ path: p, id, done: false, ranges: [], rangeSize: 0 });
+          out.push({ path: p, id, done: false, ranges: [], rangeSize: 0, rangeChecks: true });
           continue;
         }
         let done = row.status === 'done';
@@ -219,38 +234,92 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           done,
           ranges: done ? [] : (ranges.get(id) ?? []).sort((a, b) => a - b),
           rangeSize: Number(row.range_size),
+          rangeChecks: true,
         });
       }
       return out;
     },
 
-    /** Writes range `n` at its offset; recorded only when it arrived whole. */
-    async range(user: EfileUser, id: string, n: number, body: AsyncIterable<Buffer>) {
+    /**
+     * Writes range `n` at its offset while hashing it; recorded (with that digest) only when it arrived whole and,
+     * if the client sent one, equal to its `sha256`. A record always describes the bytes on disk: it is removed
+     * before the bytes are touched and written after they are durable, under a lock of the range (two sends of one
+     * range never write at once) and never while the file is being finalized.
+     */
+    async range(user: EfileUser, id: string, n: number, body: AsyncIterable<Buffer>, sha256?: string) {
       const row = await repo.get(id);
       if (!row || row.owner_sub !== user.sub) throw new AppError(FileCodes.notFound, 'No such upload');
       const total = Number(row.total_ranges);
       if (row.status === 'done') return { stored: total, total };
       if (n >= total) throw new AppError(CommonCodes.invalidInput, 'No such range');
+      // The same range sent again (its answer was lost): already verified with these very bytes, nothing to write.
+      if (sha256 && (await repo.rangeDigest(id, n)) === sha256)
+        return { stored: await repo.countRanges(id), total };
       const start = n * Number(row.range_size);
       const length = Math.min(Number(row.size), start + Number(row.range_size)) - start;
-      if (!(await tfs.writeRange(row.partial_host, start, length, body)))
-        throw new AppError(CommonCodes.interrupted, 'The range arrived incomplete');
-      await repo.addRange(id, n);
+      const lock = await acquireLock(deps.kv, `fastrans:range:${id}:${n}`, RANGE_LOCK_MS);
+      if (!lock) throw new AppError(CommonCodes.unavailable, 'This range is being written by another send');
+      // The lock is renewed by a timer: after a stall of this process long enough for it to expire unrenewed,
+      // `lost` is only learnt at the next renewal. A heartbeat tells such a stall at once, and the writer stops.
+      let beat = Date.now();
+      const heart = setInterval(() => (beat = Date.now()), 1000);
+      heart.unref();
+      const lost = () => lock.lost || Date.now() - beat > RANGE_LOCK_MS / 2;
+      try {
+        await repo.removeRange(id, n);
+        // After the record is gone: a finalize that starts from now on sees the range missing and refuses.
+        if (await deps.kv.get(finalizeKey(id)))
+          throw new AppError(CommonCodes.unavailable, 'The file is being finalized');
+        const got = await tfs.writeRange(row.partial_host, start, length, body, lost);
+        if (!got) throw new AppError(CommonCodes.interrupted, 'The range arrived incomplete');
+        if (sha256 && got.sha256 !== sha256)
+          throw new AppError(CommonCodes.verificationFailed, 'The checksum of the range differs', {
+            data: { range: n },
+          });
+        if (lost()) throw new AppError(CommonCodes.unavailable, 'The range was taken over by another send');
+        await repo.addRange(id, n, got.sha256);
+      } finally {
+        clearInterval(heart);
+        await lock.release();
+      }
       const now = deps.now();
       if (now - Number(row.updated_at) > 60_000) await repo.touch(id, now);
       return { stored: await repo.countRanges(id), total };
     },
 
-    /** Checks the SHA-256 of the whole partial, then gives it its final name (atomically, never half-written). */
-    async finalize(user: EfileUser, id: string, sha256: string) {
+    /**
+     * Gives the partial its final name once it is verified, atomically and never half-written. With
+     * `rangesSha256` (the hash list of the client's range digests) the check is against the digests efile
+     * recorded while writing each range: every range 0…n-1 recorded, and SHA-256 over their 32-byte digests in
+     * order equal to the client's; the file is not read again. With `sha256` (older clients) the partial is read
+     * and hashed whole. Ranges missing are answered with `data.missing` (the client sends those again); a digest
+     * that differs forgets every range (`data.mismatch`: the client sends the file again).
+     */
+    async finalize(user: EfileUser, id: string, digest: { sha256?: string; rangesSha256?: string }) {
+      if (!digest.rangesSha256 && !digest.sha256)
+        throw new AppError(CommonCodes.incompleteParams, 'sha256 or rangesSha256 is required');
       const row = await repo.get(id);
       if (!row || row.owner_sub !== user.sub) throw new AppError(FileCodes.notFound, 'No such upload');
       if (row.status === 'done') return { path: row.target, size: Number(row.size) };
-      if (!(await deps.kv.setIfAbsent(`fastrans:finalize:${id}`, '1', 10 * 60_000)))
-        throw new AppError(CommonCodes.unavailable, 'The file is being finalized');
+      const lock = await acquireLock(deps.kv, finalizeKey(id), 10 * 60_000);
+      if (!lock) throw new AppError(CommonCodes.unavailable, 'The file is being finalized');
       try {
-        if ((await repo.countRanges(id)) !== Number(row.total_ranges))
-          throw new AppError(CommonCodes.incompleteParams, 'Not every range is stored yet');
+        const total = Number(row.total_ranges);
+        const recorded = await repo.digestsOf(id);
+        const have = new Map(recorded.map((r) => [r.n, r.sha256]));
+        // Rows of an older server carry no digest: those ranges are sent again when the hash list needs them.
+        const missing: number[] = [];
+        for (let n = 0; n < total; n++)
+          if (!have.has(n) || (digest.rangesSha256 && !have.get(n))) missing.push(n);
+        if (missing.length) {
+          await repo.forgetRangesIn(
+            id,
+            missing.filter((n) => have.has(n)),
+          );
+          throw new AppError(CommonCodes.incompleteParams, 'Not every range is stored yet', {
+            data: { missing: missing.slice(0, 10_000) },
+          });
+        }
         const target = await resolver.resolve(user, homeOnly(user, row.target), {
           follow: false,
           mustExist: false,
@@ -258,19 +327,29 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
         const partial = path.join(target.parentHost, partialName(target.name, id));
         if (partial !== row.partial_host)
           throw new AppError(FileCodes.permissionDenied, 'The target folder moved during the upload');
-        const got = await tfs.sha256Of(partial);
-        if (got.sha256 !== sha256 || got.size !== Number(row.size)) {
-          // Some range is wrong: forget them all, the client sends the file again.
+        let equal: boolean;
+        if (digest.rangesSha256) {
+          const list = crypto.createHash('sha256');
+          for (let n = 0; n < total; n++) list.update(Buffer.from(have.get(n)!, 'hex'));
+          equal =
+            list.digest('hex') === digest.rangesSha256 && (await tfs.fileSize(partial)) === Number(row.size);
+        } else {
+          const got = await tfs.sha256Of(partial);
+          equal = got.sha256 === digest.sha256 && got.size === Number(row.size);
+        }
+        if (!equal) {
+          // Some range is not what the client meant: forget them all, the client sends the file again.
           await repo.forgetRanges(id);
           throw new AppError(CommonCodes.verificationFailed, 'The checksum of the uploaded file differs', {
             data: { mismatch: true },
           });
         }
+        if (lock.lost) throw new AppError(CommonCodes.unavailable, 'The finalize lock was lost; try again');
         await tfs.publish(partial, target, row.overwrite === 1);
         await repo.markDone(id, deps.now());
         return { path: row.target, size: Number(row.size) };
       } finally {
-        await deps.kv.del(`fastrans:finalize:${id}`);
+        await lock.release();
       }
     },
 
