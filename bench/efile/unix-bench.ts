@@ -58,7 +58,8 @@ async function main() {
   const port0 = 21000 + Math.floor(Math.random() * 10000);
   for (const [i, mode] of MODES.entries()) {
     const port = port0 + i;
-    // BENCH_PROFILE=<dir>: the unix-mode front end's CPU profile (`node --cpu-prof`), to see where the relay spends.
+    // BENCH_PROFILE=<dir>: the unix-mode front end's CPU profile (`node --cpu-prof`). The worker is not profiled:
+    // Node refuses --cpu-prof in NODE_OPTIONS, and the launcher starts workers with its own execArgv only.
     const prof =
       process.env.BENCH_PROFILE && mode === 'unix'
         ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
@@ -196,6 +197,28 @@ async function main() {
     ratioLine(`Download ${DOWNLOAD / MiB} MiB`, 'MiB/s', speeds.single, speeds.unix, true);
     cpuLine('download');
     fs.rmSync(big);
+    // What a download costs before its first byte (the worker's stat, and in unix mode the hand-off of the
+    // connection): a fixed cost that weighs on short transfers only.
+    const small = path.join(home, 'small.bin');
+    writeRandomFile(small, 64 * 1024);
+    giveToUser(small);
+    const firstByte: Record<Mode, number[]> = { single: [], unix: [] };
+    for (let round = 0; round <= 10; round++)
+      for (const m of round % 2 ? [...MODES].reverse() : MODES) {
+        const t = curl([
+          '-o',
+          '/dev/null',
+          '-w',
+          '%{time_starttransfer}',
+          `${base(m)}/download.action?path=${HOME}/small.bin`,
+        ]);
+        if (round > 0) firstByte[m].push(Number(t) * 1000);
+      }
+    say(
+      `Download of 64 KiB, time to first byte: single median ${median(firstByte.single).toFixed(1)} ms, ` +
+        `unix median ${median(firstByte.unix).toFixed(1)} ms (medians of 10)`,
+    );
+    fs.rmSync(small);
   }
 
   {
