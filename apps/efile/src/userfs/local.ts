@@ -23,6 +23,7 @@ import { listDirectory } from '../fs/listing';
 import { PARTIAL_SUFFIX, TEMP_SUFFIX, tempName, validateName } from '../fs/names';
 import { lookupUser } from '../fs/owners';
 import { isUnder, type PathResolver, type Resolved } from '../fs/path-resolver';
+import { atHost } from '../fs/anchored';
 import { removeTree } from '../fs/safe-remove';
 import * as tops from '../fs/transfer-ops';
 import { extractTarInto } from '../fs/tar-put';
@@ -359,7 +360,8 @@ export class LocalUserFs implements UserFs {
       await this.confine(s, host);
       if (!path.basename(host).endsWith(PARTIAL_SUFFIX)) throw new AppError(FileCodes.permissionDenied);
       // A FIFO put under the partial's name would block a plain write-only open until a reader comes: refused.
-      const fh = await openRegular(host, constants.O_WRONLY | constants.O_CREAT, 0o600);
+      // Reached through its folder's descriptor (anchored): a parent swapped for a link since the check is refused.
+      const fh = await atHost(host, (p) => openRegular(p, constants.O_WRONLY | constants.O_CREAT, 0o600));
       return {
         write: (data, offset) => coded(() => writeStreamAt(fh, data, offset)),
         sync: () => coded(() => fh.datasync()),
