@@ -8,7 +8,8 @@ import { makeHarness, type Harness } from '../../efile.test-fixture';
 import { readTar } from '../../fs/tar-extract';
 import { defaultUmask } from '../../userfs/accounts';
 import type { WorkerUserFs } from '../../userfs/worker-client';
-import { MANIFEST_NAME } from './transfer.service';
+import { transferRepository } from './transfer.repository';
+import { MANIFEST_NAME, transferService } from './transfer.service';
 import {
   buildWorkerBundle,
   createUsers,
@@ -154,6 +155,27 @@ describe.skipIf(!isRoot)('unix mode: fast transfer runs as the user', () => {
     expect(b.json().data?.stored ?? []).toEqual([]);
     expect(b.json().data?.failed ?? [{ code: b.json().code }]).toEqual([{ path: 'y.txt', code: '1030' }]);
     expect(fs.readdirSync(h.host(other))).toEqual([]);
+  });
+
+  it('cancel and the sweep remove partials as their owner', async () => {
+    const begin = await call('POST', '/fastrans/begin.action', {
+      files: [
+        { path: `${home}/gone/a.bin`, size: 100, identifier: 'a' },
+        { path: `${home}/gone/b.bin`, size: 100, identifier: 'b' },
+      ],
+      rangeSize: RANGE,
+    });
+    const ids = (begin.json().data.files as { id: string }[]).map((f) => f.id);
+    const partials = () => fs.readdirSync(h.host(`${home}/gone`)).filter((n) => n.endsWith('.efile-part'));
+    expect(partials()).toHaveLength(2);
+    // Both through the owner's worker: the sweep knows the owner from the row (migration 005); a row naming no user
+    // would leave its partial in unix mode (the front end does not touch user files).
+    expect((await call('POST', '/fastrans/cancel.action', { ids: [ids[0]] })).json().code).toBe('0');
+    expect(partials()).toHaveLength(1);
+    const svc = transferService(h.deps, transferRepository(h.deps.db as never));
+    expect(await svc.sweep(Date.now())).toBe(0);
+    expect(await svc.sweep(Date.now() + 25 * 3600_000)).toBeGreaterThan(0);
+    expect(partials()).toEqual([]);
   });
 
   it('a download never serves what the user cannot read', async () => {
