@@ -130,4 +130,14 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('efile_fastrans_ranges').addColumn('sha256', 'varchar(64)').execute();
     },
   },
+  '005-fastrans-owner': {
+    // The cluster user a fast-transfer upload writes as: the sweep removes abandoned partials as that user (through
+    // their worker in unix mode, where the service itself may not touch their folders). Older rows have ''.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('efile_fastrans_files')
+        .addColumn('owner_cun', 'varchar(128)', (c) => c.notNull().defaultTo(''))
+        .execute();
+    },
+  },
 };

@@ -3,6 +3,9 @@ import type { FileEntry } from '@hpc/contracts';
 import type { ListOptions } from '../fs/listing';
 import type { ResolveOptions, UserScope } from '../fs/path-resolver';
 import type { Progress } from '../fs/copy-tree';
+import type { WalkEntry } from '../fs/transfer-ops';
+
+export type { WalkEntry };
 
 /**
  * Who an operation runs as and where it may go: the cluster user name (whose worker runs it in unix mode) and the
@@ -58,6 +61,11 @@ export interface ZipHandle {
 /** An upload's partial file held open between chunks. */
 export interface PartialHandle {
   write(data: AsyncIterable<Buffer>, offset: number): Promise<void>;
+  /**
+   * Makes what was written durable (fdatasync): a fast-transfer range is recorded as verified only after this, since
+   * finalize trusts the record instead of reading the file again.
+   */
+  sync(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -124,6 +132,35 @@ export interface UserFs {
   ): Promise<void>;
   /** Removes a file by its host path (partials of cancelled and swept uploads); a missing one is fine. */
   unlink(s: FsScope, host: string): Promise<void>;
+  /**
+   * Creates (or reopens) an upload's partial file (its name ends with PARTIAL_SUFFIX; never a link) and gives it its
+   * final size at once (fast transfer writes ranges at their offsets; a full disk shows now, not after hours).
+   */
+  preparePartial(s: FsScope, host: string, size: number): Promise<void>;
+  /** Size of the regular file at `host` (no link followed), or null when there is none. */
+  fileSize(s: FsScope, host: string): Promise<number | null>;
+  /** SHA-256 and size of a regular file, read sequentially. */
+  sha256(s: FsScope, host: string): Promise<{ sha256: string; size: number }>;
+  /**
+   * Stores one small file of a fast-transfer batch, whole in memory, in the folder `dirHost` under `name`: checked
+   * against `sha256` first (a mismatch writes nothing, "1010"), hidden temp name, fsync, then the name (never over an
+   * existing item unless `overwrite`, never over a folder: "1021"/"1023"). Called up to 64 at once per batch: the
+   * implementation keeps each folder open (anchored, checked once) while files are being stored in it and a moment
+   * after, so a small file costs its own calls only (in the worker in unix mode, the same inside the worker).
+   */
+  storeSmall(
+    s: FsScope,
+    dirHost: string,
+    name: string,
+    data: Buffer[],
+    sha256: string,
+    overwrite: boolean,
+  ): Promise<void>;
+  /**
+   * Every folder and file under `host` depth-first (paths relative to `baseHost`), links and efile's own partial and
+   * temp files skipped, never the whole tree in memory (streamed as NDJSON lines from a worker).
+   */
+  walk(s: FsScope, host: string, baseHost: string): AsyncIterable<WalkEntry>;
   /** Streams a body into a new file at `path` (temp sibling, fsync, rename); returns the bytes written. */
   writeStream(s: FsScope, path: string, body: AsyncIterable<Buffer>, overwrite: boolean): Promise<number>;
 

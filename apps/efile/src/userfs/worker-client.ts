@@ -12,7 +12,7 @@ import { BLOCK, BlockWriter, takeBlock } from '../fs/block-pool';
 import type { EfileConfig } from '../config';
 import type { PathResolver } from '../fs/path-resolver';
 import { checkAccount, parseShells } from './accounts';
-import type { FsScope, PartialHandle, ReadHandle, TarResult, UserFs, ZipHandle } from './types';
+import type { FsScope, PartialHandle, ReadHandle, TarResult, UserFs, WalkEntry, ZipHandle } from './types';
 import { fromWire, type WireError } from './wire';
 import { handOffTarget, type ServeJob, type ServeMessage } from './handoff';
 
@@ -364,6 +364,46 @@ export class WorkerUserFs implements UserFs {
   finalizePartial: UserFs['finalizePartial'] = (s, a) => this.call(s, 'finalizePartial', a);
   unlink: UserFs['unlink'] = (s, h) => (s.cun ? this.call(s, 'unlink', h) : Promise.resolve());
   identify: UserFs['identify'] = (s, p) => this.call(s, 'identify', p);
+  preparePartial: UserFs['preparePartial'] = (s, h, n) => this.call(s, 'preparePartial', h, n);
+  fileSize: UserFs['fileSize'] = (s, h) => this.call(s, 'fileSize', h);
+  sha256: UserFs['sha256'] = (s, h) => this.call(s, 'sha256', h);
+
+  /** One small file per request, its bytes the body: the worker holds the folder open across a batch's files. */
+  storeSmall(s: FsScope, dir: string, name: string, data: Buffer[], sha256: string, overwrite: boolean) {
+    return this.json<null>(s, '/storeSmall', null, {
+      stream: (async function* () {
+        yield* data;
+      })(),
+      args: { scope: s, dir, name, sha256, overwrite },
+    }).then(() => undefined);
+  }
+
+  /** The worker's walk as JSON lines, read as the caller takes them. */
+  async *walk(s: FsScope, host: string, base: string): AsyncGenerator<WalkEntry> {
+    const { res, done } = await this.request(s, '/walk', { scope: s, host, base });
+    try {
+      let buf = '';
+      let last: { done?: boolean; error?: WireError } | null = null;
+      for await (const c of res as AsyncIterable<Buffer>) {
+        buf += c.toString('utf8');
+        let nl: number;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = JSON.parse(buf.slice(0, nl)) as { e?: WalkEntry; done?: boolean; error?: WireError };
+          buf = buf.slice(nl + 1);
+          if (line.e) yield line.e;
+          else last = line;
+        }
+      }
+      if (last?.error) throw fromWire(last.error);
+      if (!last?.done) throw gone();
+    } catch (e) {
+      if (isAppError(e)) throw e;
+      throw gone();
+    } finally {
+      res.destroy();
+      done();
+    }
+  }
 
   extractTar(s: FsScope, base: string, body: AsyncIterable<Buffer>, overwrite: boolean) {
     return this.json<TarResult>(s, '/extractTar', null, {
@@ -448,6 +488,7 @@ export class WorkerUserFs implements UserFs {
     const id = await this.json<string>(s, '/partial/open', { scope: s, host });
     return {
       write: (data, offset) => this.json(s, '/partial/write', null, { stream: data, args: { id, offset } }),
+      sync: () => this.json(s, `/partial/sync?id=${id}`, {}),
       close: () =>
         this.json(s, `/partial/close?id=${id}`, {}).then(
           () => undefined,

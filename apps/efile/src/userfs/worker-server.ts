@@ -25,7 +25,13 @@ const CALLS = new Set([
   'finalizePartial',
   'unlink',
   'identify',
+  'preparePartial',
+  'fileSize',
+  'sha256',
 ]);
+
+/** A small file of a fast-transfer batch comes whole in one request (batches hold files of at most 1 MiB). */
+const SMALL_MAX = 16 * 1024 * 1024;
 
 const HANDLE_TTL_MS = 120_000;
 
@@ -138,6 +144,10 @@ export function workerServer(
       await take(partials, a.id).write(req as AsyncIterable<Buffer>, a.offset);
       return json(res, 200, { result: null });
     }
+    if (route === '/partial/sync') {
+      await take(partials, url.searchParams.get('id') ?? '').sync();
+      return json(res, 200, { result: null });
+    }
     if (route === '/partial/close') {
       const id = url.searchParams.get('id') ?? '';
       await partials.get(id)?.h.close();
@@ -155,6 +165,46 @@ export function workerServer(
       return json(res, 200, {
         result: await fsx.extractTar(a.scope, a.base, req as AsyncIterable<Buffer>, a.overwrite),
       });
+    }
+    if (route === '/storeSmall') {
+      const a = argsOf<{
+        scope: FsScope;
+        dir: string;
+        name: string;
+        sha256: string;
+        overwrite: boolean;
+      }>(req);
+      const data: Buffer[] = [];
+      let n = 0;
+      for await (const c of req as AsyncIterable<Buffer>) {
+        n += c.length;
+        if (n > SMALL_MAX) throw new AppError(CommonCodes.invalidInput, 'Request too large');
+        data.push(c);
+      }
+      await fsx.storeSmall(a.scope, a.dir, a.name, data, a.sha256, a.overwrite);
+      return json(res, 200, { result: null });
+    }
+    if (route === '/walk') {
+      // Entries as JSON lines (any count, never a whole tree in memory), then `done` or the error that stopped it.
+      const a = await readJson<{ scope: FsScope; host: string; base: string }>(req);
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      let gone = false;
+      res.on('close', () => (gone = true));
+      try {
+        for await (const e of fsx.walk(a.scope, a.host, a.base)) {
+          if (gone) return;
+          // Waits for the front end to take the lines (a slow download client holds the walk back).
+          if (!res.write(JSON.stringify({ e }) + '\n'))
+            await new Promise<void>((r) => {
+              res.once('drain', r);
+              res.once('close', r);
+            });
+        }
+        res.end(JSON.stringify({ done: true }) + '\n');
+      } catch (e) {
+        res.end(JSON.stringify({ error: toWire(e) }) + '\n');
+      }
+      return;
     }
     if (route === '/transfer') {
       // Progress as JSON lines; the front end closing the request cancels the copy.

@@ -5,6 +5,8 @@ export interface FastransTables {
   efile_fastrans_files: {
     id: string;
     owner_sub: string;
+    /** The cluster user it writes as (the sweep removes its partial as this user); '' in rows of older servers. */
+    owner_cun: string;
     /** Final cluster path. */
     target: string;
     size: number;

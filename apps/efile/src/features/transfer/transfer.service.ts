@@ -14,10 +14,11 @@ import {
 import { AppError, acquireLock, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
-import { isUnder, normalizeClusterPath, type Resolved } from '../../fs/path-resolver';
+import { isUnder, normalizeClusterPath } from '../../fs/path-resolver';
 import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '../../fs/names';
 import { readTar } from '../../fs/tar-extract';
-import * as tfs from './transfer.fs';
+import { sendFile } from '../../fs/file-send';
+import type { FsScope, Info } from '../../userfs/types';
 import type { TransferRepository, TransferRow } from './transfer.repository';
 
 /** Files of a batch stored at once, and the size up to which a file of a batch is read into memory first. */
@@ -43,9 +44,11 @@ const join = (dir: string, rel: string) => (dir === '/' ? '' : dir) + '/' + rel;
  * restarted client, a finalize that checks the SHA-256 before the final name; downloads as a streamed manifest,
  * ranged reads and tar batches. State lives in the database (and the finalize lock in the KV store), so any
  * instance serves any request. Only inside the user's home; creating needs write permission on the folder.
+ * Every touch of the user's files goes through the user file system (`deps.userfs`), like every other file
+ * operation: in unix mode the user's own worker process runs it and the kernel checks it (issue 10 §1).
  */
 export function transferService(deps: EfileDeps, repo: TransferRepository) {
-  const { resolver } = deps;
+  const { userfs } = deps;
   const fileId = (sub: string, target: string, identifier: string, size: number) =>
     sha(`${sub}\0${target}\0${identifier}\0${size}`).slice(0, 40);
   const partialName = (name: string, id: string) => tempName(name, PARTIAL_SUFFIX, id.slice(0, 12));
@@ -75,53 +78,111 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
    * user may write). `dirs` memoizes folders already checked within one call (a batch of 500 files in one folder
    * checks it once).
    */
-  async function uploadTarget(
-    user: EfileUser,
-    target: string,
-    dirs: Map<string, Resolved>,
-  ): Promise<Resolved> {
+  async function uploadTarget(user: EfileUser, target: string, dirs: Map<string, Info>): Promise<Info> {
     const p = homeOnly(user, target);
     const name = path.posix.basename(p);
     validateName(name);
     const parent = await folder(user, path.posix.dirname(p), dirs);
-    return resolver.child(parent, name);
+    return userfs.resolve(user, join(parent.clusterPath, name), { follow: false, mustExist: false });
   }
 
-  async function folder(user: EfileUser, p: string, dirs: Map<string, Resolved>): Promise<Resolved> {
+  /**
+   * A folder of an upload: an existing one must be a folder the user may write in (the kernel's answer in unix
+   * mode), a missing one is made in such a folder.
+   */
+  async function folder(user: EfileUser, p: string, dirs: Map<string, Info>): Promise<Info> {
     const hit = dirs.get(p);
     if (hit) return hit;
-    let r: Resolved;
+    let r: Info;
     try {
-      r = await resolver.resolve(user, p, { mustExist: false });
+      r = await userfs.resolve(user, p, { mustExist: false });
     } catch (e) {
       // The parent is missing too (batches in flight at once each start somewhere in a new tree): make it first.
       if (!isAppError(e) || e.code !== FileCodes.notFound || p === path.posix.dirname(p)) throw e;
       homeOnly(user, p);
       await folder(user, path.posix.dirname(p), dirs);
-      r = await resolver.resolve(user, p, { mustExist: false });
+      r = await userfs.resolve(user, p, { mustExist: false });
     }
     if (r.stat) {
-      if (!r.stat.isDirectory()) throw new AppError(FileCodes.notAFolder, `${p} is not a folder`);
-      if (!(await tfs.canWrite(r.host, user.cun))) throw noWrite(p);
+      if (!r.stat.isDir) throw new AppError(FileCodes.notAFolder, `${p} is not a folder`);
+      if (!(await userfs.access(user, p, 'write'))) throw noWrite(p);
     } else {
       homeOnly(user, p);
       validateName(r.name);
-      const up = await folder(user, path.posix.dirname(p), dirs);
-      await tfs.makeFolder(path.join(up.host, r.name));
+      await folder(user, path.posix.dirname(p), dirs);
+      // Made in its checked parent; an existing folder there (a batch in flight at once made it) is fine.
+      r = await userfs.ensureDir(user, p);
     }
-    const real = r.stat ? r : await resolver.resolve(user, p);
-    dirs.set(p, real);
-    return real;
+    dirs.set(p, r);
+    return r;
   }
 
   /** A done row counts only while its final file is still there with its size. */
-  async function stillDone(row: TransferRow, host: string): Promise<boolean> {
-    return (await tfs.fileSize(host)) === Number(row.size);
+  async function stillDone(user: FsScope, row: TransferRow, host: string): Promise<boolean> {
+    return (await userfs.fileSize(user, host).catch(() => null)) === Number(row.size);
   }
 
-  async function removeUpload(row: TransferRow) {
-    if (row.status === 'active' && row.partial_host) await tfs.removeQuietly(row.partial_host);
+  /**
+   * Removes an upload with its partial, as the user who wrote it: the caller's scope, or for the sweep the row's
+   * owner with the partial's folder as the only root (a row of an older server names no user: in unix mode its
+   * partial then stays for the admin).
+   */
+  async function removeUpload(row: TransferRow, user?: FsScope) {
+    if (row.status === 'active' && row.partial_host) {
+      const owner = user ?? {
+        cun: row.owner_cun,
+        roots: [path.posix.dirname(deps.resolver.toCluster(row.partial_host))],
+      };
+      await userfs.unlink(owner, row.partial_host).catch(() => undefined);
+    }
     await repo.remove(row.id);
+  }
+
+  /**
+   * Writes exactly `length` bytes of `body` at `offset` of the partial through the user file system, hashing them
+   * as they stream (what was hashed is what was written, if the write succeeded whole), and makes them durable
+   * (fdatasync) before answering: the caller records the range as verified on this answer, and finalize trusts that
+   * record instead of reading the file again, so a record must never outlive the bytes in a crash of the machine.
+   * Null when the body was shorter or longer. `abandon` is asked before each piece: true stops (the range's lock was
+   * lost, someone else may be writing these bytes now).
+   */
+  async function writeRange(
+    user: FsScope,
+    partialHost: string,
+    offset: number,
+    length: number,
+    body: AsyncIterable<Buffer>,
+    abandon: () => boolean,
+  ): Promise<{ sha256: string } | null> {
+    const fh = await userfs.openPartial(user, partialHost);
+    const hash = crypto.createHash('sha256');
+    let seen = 0;
+    let over = false;
+    async function* counted() {
+      for await (const piece of body) {
+        if (abandon())
+          throw new AppError(CommonCodes.unavailable, 'The range was taken over by another send');
+        if (seen + piece.length > length) {
+          over = true;
+          const head = piece.subarray(0, Math.max(0, length - seen));
+          hash.update(head);
+          yield head;
+          seen = length + 1;
+          return;
+        }
+        seen += piece.length;
+        hash.update(piece);
+        yield piece;
+      }
+    }
+    try {
+      await fh.write(counted(), offset);
+      if (over || seen !== length) return null;
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    return { sha256: hash.digest('hex') };
   }
 
   function refusal(path: string, id: string, rangeSize: number, e: unknown): TransferFileStatus {
@@ -145,7 +206,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
 
     /** Opens (or finds) the upload of each file: the one status call of a restarted client is this, too. */
     async begin(user: EfileUser, body: TransferBeginBody): Promise<TransferFileStatus[]> {
-      const dirs = new Map<string, Resolved>();
+      const dirs = new Map<string, Info>();
       const out: TransferFileStatus[] = [];
       const now = deps.now();
       for (const f of body.files) {
@@ -156,7 +217,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           id = fileId(user.sub, target.clusterPath, f.identifier, f.size);
           let row = await repo.get(id);
           if (row?.status === 'done') {
-            if (await stillDone(row, target.host)) {
+            if (await stillDone(user, row, target.host)) {
               out.push({
                 path: target.clusterPath,
                 id,
@@ -171,17 +232,18 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
             row = null;
           }
           if (row && Number(row.range_size) !== rangeSize) {
-            await removeUpload(row);
+            await removeUpload(row, user);
             row = null;
           }
-          if (target.stat && (!body.overwrite || target.stat.isDirectory()))
-            throw new AppError(target.stat.isDirectory() ? FileCodes.sameNameDir : FileCodes.sameNameFile);
+          if (target.stat && (!body.overwrite || target.stat.isDir))
+            throw new AppError(target.stat.isDir ? FileCodes.sameNameDir : FileCodes.sameNameFile);
           const partialHost = path.join(target.parentHost, partialName(target.name, id));
-          await tfs.preparePartial(partialHost, f.size);
+          await userfs.preparePartial(user, partialHost, f.size);
           if (!row) {
             await repo.create({
               id,
               owner_sub: user.sub,
+              owner_cun: user.cun,
               target: target.clusterPath,
               size: f.size,
               range_size: rangeSize,
@@ -225,8 +287,8 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
         }
         let done = row.status === 'done';
         if (done) {
-          const t = await resolver.resolve(user, p, { follow: false, mustExist: false }).catch(() => null);
-          done = !!t && (await stillDone(row, t.host));
+          const t = await userfs.resolve(user, p, { follow: false, mustExist: false }).catch(() => null);
+          done = !!t && (await stillDone(user, row, t.host));
         }
         out.push({
           path: p,
@@ -270,7 +332,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
         // After the record is gone: a finalize that starts from now on sees the range missing and refuses.
         if (await deps.kv.get(finalizeKey(id)))
           throw new AppError(CommonCodes.unavailable, 'The file is being finalized');
-        const got = await tfs.writeRange(row.partial_host, start, length, body, lost);
+        const got = await writeRange(user, row.partial_host, start, length, body, lost);
         if (!got) throw new AppError(CommonCodes.interrupted, 'The range arrived incomplete');
         if (sha256 && got.sha256 !== sha256)
           throw new AppError(CommonCodes.verificationFailed, 'The checksum of the range differs', {
@@ -320,10 +382,8 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
             data: { missing: missing.slice(0, 10_000) },
           });
         }
-        const target = await resolver.resolve(user, homeOnly(user, row.target), {
-          follow: false,
-          mustExist: false,
-        });
+        const targetPath = homeOnly(user, row.target);
+        const target = await userfs.resolve(user, targetPath, { follow: false, mustExist: false });
         const partial = path.join(target.parentHost, partialName(target.name, id));
         if (partial !== row.partial_host)
           throw new AppError(FileCodes.permissionDenied, 'The target folder moved during the upload');
@@ -332,9 +392,10 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           const list = crypto.createHash('sha256');
           for (let n = 0; n < total; n++) list.update(Buffer.from(have.get(n)!, 'hex'));
           equal =
-            list.digest('hex') === digest.rangesSha256 && (await tfs.fileSize(partial)) === Number(row.size);
+            list.digest('hex') === digest.rangesSha256 &&
+            (await userfs.fileSize(user, partial)) === Number(row.size);
         } else {
-          const got = await tfs.sha256Of(partial);
+          const got = await userfs.sha256(user, partial);
           equal = got.sha256 === digest.sha256 && got.size === Number(row.size);
         }
         if (!equal) {
@@ -345,7 +406,14 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           });
         }
         if (lock.lost) throw new AppError(CommonCodes.unavailable, 'The finalize lock was lost; try again');
-        await tfs.publish(partial, target, row.overwrite === 1);
+        // Truncated to its size, synced and given its name (over a file only with overwrite) as the user.
+        await userfs.finalizePartial(user, {
+          target: targetPath,
+          partialName: partialName(target.name, id),
+          expectedPartial: row.partial_host,
+          size: Number(row.size),
+          overwrite: row.overwrite === 1,
+        });
         await repo.markDone(id, deps.now());
         return { path: row.target, size: Number(row.size) };
       } finally {
@@ -356,30 +424,55 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
     /** A tar batch of small files under `base`: each verified against the manifest's SHA-256, then renamed in. */
     async batch(user: EfileUser, base: string, overwrite: boolean, body: Readable) {
       const basePath = homeOnly(user, base);
-      const dirs = new Map<string, Resolved>();
+      const dirs = new Map<string, Info>();
       const stored: string[] = [];
       const failed: { path: string; code: string }[] = [];
       let manifest: Record<string, { sha256: string; identifier: string }> | null = null;
       // Recorded for the status call of a restarted client, in one statement per batch rather than one per file.
       const done: TransferRow[] = [];
       /**
-       * One file: target (folders made as needed), a verified temp file, fsync and the final name. Small files run
-       * up to POOL at once while the tar is read on (their data is read first): a small file is a dozen file-system
-       * calls and an fsync, which one after another were most of a batch's time.
+       * One larger file: target (folders made as needed), a hidden partial written while hashed, then (verified)
+       * synced and given its final name; a mismatch removes the partial. Small files run up to POOL at once while
+       * the tar is read on (their data is read first): a small file is a dozen file-system calls and an fsync, which
+       * one after another were most of a batch's time.
        */
       const storeOne = async (
         rel: string,
         size: number,
         sha256: string,
         identifier: string,
-        body: AsyncIterable<Buffer> | Iterable<Buffer>,
+        body: AsyncIterable<Buffer>,
       ) => {
         const t = await uploadTarget(user, join(basePath, rel), dirs);
-        const { tmp, fh } = await tfs.writeVerifiedTemp(t, body, sha256);
+        const tmpName = tempName(t.name, PARTIAL_SUFFIX);
+        const tmp = path.join(t.parentHost, tmpName);
+        const hash = crypto.createHash('sha256');
+        const h = await userfs.openPartial(user, tmp);
+        try {
+          await h.write(
+            (async function* () {
+              for await (const piece of body) {
+                hash.update(piece);
+                yield piece;
+              }
+            })(),
+            0,
+          );
+        } catch (e) {
+          await h.close();
+          await userfs.unlink(user, tmp);
+          throw e;
+        }
+        await h.close();
+        if (hash.digest('hex') !== sha256) {
+          await userfs.unlink(user, tmp);
+          throw new AppError(CommonCodes.verificationFailed, 'The checksum of the file differs');
+        }
         const now = deps.now();
         const row: TransferRow = {
           id: fileId(user.sub, t.clusterPath, identifier, size),
           owner_sub: user.sub,
+          owner_cun: user.cun,
           target: t.clusterPath,
           size,
           range_size: Math.max(1, size),
@@ -391,14 +484,20 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           updated_at: now,
         };
         try {
-          await tfs.publish(tmp, t, overwrite, fh);
+          await userfs.finalizePartial(user, {
+            target: t.clusterPath,
+            partialName: tmpName,
+            expectedPartial: tmp,
+            size,
+            overwrite,
+          });
         } catch (err) {
-          await tfs.removeQuietly(tmp);
+          await userfs.unlink(user, tmp);
           // The same file of the same task, stored by an earlier send of this batch whose answer was lost: stored,
           // not "name taken".
           if (isAppError(err) && err.code === FileCodes.sameNameFile) {
             const prior = await repo.get(row.id);
-            if (prior?.status === 'done' && (await stillDone(prior, t.host))) {
+            if (prior?.status === 'done' && (await stillDone(user, prior, t.host))) {
               stored.push(rel);
               return;
             }
@@ -408,17 +507,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
         done.push(row);
         stored.push(rel);
       };
-      // Folders of the batch held open once each (anchored), for the small files written through them.
-      const held = new Map<string, Promise<tfs.HeldFolder>>();
-      const hold = (host: string) => {
-        let h = held.get(host);
-        if (!h) {
-          h = tfs.holdFolder(host);
-          held.set(host, h);
-        }
-        return h;
-      };
-      /** A small file, whole in memory: through its held folder, a few calls and an fsync. */
+      /** A small file, whole in memory: the user file system stores it through its held folder. */
       const storeSmallOne = async (rel: string, sha256: string, identifier: string, data: Buffer[]) => {
         const p = homeOnly(user, join(basePath, rel));
         const name = path.posix.basename(p);
@@ -431,6 +520,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
         const row: TransferRow = {
           id: fileId(user.sub, join(parent.clusterPath, name), identifier, size),
           owner_sub: user.sub,
+          owner_cun: user.cun,
           target: join(parent.clusterPath, name),
           size,
           range_size: Math.max(1, size),
@@ -442,12 +532,12 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           updated_at: now,
         };
         try {
-          await tfs.storeSmall(await hold(parent.host), name, data, sha256, overwrite);
+          await userfs.storeSmall(user, parent.host, name, data, sha256, overwrite);
         } catch (err) {
           // Stored by an earlier send of this batch whose answer was lost: stored, not "name taken".
           if (isAppError(err) && err.code === FileCodes.sameNameFile) {
             const prior = await repo.get(row.id);
-            if (prior?.status === 'done' && (await stillDone(prior, path.join(parent.host, name)))) {
+            if (prior?.status === 'done' && (await stillDone(user, prior, path.join(parent.host, name)))) {
               stored.push(rel);
               return;
             }
@@ -508,14 +598,6 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
       });
       // What was under way is settled (and recorded) before the answer, whatever stopped the reading.
       await Promise.all(running);
-      await Promise.all(
-        [...held.values()].map((h) =>
-          h.then(
-            (f) => f.release(),
-            () => undefined,
-          ),
-        ),
-      );
       await repo.recordDoneMany(done);
       const f = stopped();
       if (f) throw f;
@@ -527,7 +609,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
       for (const id of ids) {
         const row = await repo.get(id);
         if (!row || row.owner_sub !== user.sub || row.status !== 'active') continue;
-        await removeUpload(row);
+        await removeUpload(row, user);
         n++;
       }
       return n;
@@ -548,16 +630,16 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
     /** Every folder and file under the chosen items, relative to their parent, as NDJSON lines (any count). */
     async *manifest(user: EfileUser, paths: string[]): AsyncGenerator<string> {
       for (const p of paths) {
-        const item = await resolver.resolve(user, homeOnly(user, p));
-        for await (const e of tfs.walk(item.host, item.parentHost)) yield JSON.stringify(e) + '\n';
+        const item = await userfs.resolve(user, homeOnly(user, p));
+        for await (const e of userfs.walk(user, item.host, item.parentHost)) yield JSON.stringify(e) + '\n';
       }
     },
 
     async read(req: FastifyRequest, reply: FastifyReply, user: EfileUser, p: string) {
-      const item = await resolver.resolve(user, homeOnly(user, p));
-      if (!item.stat?.isFile()) throw new AppError(FileCodes.notAFolder, 'Not a regular file');
+      const item = await userfs.resolve(user, homeOnly(user, p));
+      if (!item.stat?.isFile) throw new AppError(FileCodes.notAFolder, 'Not a regular file');
       // Through the user file system like every other download (the user's own worker in unix mode).
-      return tfs.sendRange(req, reply, await deps.userfs.openRead(user, item.host), item.name);
+      return sendFile(req, reply, await userfs.openRead(user, item.host), item.name);
     },
 
     /**
@@ -590,12 +672,9 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           let p = input;
           try {
             p = homeOnly(user, input);
-            const item = await resolver.resolve(user, p);
-            if (!item.stat?.isFile()) throw new AppError(FileCodes.notAFolder, 'Not a regular file');
-            const opened = await tfs.readWhole(item.host);
-            const parts: Buffer[] = [];
-            for await (const c of opened.chunks()) parts.push(c);
-            const data = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+            const item = await userfs.resolve(user, p);
+            if (!item.stat?.isFile) throw new AppError(FileCodes.notAFolder, 'Not a regular file');
+            const data = await userfs.readFile(user, item.host, item.stat.size);
             files[p] = { sha256: crypto.createHash('sha256').update(data).digest('hex') };
             await put({ name: p.slice(1), size: data.length, mtime: new Date(item.stat.mtimeMs) }, data);
           } catch (e) {
@@ -615,9 +694,9 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
     },
 
     async sha256(user: EfileUser, p: string) {
-      const item = await resolver.resolve(user, homeOnly(user, p));
-      if (!item.stat?.isFile()) throw new AppError(FileCodes.notAFolder, 'Not a regular file');
-      return tfs.sha256Of(item.host);
+      const item = await userfs.resolve(user, homeOnly(user, p));
+      if (!item.stat?.isFile) throw new AppError(FileCodes.notAFolder, 'Not a regular file');
+      return userfs.sha256(user, item.host);
     },
   };
 }
