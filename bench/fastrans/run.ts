@@ -17,9 +17,9 @@ import { Remote } from '../../apps/fastrans/src/transfer/remote';
 import { HistoryStore } from '../../apps/fastrans/src/store/history';
 import { uploadChunked } from '../efile/chunk-client';
 import { efileCalls, startStandInPortal, warmUp } from '../../test-support/stand-in-portal';
+import { MiB, reporter, secs, writeRandomFile } from '../bench-kit';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const MiB = 1024 * 1024;
 const LARGE = Number(process.env.FASTRANS_BENCH_MIB ?? 4096) * MiB;
 const FILES = Number(process.env.FASTRANS_BENCH_FILES ?? 10_000);
 const ENTRIES = Number(process.env.FASTRANS_BENCH_ENTRIES ?? 1_000_000);
@@ -40,18 +40,7 @@ const demo = fs
 if (demo) fs.chownSync(home, Number(demo[2]), Number(demo[3]));
 const port = 31000 + Math.floor(Math.random() * 10000);
 const base = `http://127.0.0.1:${port}`;
-const secs = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
-const say = (s: string) => console.log(`${s} [load ${os.loadavg()[0]!.toFixed(1)}]`);
-
-function writeRandomFile(file: string, size: number) {
-  const fd = fs.openSync(file, 'w');
-  const block = Buffer.alloc(4 * MiB);
-  for (let off = 0; off < size; off += block.length) {
-    for (let i = 0; i < block.length; i += 4096) block.writeUInt32LE((off + i) >>> 0, i);
-    fs.writeSync(fd, block, 0, Math.min(block.length, size - off));
-  }
-  fs.closeSync(fd);
-}
+const { say } = reporter();
 
 let server: ChildProcess | undefined;
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { CommonCodes, FastransCodes, FastransTaskState as S } from '@hpc/contracts';
+import { CommonCodes, FastransCodes, FastransTaskState as S, type FastransTaskSummary } from '@hpc/contracts';
 import * as E from '../engine/task';
 import { SpeedMeter } from '../engine/speed';
 import type { HistoryStore } from '../store/history';
@@ -9,26 +9,8 @@ import * as L from './local';
 import { RemoteError, type Remote } from './remote';
 import { tarPack, tarUnpack } from './tar';
 
-/** What the page sees of a task (the `task` event and the task list). */
-export interface TaskSummary {
-  task_id: string;
-  kind: E.TaskKind;
-  state: number;
-  /** Number of files in the task, and how many are done (spec §3 "files, count"). */
-  files: number;
-  count: number;
-  failed: number;
-  bytesDone: number;
-  bytesTotal: number;
-  /** Bytes per second (smoothed) and seconds left; null while unknown. */
-  speed: number;
-  eta: number | null;
-  local: string;
-  remote: string;
-  error: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
+/** What the page sees of a task (the `task` event and the task list): the local protocol's own type. */
+export type TaskSummary = FastransTaskSummary;
 
 interface Run {
   t: E.TaskModel;
