@@ -31,7 +31,7 @@ export async function startClient(opts: ClientOptions = {}) {
   await runner.load();
   const handle = protocol(config, session, runner);
   // The second path for pages whose browser blocks the local connection: an outbound poll while logged in.
-  const relay = new Relay({ handle, log, onRefused: () => void session.renew() });
+  const relay = new Relay({ handle, log, onRefused: (token) => void session.renew(token) });
   session.onChange = (web) => (web ? relay.start(web.portal, web.token) : relay.stop());
   const restored = await session.restore();
   if (restored) {

@@ -27,7 +27,8 @@ describe('relay', () => {
       const relay = new Relay({
         handle: async () => ({ id: 0, code: '0', msg: '', data: null }),
         log: (m) => logs.push(m),
-        onRefused: () => {
+        onRefused: (token) => {
+          expect(token).toBe('web-token-secret');
           refused++;
           resolve();
         },

@@ -9,9 +9,10 @@ export interface RelayOptions {
   log(msg: string): void;
   /**
    * The portal refused the poll itself (its web login ended: the day is over, or the portal lost its sessions):
-   * polling again with the same token cannot succeed, so the loop ends here and the session logs in anew or out.
+   * polling again with the same token cannot succeed, so the loop ends here and the session logs in anew (and,
+   * should that fail, polls again after a pause).
    */
-  onRefused(): void;
+  onRefused(webToken: string): void;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -62,7 +63,7 @@ export class Relay {
         if (e instanceof ApiError && e.kind === 'api') {
           this.opts.log(`relay stopped: the portal refused its login (${e.code})`);
           this.run++;
-          this.opts.onRefused();
+          this.opts.onRefused(token);
           return;
         }
         // The token is never in a log: only the message of the failure.

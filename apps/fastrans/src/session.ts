@@ -16,6 +16,9 @@ export interface LoginInfo {
   servers: string[];
 }
 
+/** After a failed renewal of the web login, the relay polls again this much later. */
+const RENEW_RETRY_MS = 60_000;
+
 /** A result code of the fast-transfer web server or the client (spec §8 client codes). */
 export class ClientError extends Error {
   constructor(
@@ -59,6 +62,7 @@ export class Session {
   private webToken: string | null = null;
   private uk: string | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  private renewing = false;
   /** Told of every login (the portal and its web token) and logout: the relay polls while logged in. */
   onChange: (web: { portal: string; token: string } | null) => void = () => undefined;
 
@@ -117,17 +121,25 @@ export class Session {
   }
 
   /**
-   * The portal no longer knows this client's web login (it ended with the day, or the portal lost its sessions):
-   * log in again with the saved day token, which the portal accepts while it is valid; otherwise log out, so the
-   * page asks for a new login instead of the client polling with a dead token.
+   * The portal refused the relay's poll with `webToken` (its web login ended: the portal lost its sessions, or the
+   * day is over). If that is still this session's login, log in again with the saved day token, which the portal
+   * accepts while it is valid; the relay then polls with the new web token. A login that fails leaves the session
+   * as it is (a direct connection from the page still works, and the page may log in anew): the relay tries again
+   * after a pause instead of polling with the dead token every few seconds. Never a logout: a passing failure of
+   * the portal must not cost the user their login.
    */
-  async renew(): Promise<void> {
+  async renew(webToken: string): Promise<void> {
     const { info, uk } = this;
-    if (!info || !uk) return;
+    if (!info || !uk || webToken !== this.webToken || this.renewing) return;
+    this.renewing = true;
     try {
       await this.login(info.portal, uk, false);
     } catch {
-      await this.logout();
+      setTimeout(() => {
+        if (this.webToken === webToken && this.info) this.onChange({ portal: info.portal, token: webToken });
+      }, RENEW_RETRY_MS).unref();
+    } finally {
+      this.renewing = false;
     }
   }
 

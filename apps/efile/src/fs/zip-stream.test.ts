@@ -150,6 +150,21 @@ describe('zip stream', () => {
     expect(fs.statSync(path.join(outDir, 'many/empty')).isDirectory()).toBe(true);
   });
 
+  it('lays a folder out in name order, whatever order its lstats finish in', async () => {
+    // 32 lstats run at once: with entries added as each finished, a 4 GiB file could come after its small sibling.
+    const dir = path.join(tmp.dir, 'ordered');
+    fs.mkdirSync(path.join(dir, 'sub'), { recursive: true });
+    for (let i = 0; i < 300; i++)
+      fs.writeFileSync(path.join(dir, `f${String(i).padStart(3, '0')}`), 'x'.repeat(i));
+    fs.writeFileSync(path.join(dir, 'sub', 'inner'), 'y');
+    const names = (await collectEntries([{ host: dir, name: 'ordered' }], async () => true, 1000)).map(
+      (e) => e.name,
+    );
+    const inFolder = names.filter((n) => /^ordered\/[^/]+\/?$/.test(n));
+    expect(inFolder).toEqual([...inFolder].sort());
+    expect(names).toContain('ordered/sub/inner');
+  });
+
   it('writes the ZIP64 end records for 70,000 entries (unzip -t and the count)', async () => {
     const dir = path.join(tmp.dir, 'count');
     fs.mkdirSync(dir);

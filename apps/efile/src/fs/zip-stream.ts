@@ -36,7 +36,11 @@ export async function collectEntries(
 ): Promise<ZipEntry[]> {
   const out: ZipEntry[] = [];
   let files = 0;
-  const add = async (host: string, name: string): Promise<string | null> => {
+  /**
+   * The entry of one item (null: skipped). Counted here, but added to `out` by the caller in name order: the
+   * lstats of a folder run 32 at once and finish in any order, and an archive's order must not depend on that.
+   */
+  const entryOf = async (host: string, name: string): Promise<ZipEntry | null> => {
     let st = await fs.lstat(host).catch(() => null);
     if (!st) return null;
     if (st.isSymbolicLink()) {
@@ -46,10 +50,8 @@ export async function collectEntries(
       if (!st?.isFile()) return null;
       host = real;
     }
-    if (st.isDirectory()) {
-      out.push({ host, name: name + '/', dir: true, size: 0, mtime: st.mtime, mode: st.mode });
-      return host;
-    }
+    if (st.isDirectory())
+      return { host, name: name + '/', dir: true, size: 0, mtime: st.mtime, mode: st.mode };
     if (!st.isFile()) return null;
     if (++files > fileLimit) {
       throw new AppError(
@@ -57,20 +59,27 @@ export async function collectEntries(
         `The selection has more than ${fileLimit} files: use the fast-transfer client or the Linux command to download it`,
       );
     }
-    out.push({ host, name, dir: false, size: st.size, mtime: st.mtime, mode: st.mode });
-    return null;
+    return { host, name, dir: false, size: st.size, mtime: st.mtime, mode: st.mode };
+  };
+  /** Adds the entries in the order given; returns the folders among them, to walk next. */
+  const addAll = (entries: (ZipEntry | null)[], names: string[]) => {
+    const dirs: { host: string; name: string }[] = [];
+    entries.forEach((e, i) => {
+      if (!e) return;
+      out.push(e);
+      if (e.dir) dirs.push({ host: e.host, name: names[i]! });
+    });
+    return dirs;
   };
   const stack: { host: string; name: string }[] = [];
-  for (const s of sources) {
-    const dir = await add(s.host, s.name);
-    if (dir) stack.push({ host: dir, name: s.name });
-  }
+  for (const s of sources) stack.push(...addAll([await entryOf(s.host, s.name)], [s.name]));
   while (stack.length > 0) {
     const d = stack.pop()!;
     // A folder that vanished or became unreadable since it was seen answers with its code, not a 500.
     const names = (await fs.readdir(d.host).catch(fsError)).filter((n) => !isInternalName(n)).sort();
-    const dirs = await mapLimit(names, 32, (n) => add(path.join(d.host, n), `${d.name}/${n}`));
-    dirs.forEach((h, i) => h && stack.push({ host: h, name: `${d.name}/${names[i]}` }));
+    const full = names.map((n) => `${d.name}/${n}`);
+    const entries = await mapLimit(names, 32, (n, i) => entryOf(path.join(d.host, n), full[i]!));
+    stack.push(...addAll(entries, full));
   }
   return out;
 }
