@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
 import { CommonCodes } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
 
@@ -31,4 +32,22 @@ export async function readJson<T>(req: IncomingMessage, max = 16 * 1024 * 1024):
     parts.push(c);
   }
   return JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as T;
+}
+
+/**
+ * The JSON lines of a worker's streamed answer (a walk, a copy's progress). Decoded across pieces: a piece of the
+ * socket may end inside a multi-byte character of a file name, which a per-piece toString would garble.
+ */
+export async function* jsonLines<T>(res: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncGenerator<T> {
+  const text = new StringDecoder('utf8');
+  let buf = '';
+  for await (const piece of res) {
+    buf += text.write(piece);
+    let nl: number;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      if (line) yield JSON.parse(line) as T;
+    }
+  }
 }

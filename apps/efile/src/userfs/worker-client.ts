@@ -13,7 +13,7 @@ import type { EfileConfig } from '../config';
 import type { PathResolver } from '../fs/path-resolver';
 import { checkAccount, parseShells } from './accounts';
 import type { FsScope, PartialHandle, ReadHandle, TarResult, UserFs, WalkEntry, ZipHandle } from './types';
-import { fromWire, type WireError } from './wire';
+import { fromWire, jsonLines, type WireError } from './wire';
 import { handOffTarget, type ServeJob, type ServeMessage } from './handoff';
 
 interface Worker {
@@ -382,17 +382,10 @@ export class WorkerUserFs implements UserFs {
   async *walk(s: FsScope, host: string, base: string): AsyncGenerator<WalkEntry> {
     const { res, done } = await this.request(s, '/walk', { scope: s, host, base });
     try {
-      let buf = '';
       let last: { done?: boolean; error?: WireError } | null = null;
-      for await (const c of res as AsyncIterable<Buffer>) {
-        buf += c.toString('utf8');
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = JSON.parse(buf.slice(0, nl)) as { e?: WalkEntry; done?: boolean; error?: WireError };
-          buf = buf.slice(nl + 1);
-          if (line.e) yield line.e;
-          else last = line;
-        }
+      for await (const line of jsonLines<{ e?: WalkEntry; done?: boolean; error?: WireError }>(res)) {
+        if (line.e) yield line.e;
+        else last = line;
       }
       if (last?.error) throw fromWire(last.error);
       if (!last?.done) throw gone();
@@ -511,21 +504,11 @@ export class WorkerUserFs implements UserFs {
     const stop = () => res.destroy();
     signal.addEventListener('abort', stop);
     try {
-      let buf = '';
       let last: { done?: boolean; error?: WireError } | null = null;
-      for await (const c of res as AsyncIterable<Buffer>) {
-        buf += c.toString('utf8');
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = JSON.parse(buf.slice(0, nl)) as {
-            progress?: Parameters<typeof report>[0];
-            done?: boolean;
-            error?: WireError;
-          };
-          buf = buf.slice(nl + 1);
-          if (line.progress) report(line.progress);
-          else last = line;
-        }
+      type Line = { progress?: Parameters<typeof report>[0]; done?: boolean; error?: WireError };
+      for await (const line of jsonLines<Line>(res)) {
+        if (line.progress) report(line.progress);
+        else last = line;
       }
       signal.throwIfAborted();
       if (last?.error) throw fromWire(last.error);

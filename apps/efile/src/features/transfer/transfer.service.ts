@@ -430,6 +430,33 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
       let manifest: Record<string, { sha256: string; identifier: string }> | null = null;
       // Recorded for the status call of a restarted client, in one statement per batch rather than one per file.
       const done: TransferRow[] = [];
+      /** The record of a file of this batch, stored whole (one range), as the status call of a restart reads it. */
+      const doneRow = (target: string, identifier: string, size: number): TransferRow => {
+        const now = deps.now();
+        return {
+          id: fileId(user.sub, target, identifier, size),
+          owner_sub: user.sub,
+          owner_cun: user.cun,
+          target,
+          size,
+          range_size: Math.max(1, size),
+          total_ranges: 1,
+          partial_host: '',
+          overwrite: overwrite ? 1 : 0,
+          status: 'done',
+          created_at: now,
+          updated_at: now,
+        };
+      };
+      /**
+       * "Name taken" for a file that an earlier send of this batch stored already (its answer was lost): that file
+       * counts as stored, not refused.
+       */
+      const storedBefore = async (err: unknown, row: TransferRow, host: string) => {
+        if (!isAppError(err) || err.code !== FileCodes.sameNameFile) return false;
+        const prior = await repo.get(row.id);
+        return prior?.status === 'done' && (await stillDone(user, prior, host));
+      };
       /**
        * One larger file: target (folders made as needed), a hidden partial written while hashed, then (verified)
        * synced and given its final name; a mismatch removes the partial. Small files run up to POOL at once while
@@ -468,21 +495,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           await userfs.unlink(user, tmp);
           throw new AppError(CommonCodes.verificationFailed, 'The checksum of the file differs');
         }
-        const now = deps.now();
-        const row: TransferRow = {
-          id: fileId(user.sub, t.clusterPath, identifier, size),
-          owner_sub: user.sub,
-          owner_cun: user.cun,
-          target: t.clusterPath,
-          size,
-          range_size: Math.max(1, size),
-          total_ranges: 1,
-          partial_host: '',
-          overwrite: overwrite ? 1 : 0,
-          status: 'done',
-          created_at: now,
-          updated_at: now,
-        };
+        const row = doneRow(t.clusterPath, identifier, size);
         try {
           await userfs.finalizePartial(user, {
             target: t.clusterPath,
@@ -493,16 +506,9 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           });
         } catch (err) {
           await userfs.unlink(user, tmp);
-          // The same file of the same task, stored by an earlier send of this batch whose answer was lost: stored,
-          // not "name taken".
-          if (isAppError(err) && err.code === FileCodes.sameNameFile) {
-            const prior = await repo.get(row.id);
-            if (prior?.status === 'done' && (await stillDone(user, prior, t.host))) {
-              stored.push(rel);
-              return;
-            }
-          }
-          throw err;
+          if (!(await storedBefore(err, row, t.host))) throw err;
+          stored.push(rel);
+          return;
         }
         done.push(row);
         stored.push(rel);
@@ -516,33 +522,13 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           throw new AppError(CommonCodes.illegalParams, 'A path segment is longer than 255 bytes');
         const parent = await folder(user, path.posix.dirname(p), dirs);
         const size = data.reduce((a, d) => a + d.length, 0);
-        const now = deps.now();
-        const row: TransferRow = {
-          id: fileId(user.sub, join(parent.clusterPath, name), identifier, size),
-          owner_sub: user.sub,
-          owner_cun: user.cun,
-          target: join(parent.clusterPath, name),
-          size,
-          range_size: Math.max(1, size),
-          total_ranges: 1,
-          partial_host: '',
-          overwrite: overwrite ? 1 : 0,
-          status: 'done',
-          created_at: now,
-          updated_at: now,
-        };
+        const row = doneRow(join(parent.clusterPath, name), identifier, size);
         try {
           await userfs.storeSmall(user, parent.host, name, data, sha256, overwrite);
         } catch (err) {
-          // Stored by an earlier send of this batch whose answer was lost: stored, not "name taken".
-          if (isAppError(err) && err.code === FileCodes.sameNameFile) {
-            const prior = await repo.get(row.id);
-            if (prior?.status === 'done' && (await stillDone(user, prior, path.join(parent.host, name)))) {
-              stored.push(rel);
-              return;
-            }
-          }
-          throw err;
+          if (!(await storedBefore(err, row, path.join(parent.host, name)))) throw err;
+          stored.push(rel);
+          return;
         }
         done.push(row);
         stored.push(rel);
