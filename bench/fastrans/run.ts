@@ -3,7 +3,8 @@
  * "## Fast transfer". Run: `node --import tsx bench/fastrans/run.ts`. The efile server runs as operators run it (the
  * esbuild bundle, its own process); the client's runner runs in this process, as the client would.
  * FASTRANS_BENCH_MIB (default 4096), FASTRANS_BENCH_FILES (10,000 files of 10 KB) and FASTRANS_BENCH_ENTRIES
- * (1,000,000) scale it down for a quick look; FASTRANS_BENCH_ONLY=large,small,memory runs some sections.
+ * (1,000,000) scale it down for a quick look; FASTRANS_BENCH_ROUNDS (3) sets the large file's alternating rounds;
+ * FASTRANS_BENCH_ONLY=large,small,memory runs some sections.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,12 +18,13 @@ import { Remote } from '../../apps/fastrans/src/transfer/remote';
 import { HistoryStore } from '../../apps/fastrans/src/store/history';
 import { uploadChunked } from '../efile/chunk-client';
 import { efileCalls, startStandInPortal, warmUp } from '../../test-support/stand-in-portal';
-import { MiB, reporter, secs, writeRandomFile } from '../bench-kit';
+import { MiB, cpuOf, median, reporter, secs, settle, writeRandomFile } from '../bench-kit';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const LARGE = Number(process.env.FASTRANS_BENCH_MIB ?? 4096) * MiB;
 const FILES = Number(process.env.FASTRANS_BENCH_FILES ?? 10_000);
 const ENTRIES = Number(process.env.FASTRANS_BENCH_ENTRIES ?? 1_000_000);
+const LARGE_ROUNDS = Number(process.env.FASTRANS_BENCH_ROUNDS ?? 3);
 const ONLY = process.env.FASTRANS_BENCH_ONLY?.split(',');
 const PROFILE = process.env.FASTRANS_BENCH_PROFILE;
 const run = (s: string) => !ONLY || ONLY.includes(s);
@@ -104,37 +106,47 @@ async function main() {
     const src = path.join(tmp, 'large.bin');
     writeRandomFile(src, LARGE);
     const cmd = { data: await efile.linuxUpload('/public/home/demo') };
-    // Dirty pages of the file just written (and of curl's copy, before the client) are flushed first: otherwise
-    // whichever transfer comes second is throttled by the write-back of the one before.
-    execFileSync('sync');
     // CPU seconds (user + system) the server spent on each transfer, and this process (the client's runner) on its
     // own: on 2 shared cores the ratio follows the CPU each way needs per byte more than the disk.
-    const serverCpu = () => {
-      const f = fs.readFileSync(`/proc/${server!.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return Number(f[11]) + Number(f[12]); // utime + stime, in clock ticks
-    };
-    const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
-    let s0 = serverCpu();
-    let t0 = process.hrtime.bigint();
-    // Not execFileSync: the stand-in portal in this process answers the PUT's owner-rights check.
-    await promisify(execFile)('curl', ['-fsS', '-o', '/dev/null', '-T', src, `${cmd.data.url}curl.bin`]);
-    const curl = secs(t0);
-    const curlCpu = serverCpu() - s0;
-    execFileSync('sync');
-    s0 = serverCpu();
-    const c0 = process.cpuUsage();
-    t0 = process.hrtime.bigint();
-    await transfer(runner, () => runner.addUpload(src, '/public/home/demo/client'));
-    const client = secs(t0);
-    const c = process.cpuUsage(c0);
-    const clientCpu = serverCpu() - s0;
+    const serverCpu = () => cpuOf(server!.pid!);
+    const rounds: { curl: number; client: number; curlCpu: number; clientCpu: number; runnerCpu: number }[] =
+      [];
+    // Alternating rounds, each transfer from the same memory state (settle: flushed, cache dropped, source read
+    // back); the figures are the rounds' medians.
+    for (let r = 0; r < LARGE_ROUNDS; r++) {
+      settle(src);
+      let s0 = serverCpu();
+      let t0 = process.hrtime.bigint();
+      // Not execFileSync: the stand-in portal in this process answers the PUT's owner-rights check.
+      await promisify(execFile)('curl', ['-fsS', '-o', '/dev/null', '-T', src, `${cmd.data.url}curl.bin`]);
+      const curl = secs(t0);
+      const curlCpu = serverCpu() - s0;
+      fs.rmSync(path.join(home, 'curl.bin'));
+      settle(src);
+      s0 = serverCpu();
+      const c0 = process.cpuUsage();
+      t0 = process.hrtime.bigint();
+      await transfer(runner, () => runner.addUpload(src, `/public/home/demo/client${r}`));
+      const client = secs(t0);
+      const c = process.cpuUsage(c0);
+      rounds.push({
+        curl,
+        client,
+        curlCpu,
+        clientCpu: serverCpu() - s0,
+        runnerCpu: (c.user + c.system) / 1e6,
+      });
+      fs.rmSync(path.join(home, `client${r}`), { recursive: true });
+      say(
+        `  round ${r + 1}: curl ${curl.toFixed(1)} s, client ${client.toFixed(1)} s = ${(curl / client).toFixed(2)}×`,
+      );
+    }
+    const m = (k: keyof (typeof rounds)[number]) => median(rounds.map((x) => x[k]));
     const mibs = (s: number) => (LARGE / MiB / s).toFixed(0);
     say(
-      `large file ${LARGE / MiB} MiB: curl -T ${curl.toFixed(1)} s (${mibs(curl)} MiB/s), client ${client.toFixed(1)} s (${mibs(client)} MiB/s, ranges each SHA-256-checked as written, hash-list finalize) = ${(curl / client).toFixed(2)}× curl (bar ≥ 0.8); CPU s: server ${(curlCpu / TICKS).toFixed(1)} for curl, ${(clientCpu / TICKS).toFixed(1)} for the client, client's runner ${((c.user + c.system) / 1e6).toFixed(1)}`,
+      `large file ${LARGE / MiB} MiB, median of ${rounds.length} alternating rounds: curl -T ${m('curl').toFixed(1)} s (${mibs(m('curl'))} MiB/s), client ${m('client').toFixed(1)} s (${mibs(m('client'))} MiB/s, ranges each SHA-256-checked as written, hash-list finalize) = ${(m('curl') / m('client')).toFixed(2)}× curl (bar ≥ 0.8); CPU s: server ${m('curlCpu').toFixed(1)} for curl, ${m('clientCpu').toFixed(1)} for the client, client's runner ${m('runnerCpu').toFixed(1)}`,
     );
     fs.rmSync(src);
-    fs.rmSync(path.join(home, 'curl.bin'));
-    fs.rmSync(path.join(home, 'client'), { recursive: true });
   }
 
   if (run('small')) {

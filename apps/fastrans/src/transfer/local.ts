@@ -77,10 +77,14 @@ export const identifierOf = (file: string, size: number, mtime: number) =>
     .digest('hex')
     .slice(0, 32);
 
-export async function readRange(file: string, start: number, end: number): Promise<Buffer> {
+/**
+ * Reads bytes start..end of a local file into `into` (when given, at least end - start long) or a new buffer, and
+ * returns exactly those bytes.
+ */
+export async function readRange(file: string, start: number, end: number, into?: Buffer): Promise<Buffer> {
   const fh = await fs.open(file, 'r');
   try {
-    const buf = Buffer.allocUnsafe(end - start);
+    const buf = into ? into.subarray(0, end - start) : Buffer.allocUnsafe(end - start);
     let off = 0;
     while (off < buf.length) {
       const { bytesRead } = await fh.read(buf, off, buf.length - off, start + off);
@@ -90,6 +94,30 @@ export async function readRange(file: string, start: number, end: number): Promi
     return buf;
   } finally {
     await fh.close();
+  }
+}
+
+/**
+ * Buffers for the ranges of large uploads, reused from one range to the next. A fresh 16 MiB buffer per range is
+ * memory V8 reclaims only with full collections, triggered by the external memory it sees grow: measured on a 4 GiB
+ * upload, 2.6 s of the runner's 8.5 CPU seconds were garbage collection. At most `keep` buffers of the usual size
+ * are kept (one per stream in flight is all a task needs); an odd size is allocated and left to the GC.
+ */
+export class RangeBuffers {
+  private readonly free: Buffer[] = [];
+  constructor(
+    private readonly size: number,
+    private readonly keep = 8,
+  ) {}
+
+  /** A buffer of at least `length` bytes; give it back once nothing reads it any more. */
+  take(length: number): Buffer {
+    if (length > this.size) return Buffer.allocUnsafeSlow(length);
+    return this.free.pop() ?? Buffer.allocUnsafeSlow(this.size);
+  }
+
+  give(buf: Buffer): void {
+    if (buf.length === this.size && this.free.length < this.keep) this.free.push(buf);
   }
 }
 

@@ -8,6 +8,7 @@ import { DEFAULT_LIMITS, type EngineLimits, type TaskModel } from '../engine/tas
 import { HistoryStore } from '../store/history';
 import type { Remote } from './remote';
 import { Runner } from './runner';
+import { RangeBuffers } from './local';
 import { tarUnpack } from './tar';
 
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
@@ -223,5 +224,20 @@ describe('runner', () => {
     expect(efile.calls.bySha).toBe(0);
     // Only what the server did not have was sent again: small files in batches of 2 at most.
     expect(efile.calls.batch - sent.batch).toBeLessThanOrEqual(Math.ceil((40 - before) / 2) + 4);
+  });
+
+  it('reuses the buffers of ranges and keeps no more than one per stream', () => {
+    const pool = new RangeBuffers(1024, 2);
+    const [a, b, c] = [pool.take(1024), pool.take(100), pool.take(1024)];
+    expect(new Set([a, b, c]).size).toBe(3);
+    for (const x of [a, b, c]) pool.give(x);
+    // Two kept (the third is left to the GC), handed out again, whatever length is asked up to the usual size.
+    const again = [pool.take(10), pool.take(1024), pool.take(1024)];
+    expect(again.filter((x) => x === a || x === b || x === c)).toHaveLength(2);
+    // A range longer than the usual size (a resumed file of a server with larger ranges) gets its own buffer.
+    const big = pool.take(4096);
+    expect(big.length).toBe(4096);
+    pool.give(big);
+    expect(pool.take(1024)).not.toBe(big);
   });
 });

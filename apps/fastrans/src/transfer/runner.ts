@@ -63,10 +63,13 @@ export class Runner {
   private remote: Remote | null = null;
   private readonly limits: E.EngineLimits;
   private readonly now: () => number;
+  /** The upload ranges' buffers, one per stream that may be in flight, reused across ranges, files and tasks. */
+  private readonly buffers: L.RangeBuffers;
 
   constructor(private readonly opts: RunnerOptions) {
     this.limits = { ...E.DEFAULT_LIMITS, ...opts.limits };
     this.now = opts.now ?? Date.now;
+    this.buffers = new L.RangeBuffers(this.limits.rangeSize, this.limits.streamsTotal);
   }
 
   /** Loads the history: finished tasks are listed, unfinished ones resume once the client is logged in. */
@@ -368,13 +371,20 @@ export class Runner {
           const f = file(w.file);
           try {
             if (t.kind === 'upload') {
-              const data = await L.readRange(localOf(w.file), w.start, w.end);
-              // Hashed from the buffer that is sent: the server checks it as it writes, finalize lists it.
-              const digest = L.sha256Of(data);
-              let digests = run.rangeSha.get(w.file);
-              if (!digests) run.rangeSha.set(w.file, (digests = []));
-              digests[w.n] = digest;
-              await remote.range(f.remoteId!, w.n, data, digest);
+              const buf = this.buffers.take(w.end - w.start);
+              try {
+                const data = await L.readRange(localOf(w.file), w.start, w.end, buf);
+                // Hashed from the buffer that is sent: the server checks it as it writes, finalize lists it.
+                const digest = L.sha256Of(data);
+                let digests = run.rangeSha.get(w.file);
+                if (!digests) run.rangeSha.set(w.file, (digests = []));
+                digests[w.n] = digest;
+                await remote.range(f.remoteId!, w.n, data, digest);
+              } finally {
+                // Settled: the server answered after reading the whole body, or the request was destroyed (libuv
+                // stops writing a closed socket), so nothing reads the buffer any more.
+                this.buffers.give(buf);
+              }
             } else {
               const data = await remote.read(remoteOf(w.file), w.start, w.end);
               await L.writeAt(L.partialOf(localOf(w.file)), f.size, w.start, data);
