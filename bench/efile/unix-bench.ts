@@ -58,12 +58,13 @@ async function main() {
   const port0 = 21000 + Math.floor(Math.random() * 10000);
   for (const [i, mode] of MODES.entries()) {
     const port = port0 + i;
-    // BENCH_PROFILE=<dir>: the unix-mode front end's CPU profile (`node --cpu-prof`). The worker is not profiled:
-    // Node refuses --cpu-prof in NODE_OPTIONS, and the launcher starts workers with its own execArgv only.
-    const prof =
-      process.env.BENCH_PROFILE && mode === 'unix'
-        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
-        : [];
+    // BENCH_PROFILE=<dir>: CPU profiles (`node --cpu-prof`) of both modes' servers, and in unix mode of the launcher
+    // and the user's worker too (they inherit the flag; the folder is made writable for the worker's user). Each
+    // process writes its profile when it exits: the worker when the front end stops.
+    const profDir = process.env.BENCH_PROFILE && path.join(process.env.BENCH_PROFILE, mode);
+    if (profDir) fs.mkdirSync(profDir, { recursive: true, mode: 0o1777 });
+    if (profDir) fs.chmodSync(profDir, 0o1777);
+    const prof = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
     const proc = spawn(process.execPath, [...prof, serverEntry], {
       stdio: 'inherit',
       env: {

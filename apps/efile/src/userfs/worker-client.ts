@@ -44,8 +44,11 @@ function workerScript(): { script: string; execArgv: string[] } {
   }
   // The bundle when built: a worker then starts in milliseconds (under tsx each new uid compiles every module anew).
   const bundle = candidates.find((c) => fs.existsSync(c));
-  if (bundle) return { script: bundle, execArgv: [] };
-  return { script: path.join(here, 'worker-main.ts'), execArgv: ['--import', 'tsx'] };
+  // A front end started with --cpu-prof (the benches' BENCH_PROFILE) has its launcher and workers profiled too: the
+  // launcher passes its own flags on to the workers. Node refuses --cpu-prof in NODE_OPTIONS, so this is the way in.
+  const profiling = process.execArgv.filter((a) => a.startsWith('--cpu-prof'));
+  if (bundle) return { script: bundle, execArgv: profiling };
+  return { script: path.join(here, 'worker-main.ts'), execArgv: ['--import', 'tsx', ...profiling] };
 }
 
 /**
