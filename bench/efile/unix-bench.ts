@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cpuOf, median, MiB, ms, reporter, secs, writeRandomFile } from '../bench-kit';
 import { readEfileConfig } from '../../apps/efile/src/config';
@@ -20,6 +20,7 @@ import { PathResolver } from '../../apps/efile/src/fs/path-resolver';
 import { WorkerUserFs } from '../../apps/efile/src/userfs/worker-client';
 import { uploadChunked } from './chunk-client';
 import { efileCalls, startStandInPortal, warmUp } from '../../test-support/stand-in-portal';
+import { startEfileProcess, type EfileProcess } from '../../test-support/efile-process';
 import { createUsers, idOf, makeHome, removeUsers } from '../../test-support/unix-users';
 
 if (process.getuid?.() !== 0) {
@@ -27,7 +28,6 @@ if (process.getuid?.() !== 0) {
   process.exit(1);
 }
 const here = path.dirname(fileURLToPath(import.meta.url));
-const serverEntry = path.resolve(here, '../../apps/efile/dist/server.js');
 const UPLOAD = Number(process.env.BENCH_UPLOAD_MIB ?? 512) * MiB;
 const DOWNLOAD = Number(process.env.BENCH_DOWNLOAD_MIB ?? 1024) * MiB;
 const ZIP_FILES = Number(process.env.BENCH_ZIP_FILES ?? 5000);
@@ -46,7 +46,7 @@ const f = (xs: number[], d = 0) => xs.map((x) => x.toFixed(d)).join('/');
 const { say, lines: results } = reporter();
 const giveToUser = (p: string) => execFileSync('chown', ['-R', `${USER}:${USER}`, p]);
 
-const servers = new Map<Mode, { proc: ChildProcess; base: string }>();
+const servers = new Map<Mode, EfileProcess>();
 
 async function main() {
   createUsers([USER]);
@@ -55,45 +55,29 @@ async function main() {
   const portal = await startStandInPortal(USER, HOME);
   const { token } = portal;
   execFileSync(process.execPath, ['scripts/build-servers.mjs'], { cwd: path.resolve(here, '../..') });
-  const port0 = 21000 + Math.floor(Math.random() * 10000);
-  for (const [i, mode] of MODES.entries()) {
-    const port = port0 + i;
+  for (const mode of MODES) {
     // BENCH_PROFILE=<dir>: CPU profiles (`node --cpu-prof`) of both modes' servers, and in unix mode of the launcher
     // and the user's worker too (they inherit the flag; the folder is made writable for the worker's user). Each
     // process writes its profile when it exits: the worker when the front end stops.
     const profDir = process.env.BENCH_PROFILE && path.join(process.env.BENCH_PROFILE, mode);
     if (profDir) fs.mkdirSync(profDir, { recursive: true, mode: 0o1777 });
     if (profDir) fs.chmodSync(profDir, 0o1777);
-    const prof = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
-    const proc = spawn(process.execPath, [...prof, serverEntry], {
-      stdio: 'inherit',
+    const started = await startEfileProcess({
+      nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+      log: 'inherit',
       env: {
-        ...process.env,
         UV_THREADPOOL_SIZE: '16',
         EFILE_CLUSTER_ID: 'bench',
-        EFILE_PORT: String(port),
-        EFILE_HOST: '127.0.0.1',
         EFILE_FS_ROOT: root,
         EFILE_USER_MODE: mode,
         DATA_DIR: path.join(tmp, `data-${mode}`),
-        LOG_LEVEL: 'warn',
         EFILE_FOLDER_FILE_LIMIT: '1000000',
         EFILE_JWKS_URL: portal.jwksUrl,
         EFILE_SERVICE_SECRET: 'bench',
       },
     });
-    const base = `http://127.0.0.1:${port}`;
-    servers.set(mode, { proc, base });
-    for (let n = 0; n < 200; n++) {
-      if (
-        await fetch(`${base}/check.action`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    servers.set(mode, started);
+    const { base } = started;
     // The first call: JWKS fetched, and in unix mode the user's worker started.
     await warmUp(efileCalls(base, token), HOME).catch((e: Error) => {
       throw new Error(`warm-up ${mode}: ${e.message}`);
@@ -106,7 +90,7 @@ async function main() {
   /** CPU seconds of a mode's server processes: the front end, and in unix mode the user's worker too. */
   const workerPid = () =>
     Number(fs.readFileSync(path.join(tmp, 'data-unix', 'run', 'workers', `${USER}.pid`), 'utf8'));
-  const serverCpu = (m: Mode) => cpuOf(servers.get(m)!.proc.pid!) + (m === 'unix' ? cpuOf(workerPid()) : 0);
+  const serverCpu = (m: Mode) => cpuOf(servers.get(m)!.child.pid!) + (m === 'unix' ? cpuOf(workerPid()) : 0);
   const cpuUsed: Record<string, Record<Mode | 'worker', number[]>> = {};
   const timed = async <T>(what: string, m: Mode, fn: () => Promise<T> | T): Promise<T> => {
     const c0 = serverCpu(m);
@@ -320,10 +304,7 @@ async function main() {
     await fsx.close();
   }
 
-  for (const { proc } of servers.values()) {
-    proc.kill('SIGTERM');
-    await new Promise((r) => proc.once('exit', r));
-  }
+  for (const server of servers.values()) await server.stop();
   portal.close();
   fs.writeFileSync(path.join(here, 'last-unix-run.txt'), results.join('\n') + '\n');
 }
@@ -334,7 +315,7 @@ main()
     process.exitCode = 1;
   })
   .finally(() => {
-    for (const { proc } of servers.values()) proc.kill('SIGTERM');
+    for (const { child } of servers.values()) child.kill('SIGTERM');
     fs.rmSync(tmp, { recursive: true, force: true });
     removeUsers([USER]);
   });

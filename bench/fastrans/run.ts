@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { FastransTaskState as S } from '@hpc/contracts';
@@ -18,6 +18,7 @@ import { Remote } from '../../apps/fastrans/src/transfer/remote';
 import { HistoryStore } from '../../apps/fastrans/src/store/history';
 import { uploadChunked } from '../efile/chunk-client';
 import { efileCalls, startStandInPortal, warmUp } from '../../test-support/stand-in-portal';
+import { startEfileProcess, type EfileProcess } from '../../test-support/efile-process';
 import { MiB, cpuOf, median, reporter, secs, settle, writeRandomFile } from '../bench-kit';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -40,11 +41,11 @@ const demo = fs
   .map((l) => l.split(':'))
   .find((f) => f[0] === 'demo');
 if (demo) fs.chownSync(home, Number(demo[2]), Number(demo[3]));
-const port = 31000 + Math.floor(Math.random() * 10000);
-const base = `http://127.0.0.1:${port}`;
+/** The efile server's address, once it listens. */
+let base = '';
 const { say } = reporter();
 
-let server: ChildProcess | undefined;
+let server: EfileProcess | undefined;
 
 async function transfer(runner: Runner, start: () => Promise<{ task_id: string }>) {
   const t = await start();
@@ -56,40 +57,21 @@ async function main() {
   const portal = await startStandInPortal('demo', '/public/home/demo');
   const { token } = portal;
   execFileSync(process.execPath, ['scripts/build-servers.mjs'], { cwd: path.resolve(here, '../..') });
-  server = spawn(
-    process.execPath,
-    [
-      // FASTRANS_BENCH_PROFILE=<dir>: a CPU profile of the server (run this script with --cpu-prof for the client).
-      ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []),
-      path.resolve(here, '../../apps/efile/dist/server.js'),
-    ],
-    {
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        UV_THREADPOOL_SIZE: '16',
-        EFILE_CLUSTER_ID: 'bench',
-        EFILE_PORT: String(port),
-        EFILE_HOST: '127.0.0.1',
-        EFILE_FS_ROOT: root,
-        DATA_DIR: path.join(tmp, 'data'),
-        LOG_LEVEL: 'warn',
-        EFILE_FOLDER_FILE_LIMIT: '10000000',
-        EFILE_SERVICE_SECRET: 'bench',
-        EFILE_JWKS_URL: portal.jwksUrl,
-      },
+  server = await startEfileProcess({
+    // FASTRANS_BENCH_PROFILE=<dir>: a CPU profile of the server (run this script with --cpu-prof for the client).
+    nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [],
+    log: 'inherit',
+    env: {
+      UV_THREADPOOL_SIZE: '16',
+      EFILE_CLUSTER_ID: 'bench',
+      EFILE_FS_ROOT: root,
+      DATA_DIR: path.join(tmp, 'data'),
+      EFILE_FOLDER_FILE_LIMIT: '10000000',
+      EFILE_SERVICE_SECRET: 'bench',
+      EFILE_JWKS_URL: portal.jwksUrl,
     },
-  );
-  for (
-    let i = 0;
-    i < 200 &&
-    !(await fetch(`${base}/check.action`).then(
-      (r) => r.ok,
-      () => false,
-    ));
-    i++
-  )
-    await new Promise((r) => setTimeout(r, 50));
+  });
+  base = server.base;
   const efile = efileCalls(base, token);
   await warmUp(efile, '/public/home/demo');
   say(
@@ -108,7 +90,7 @@ async function main() {
     const cmd = { data: await efile.linuxUpload('/public/home/demo') };
     // CPU seconds (user + system) the server spent on each transfer, and this process (the client's runner) on its
     // own: on 2 shared cores the ratio follows the CPU each way needs per byte more than the disk.
-    const serverCpu = () => cpuOf(server!.pid!);
+    const serverCpu = () => cpuOf(server!.child.pid!);
     const rounds: { curl: number; client: number; curlCpu: number; clientCpu: number; runnerCpu: number }[] =
       [];
     // Alternating rounds, each transfer from the same memory state (settle: flushed, cache dropped, source read
@@ -252,7 +234,7 @@ main()
     process.exitCode = 1;
   })
   .finally(() => {
-    server?.kill();
+    server?.child.kill();
     fs.rmSync(tmp, { recursive: true, force: true });
     setTimeout(() => process.exit(), 500).unref();
   });
