@@ -390,15 +390,12 @@ export class LocalUserFs implements UserFs {
       } finally {
         await fh.close();
       }
-      try {
-        if (a.overwrite && target.stat && !target.stat.isDirectory()) await replaceFile(partial, target.host);
-        else if (target.stat) throw conflictError(target.stat.isDirectory());
-        else await renameNoReplace(partial, target.host, false);
-      } catch (e) {
-        if (isAppError(e) && (e.code === FileCodes.sameNameFile || e.code === FileCodes.sameNameDir))
-          await fs.unlink(partial).catch(() => undefined);
-        throw e;
-      }
+      // A name taken since the upload began ("1021"/"1023") leaves the partial where it is, whole and synced: the
+      // user's retry with overwrite (or after moving the other item away) finishes without sending the file again,
+      // which for a 100 GB upload is the difference that matters. An abandoned one goes with the upload sweep.
+      if (a.overwrite && target.stat && !target.stat.isDirectory()) await replaceFile(partial, target.host);
+      else if (target.stat) throw conflictError(target.stat.isDirectory());
+      else await renameNoReplace(partial, target.host, false);
     });
   }
 

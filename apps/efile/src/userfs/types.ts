@@ -124,7 +124,7 @@ export interface UserFs {
   openPartial(s: FsScope, host: string): Promise<PartialHandle>;
   /**
    * Truncates to `size`, fsyncs and renames the partial into place (over a file only with `overwrite`); "1021"/"1023"
-   * when the name is taken, the partial then removed.
+   * when the name is taken, the partial then kept for a retry (with overwrite, or once the name is free).
    */
   finalizePartial(
     s: FsScope,

@@ -136,6 +136,14 @@ export function transferRepository(anyDb: Kysely<unknown>) {
     async forgetRanges(id: string) {
       await db.deleteFrom('efile_fastrans_ranges').where('file_id', '=', id).execute();
     },
+    /** The overwrite choice of the latest begin: a retry after a late name conflict may now overwrite. */
+    async setOverwrite(id: string, overwrite: boolean) {
+      await db
+        .updateTable('efile_fastrans_files')
+        .set({ overwrite: overwrite ? 1 : 0 })
+        .where('id', '=', id)
+        .execute();
+    },
     async touch(id: string, now: number) {
       await db.updateTable('efile_fastrans_files').set({ updated_at: now }).where('id', '=', id).execute();
     },

@@ -234,6 +234,37 @@ describe.each(testDbTargets())('fast-transfer calls ($name)', (db) => {
     expect(dl.json()).toMatchObject({ code: '1030', data: { reason: FastransRefusal.outsideHome } });
   });
 
+  it('keeps the ranges of a file whose name was taken before finalize: begun again with overwrite, it finalizes at once', async () => {
+    const data = crypto.randomBytes(2 * RANGE + 5);
+    const file = { path: `${HOME}/late.bin`, size: data.length, identifier: 'v1' };
+    const begin = await call(h, token, 'POST', '/fastrans/begin.action', { files: [file], rangeSize: RANGE });
+    const id = begin.json().data.files[0].id as string;
+    for (const n of [0, 1, 2]) {
+      const part = data.subarray(n * RANGE, Math.min(data.length, (n + 1) * RANGE));
+      await call(h, token, 'PUT', `/fastrans/range.action?id=${id}&n=${n}&sha256=${sha(part)}`, part);
+    }
+    fs.writeFileSync(h.host(`${HOME}/late.bin`), 'theirs');
+    const fin = await call(h, token, 'POST', '/fastrans/finalize.action', { id, sha256: sha(data) });
+    expect(fin.json().code).toBe('1021');
+    expect(fs.readFileSync(h.host(`${HOME}/late.bin`), 'utf8')).toBe('theirs');
+    // Without overwrite the name is still refused; with it, every range is already there.
+    const again = await call(h2, token2, 'POST', '/fastrans/begin.action', {
+      files: [file],
+      rangeSize: RANGE,
+    });
+    expect(again.json().data.files[0].code).toBe('1021');
+    const cover = await call(h2, token2, 'POST', '/fastrans/begin.action', {
+      files: [file],
+      rangeSize: RANGE,
+      overwrite: true,
+    });
+    expect(cover.json().data.files[0]).toMatchObject({ id, done: false, ranges: [0, 1, 2] });
+    const done = await call(h2, token2, 'POST', '/fastrans/finalize.action', { id, sha256: sha(data) });
+    expect(done.json()).toMatchObject({ code: '0', data: { size: data.length } });
+    expect(fs.readFileSync(h.host(`${HOME}/late.bin`)).equals(data)).toBe(true);
+    expect(fs.readdirSync(h.host(HOME)).filter((n) => n.includes('late.bin'))).toEqual(['late.bin']);
+  });
+
   it('stores a tar batch of small files, each checked against its SHA-256, and reports them to the status call', async () => {
     const a = Buffer.from('alpha');
     const b = crypto.randomBytes(3000);

@@ -92,7 +92,7 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
   }
 
   /**
-   * fsync once, then rename into place; "1021" (and the partial removed) when the name is taken. 'busy' while
+   * fsync once, then rename into place; "1021" (the partial kept for a retry) when the name is taken. 'busy' while
    * another request finalizes it, or while the database does not yet hold every chunk.
    */
   async function finalize(user: EfileUser, row: UploadRow, overwrite: boolean): Promise<'done' | 'busy'> {
@@ -105,20 +105,15 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       open.evict(row.id);
       // The user file system re-resolves the target: the folder must still be where it was when the upload
       // began, and the partial is renamed into place (over a file only with overwrite).
-      try {
-        await userfs.finalizePartial(user, {
-          target: row.target,
-          partialName: partialName(row.target.slice(row.target.lastIndexOf('/') + 1), row.id),
-          expectedPartial: row.partial_host,
-          size: Number(row.total_size),
-          overwrite,
-        });
-      } catch (e) {
-        // A taken name: the partial is gone (removed with the refusal), so is the session.
-        if (isAppError(e) && (e.code === FileCodes.sameNameFile || e.code === FileCodes.sameNameDir))
-          await removePartial(user, row.id, row.partial_host);
-        throw e;
-      }
+      // A name taken meanwhile ("1021"): the session and its partial stay, every chunk stored, so that a retry with
+      // overwrite finalizes at once; the sweep removes them if nobody retries.
+      await userfs.finalizePartial(user, {
+        target: row.target,
+        partialName: partialName(row.target.slice(row.target.lastIndexOf('/') + 1), row.id),
+        expectedPartial: row.partial_host,
+        size: Number(row.total_size),
+        overwrite,
+      });
       await repo.markDone(row.id, deps.now());
       return 'done';
     } finally {

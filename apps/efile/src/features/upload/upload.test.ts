@@ -129,6 +129,34 @@ describe.each(testDbTargets())('chunked upload ($name)', (db) => {
     expect(missing.status).toBe(404);
   });
 
+  it('keeps a finished upload whose name was taken meanwhile: the retry with overwrite sends no chunk again', async () => {
+    const t = target('late.bin', 3 * 64 * 1024);
+    for (const n of [1, 2]) expect((await postChunk(t, n)).status).toBe(200);
+    // Someone makes the name while the last chunk is on its way.
+    fs.writeFileSync(h.home + '/late.bin', 'theirs');
+    const last = await postChunk(t, 3);
+    expect([last.status, (await json(last)).code]).toEqual([415, '1021']);
+    expect(fs.readFileSync(h.home + '/late.bin', 'utf8')).toBe('theirs');
+    // The partial is still there, whole and hidden, and every chunk counts as stored for a retry with overwrite.
+    expect(listAll(h.home).filter((n) => n.includes('efile-part'))).toHaveLength(1);
+    const cover = { ...t, extra: { overwrite: 'true' } };
+    for (const n of [1, 2, 3]) expect((await testChunk(cover, n)).status).toBe(200);
+    const merge = await h.app.inject({
+      method: 'POST',
+      url: '/merge.action',
+      headers: { token, ...FORM },
+      payload: form({
+        path: t.path,
+        relativePath: t.relativePath,
+        identifier: chunkParams(t, 1).identifier,
+        overwrite: 'true',
+      }),
+    });
+    expect(merge.json()).toMatchObject({ code: '0', data: { path: '/public/home/demo/late.bin' } });
+    expect(fs.readFileSync(h.home + '/late.bin').equals(t.data)).toBe(true);
+    expect(listAll(h.home).filter((n) => n.includes('efile-part'))).toEqual([]);
+  });
+
   it('uploads folders with their relative paths, refuses >1000-file folders and bad names', async () => {
     const t = target('项目/src/main.py', 70 * 1024, { folderFileCount: '3' });
     for (let n = 1; n <= totalChunks(t.data.length, t.chunkSize); n++)
