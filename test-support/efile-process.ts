@@ -1,12 +1,11 @@
 /**
  * One efile instance in its own process, for tests and benches that need a real process (to SIGKILL it, to measure
  * its CPU and memory): started from the esbuild bundle as operators run it (build it first with
- * scripts/build-servers.mjs), and ready when it logs that it listens, not after a guessed delay. The bundle starts
+ * scripts/build-servers.mjs), and ready when it says over IPC where it listens, not after a guessed delay. The bundle starts
  * without compiling anything, so a restart costs about the same on a loaded machine as on an idle one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 export const EFILE_BUNDLE = path.resolve(
@@ -25,7 +24,7 @@ export interface EfileProcess {
 }
 
 export interface EfileProcessOptions {
-  /** EFILE_* settings; EFILE_HOST defaults to 127.0.0.1, EFILE_PORT to 0, LOG_LEVEL to info (the ready line). */
+  /** EFILE_* settings; EFILE_HOST defaults to 127.0.0.1, EFILE_PORT to 0, LOG_LEVEL to warn (no line per request). */
   env: Record<string, string | undefined>;
   /** Another build (a .ts entry runs under tsx); default {@link EFILE_BUNDLE}. */
   entry?: string;
@@ -41,8 +40,9 @@ export async function startEfileProcess(opts: EfileProcessOptions): Promise<Efil
     process.execPath,
     [...(opts.nodeArgs ?? []), ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry],
     {
-      env: { ...process.env, EFILE_HOST: '127.0.0.1', EFILE_PORT: '0', LOG_LEVEL: 'info', ...opts.env },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, EFILE_HOST: '127.0.0.1', EFILE_PORT: '0', LOG_LEVEL: 'warn', ...opts.env },
+      // The IPC channel carries the one message that says where it listens (server.ts).
+      stdio: ['ignore', opts.log === 'inherit' ? 'inherit' : 'ignore', 'inherit', 'ipc'],
     },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -50,18 +50,13 @@ export async function startEfileProcess(opts: EfileProcessOptions): Promise<Efil
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
-  const lines = readline.createInterface({ input: child.stdout });
-  let base: string | undefined;
-  try {
-    for await (const line of lines) {
-      base = /Server listening at (http:\/\/[\d.]+:\d+)/.exec(line)?.[1];
-      if (base) break;
-    }
-  } finally {
-    // What the server logs later still has to be read, or a full pipe would block it.
-    if (opts.log === 'inherit') child.stdout.pipe(process.stdout);
-    else child.stdout.resume();
-  }
-  if (!base) throw new Error(`${entry} exited before it listened (is LOG_LEVEL above info?)`);
+  const base = await new Promise<string | undefined>((resolve) => {
+    child.on('message', (m: { listening?: string }) => {
+      if (m.listening) resolve(m.listening.replace('://localhost:', '://127.0.0.1:'));
+    });
+    void exited.then(() => resolve(undefined));
+  });
+  if (!base) throw new Error(`${entry} exited before it listened`);
+  // The channel stays open: a closed one would end the child's `process.send`, and nothing else uses it.
   return { child, base, exited, stop };
 }

@@ -12,7 +12,10 @@ if (!process.env.UV_THREADPOOL_SIZE) {
 }
 const config = readEfileConfig();
 const { app } = await buildEfile(config);
-await app.listen({ port: config.EFILE_PORT, host: config.EFILE_HOST });
+const listening = await app.listen({ port: config.EFILE_PORT, host: config.EFILE_HOST });
+// A parent that started this process with an IPC channel (tests, benches: test-support/efile-process.ts) learns the
+// address (EFILE_PORT 0 picks a free port) without depending on the log level; without a channel, nothing happens.
+process.send?.({ listening });
 if (config.EFILE_USER_MODE === 'unix' && config.EFILE_SERVICE_USER) {
   // Unix mode: the port is bound and the root launcher started (buildEfile); the front end never needs root again
   // and never touches a user's file itself, so it becomes the service account for good.
