@@ -1,4 +1,4 @@
-import { loadConfig, type ClientConfig } from './config';
+import { clientWho, loadConfig, type ClientConfig } from './config';
 import { protocol } from './protocol';
 import { Relay } from './relay';
 import { startLocalServer } from './server';
@@ -20,7 +20,8 @@ export interface ClientOptions {
 export async function startClient(opts: ClientOptions = {}) {
   const config = opts.config ?? loadConfig();
   const log = opts.log ?? ((m: string) => console.log(`${new Date().toISOString()} ${m}`));
-  const session = new Session(config.configDir);
+  const who = clientWho(config.configDir);
+  const session = new Session(config.configDir, who);
   let broadcast: (event: string, data: unknown) => void = () => undefined;
   const runner = new Runner({
     store: new HistoryStore(config.configDir),
@@ -31,7 +32,7 @@ export async function startClient(opts: ClientOptions = {}) {
   await runner.load();
   const handle = protocol(config, session, runner);
   // The second path for pages whose browser blocks the local connection: an outbound poll while logged in.
-  const relay = new Relay({ handle, log, onRefused: (token) => void session.renew(token) });
+  const relay = new Relay({ handle, log, who, onRefused: (token) => void session.renew(token) });
   session.onChange = (web) => (web ? relay.start(web.portal, web.token) : relay.stop());
   const restored = await session.restore();
   if (restored) {

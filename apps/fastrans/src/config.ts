@@ -1,6 +1,9 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { FASTRANS_PORTS } from '@hpc/contracts';
+import type { FastransClientWho } from '@hpc/api-client';
 import { configDir } from './store/history';
 
 /**
@@ -57,4 +60,41 @@ export function loadConfig(
     ports: ports.filter((p) => Number.isInteger(p) && p >= 0 && p < 65536),
     configDir: dir,
   };
+}
+
+const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * This client's identity on the portal: a random id made on the first run and kept in the config folder
+ * (`client-id`, beside the login and the history), and the machine's name. A user may run clients on several
+ * machines; the relay hands each only the page's actions meant for it. Made with an exclusive create, so two
+ * clients started at once on one config folder end up with the same id.
+ */
+export function clientWho(dir: string, hostname = os.hostname()): FastransClientWho {
+  const file = path.join(dir, 'client-id');
+  const read = () => {
+    try {
+      const id = fs.readFileSync(file, 'utf8').trim();
+      return CLIENT_ID.test(id) ? id : null;
+    } catch {
+      return null;
+    }
+  };
+  let id = read();
+  if (!id) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const made = crypto.randomBytes(16).toString('base64url');
+    try {
+      fs.writeFileSync(file, made + '\n', { flag: 'wx', mode: 0o600 });
+      id = made;
+    } catch {
+      // Another start made it first; or the file is damaged, and this run's id replaces it.
+      id = read();
+      if (!id) {
+        fs.writeFileSync(file, made + '\n', { mode: 0o600 });
+        id = made;
+      }
+    }
+  }
+  return { client: id, label: hostname.slice(0, 64) };
 }

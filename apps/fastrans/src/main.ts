@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FastransTaskState } from '@hpc/contracts';
 import { startClient } from './app';
-import { loadConfig } from './config';
+import { clientWho, loadConfig } from './config';
 import { Session } from './session';
 import { HistoryStore } from './store/history';
 import { Runner } from './transfer/runner';
@@ -103,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
       console.error(USAGE);
       return 2;
     }
-    const session = new Session(config.configDir);
+    const session = new Session(config.configDir, clientWho(config.configDir));
     const info = await session.login(portal, token, false);
     const runner = new Runner({
       store: new HistoryStore(config.configDir),

@@ -1,5 +1,9 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@hpc/server-kit/testing';
+import { clientWho } from './config';
 import { Relay } from './relay';
 
 /**
@@ -8,15 +12,24 @@ import { Relay } from './relay';
  */
 describe('relay', () => {
   let polls = 0;
+  const bodies: Record<string, unknown>[] = [];
   const server = http.createServer((req, res) => {
     if (req.url?.startsWith('/fastrans/relay/poll')) polls++;
-    req.resume();
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({ code: '1000', msg: 'Not logged in to the fast-transfer web server', data: null }),
-    );
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      bodies.push(JSON.parse(body || '{}') as Record<string, unknown>);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ code: '1000', msg: 'Not logged in to the fast-transfer web server', data: null }),
+      );
+    });
   });
-  afterAll(() => new Promise((r) => server.close(r)));
+  const tmp = makeTempDir('fastrans-relay-');
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    tmp.cleanup();
+  });
 
   it('stops polling and asks for a new login when the portal refuses its token', async () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -41,5 +54,29 @@ describe('relay', () => {
     expect({ refused, polls }).toEqual({ refused: 1, polls: 1 });
     expect(logs.join('\n')).toContain('1000');
     expect(logs.join('\n')).not.toContain('web-token-secret');
+  });
+
+  it('polls as this client: an id made once in the config folder and kept across restarts, and the machine name', async () => {
+    const dir = path.join(tmp.dir, 'config');
+    const first = clientWho(dir, 'workstation.example.org');
+    expect(first.client).toMatch(/^[A-Za-z0-9_-]{20,64}$/);
+    expect(first.label).toBe('workstation.example.org');
+    expect(fs.readFileSync(path.join(dir, 'client-id'), 'utf8').trim()).toBe(first.client);
+    // The next run (a restart) reads it back; another config folder (another machine) has its own.
+    expect(clientWho(dir, 'workstation.example.org')).toEqual(first);
+    expect(clientWho(path.join(tmp.dir, 'other')).client).not.toBe(first.client);
+    expect(clientWho(dir, 'h'.repeat(100)).label).toHaveLength(64);
+
+    const portal = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    bodies.length = 0;
+    await new Promise<void>((resolve) => {
+      new Relay({
+        handle: async () => ({ id: 0, code: '0', msg: '', data: null }),
+        log: () => undefined,
+        who: first,
+        onRefused: () => resolve(),
+      }).start(portal, 'web-token');
+    });
+    expect(bodies[0]).toMatchObject({ after: 0, client: first.client, label: 'workstation.example.org' });
   });
 });

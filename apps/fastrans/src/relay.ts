@@ -1,4 +1,4 @@
-import { ApiError } from '@hpc/api-client';
+import { ApiError, type FastransClientWho } from '@hpc/api-client';
 import { backoffMs } from '@hpc/contracts';
 import type { Answer, Request } from './protocol';
 import { webServer } from './session';
@@ -6,6 +6,8 @@ import { webServer } from './session';
 /** The portal's origin the page belongs to; the relay hands it as the origin of the actions it carries. */
 export interface RelayOptions {
   handle(m: Request, origin: string): Promise<Answer>;
+  /** This client's id and machine name: the portal hands it only the actions the page addressed to it. */
+  who?: FastransClientWho;
   log(msg: string): void;
   /**
    * The portal refused the poll itself (its web login ended: the day is over, or the portal lost its sessions):
@@ -24,7 +26,8 @@ const RELAY_BACKOFF = { baseMs: 1_000, maxMs: 8_000 };
  * server, so the client keeps an outbound long poll to the portal it is logged in to and runs the page's actions
  * it receives there, exactly as if they had come over the local WebSocket from the portal's origin.
  *
- * Only a logged-in client polls: the portal hands it the requests of the portal user its web token belongs to.
+ * Only a logged-in client polls: the portal hands it the requests of the portal user its web token belongs to,
+ * addressed to this client (`who`): the same user's client on another machine gets its own.
  */
 export class Relay {
   private run = 0;
@@ -42,7 +45,7 @@ export class Relay {
   }
 
   private async loop(run: number, portal: string, token: string) {
-    const api = webServer(portal);
+    const api = webServer(portal, this.opts.who);
     let after = 0;
     let failures = 0;
     while (run === this.run) {

@@ -1,7 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { FastransCodes, CommonCodes } from '@hpc/contracts';
-import { ApiClient, ApiError, fastransWebApi, type FastransWebCalls } from '@hpc/api-client';
+import {
+  ApiClient,
+  ApiError,
+  fastransWebApi,
+  type FastransClientWho,
+  type FastransWebCalls,
+} from '@hpc/api-client';
 import { nodeFetch } from './transfer/http';
 import { Remote } from './transfer/remote';
 import { writeAtomic } from './store/history';
@@ -32,10 +38,15 @@ export class ClientError extends Error {
 
 /**
  * The portal's fast-transfer web server at `portal`, through the typed calls of `@hpc/api-client`. 30 s to answer:
- * nothing flows before the answer, so the deadline is the inactivity limit it always was.
+ * nothing flows before the answer, so the deadline is the inactivity limit it always was. `who` (`clientWho` of
+ * config.ts) names this client on every call.
  */
-export const webServer = (portal: string) =>
-  fastransWebApi(new ApiClient({ baseUrl: portal, timeoutMs: 30_000, fetch: nodeFetch() }), CLIENT_VERSION);
+export const webServer = (portal: string, who?: FastransClientWho) =>
+  fastransWebApi(
+    new ApiClient({ baseUrl: portal, timeoutMs: 30_000, fetch: nodeFetch() }),
+    CLIENT_VERSION,
+    who,
+  );
 
 /** A web server call with its failures as the client's result codes (spec §8). */
 async function web<T>(call: Promise<T>): Promise<T> {
@@ -66,14 +77,17 @@ export class Session {
   /** Told of every login (the portal and its web token) and logout: the relay polls while logged in. */
   onChange: (web: { portal: string; token: string } | null) => void = () => undefined;
 
-  constructor(private readonly configDir: string) {}
+  constructor(
+    private readonly configDir: string,
+    private readonly who?: FastransClientWho,
+  ) {}
 
   private get file() {
     return path.join(this.configDir, 'session.json');
   }
 
   async login(portal: string, uk: string, persist = true): Promise<LoginInfo> {
-    const api = webServer(portal);
+    const api = webServer(portal, this.who);
     const me = await web(api.login(uk));
     const { servers } = await web(api.servers(me.token));
     const urls = servers.map((s) => new URL(s.url, portal + '/').toString().replace(/\/$/, ''));

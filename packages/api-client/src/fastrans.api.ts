@@ -82,14 +82,19 @@ export interface RelayBatch<M> {
   requests: { n: number; m: M }[];
 }
 
+/** Which client calls: its own id (kept in its config folder) and its machine's name (docs/FASTRANS.md "The relay"). */
+export type FastransClientWho = Required<Pick<FastransWebBody, 'client' | 'label'>>;
+
 /**
  * The portal's calls for the fast-transfer client itself: its web server (`POST /fastrans/api`, a JSON-RPC-like
- * body, always HTTP 200 with a result code) and the relay. The web token travels as `?token=`.
+ * body, always HTTP 200 with a result code) and the relay. The web token travels as `?token=`; `who` goes with
+ * every call, so the portal tells one user's clients on several machines apart (without it, the portal counts the
+ * caller as the one client of older versions).
  */
-export function fastransWebApi(client: ApiClient, version: string) {
+export function fastransWebApi(client: ApiClient, version: string, who?: FastransClientWho) {
   let id = 0;
   const call = <T>(body: Pick<FastransWebBody, 'module' | 'action' | 'UK'>, token?: string) =>
-    client.post<T>('/fastrans/api', { query: { token }, json: { id: ++id, version, ...body } });
+    client.post<T>('/fastrans/api', { query: { token }, json: { id: ++id, version, ...who, ...body } });
   return {
     login: (uk: string) => call<FastransWebLogin>({ module: 'user', action: 'login', UK: uk }),
     servers: (token: string) =>
@@ -99,11 +104,15 @@ export function fastransWebApi(client: ApiClient, version: string) {
     relayPoll: <M>(token: string, after: number, timeoutMs: number) =>
       client.post<RelayBatch<M>>('/fastrans/relay/poll', {
         query: { token },
-        json: { after, version },
+        json: { after, version, ...who },
         timeoutMs,
       }),
     relayAnswer: (token: string, n: number, answer: unknown, timeoutMs: number) =>
-      client.post<null>('/fastrans/relay/answer', { query: { token }, json: { n, answer }, timeoutMs }),
+      client.post<null>('/fastrans/relay/answer', {
+        query: { token },
+        json: { n, answer, client: who?.client },
+        timeoutMs,
+      }),
   };
 }
 export type FastransWebCalls = ReturnType<typeof fastransWebApi>;

@@ -62,6 +62,7 @@ export {
   fastransApi,
   fastransWebApi,
   type FastransCalls,
+  type FastransClientWho,
   type FastransWebCalls,
   type FastransWebLogin,
   type ManifestLine,

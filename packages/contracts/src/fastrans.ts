@@ -52,8 +52,16 @@ export const FastransCodes = {
   clientClosed: '30001',
   timeout: '30002',
 } as const;
-/** The `data.reason` of the "1030" refusals of fast transfer, so the web shows the spec §5 warning. */
-export const FastransRefusal = { outsideHome: 'fastransOutsideHome', noWrite: 'fastransNoWrite' } as const;
+/**
+ * The `data.reason` of fast transfer's refusals, so the web shows its own warning: the "1030" of spec §5 (outside
+ * the home, no write permission), and the relay's "1004" when several of the user's clients poll and the page named
+ * none (docs/FASTRANS.md "The relay").
+ */
+export const FastransRefusal = {
+  outsideHome: 'fastransOutsideHome',
+  noWrite: 'fastransNoWrite',
+  chooseClient: 'fastransChooseClient',
+} as const;
 
 /** Compares dotted versions numerically ("1.10.0" > "1.9.3"). */
 export function compareVersions(a: string, b: string): number {
@@ -202,6 +210,13 @@ export const FastransPermissionBody = Obj({
 });
 export const FastransPermissionResponse = Envelope(Obj({ allowded: Type.Boolean() }));
 
+/**
+ * A client's own id (random, made once and kept in its config folder) and its machine's name: one user may run
+ * clients on several machines, and the relay must reach the one the page means (docs/FASTRANS.md "The relay").
+ */
+export const FastransClientId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
+export const FastransClientLabel = Type.String({ maxLength: 64 });
+
 /** The fast-transfer web server (`POST /fastrans/api`, `?token=` for servers): the client's own calls. */
 export const FastransWebBody = Obj({
   id: Type.Union([Type.Integer(), Type.String({ maxLength: 64 })]),
@@ -209,6 +224,9 @@ export const FastransWebBody = Obj({
   module: Type.String({ maxLength: 32 }),
   action: Type.String({ maxLength: 32 }),
   UK: Type.Optional(Type.String({ maxLength: 4096 })),
+  /** Absent from clients before the relay chose among clients: they count as one client of a fixed id. */
+  client: Type.Optional(FastransClientId),
+  label: Type.Optional(FastransClientLabel),
 });
 export type FastransWebBody = Static<typeof FastransWebBody>;
 export const FastransServer = Obj({ url: Type.String(), clusterId: Type.String() });
@@ -219,3 +237,33 @@ export const FastransWebResponse = Obj({
   msg: Type.String(),
   data: Type.Unknown(),
 });
+
+/** `POST /fastrans/relay/poll`: the client's long poll for the page's requests after `after`, with who it is. */
+export const FastransRelayPollBody = Obj({
+  after: Type.Integer({ minimum: 0 }),
+  version: Type.String({ maxLength: 32 }),
+  client: Type.Optional(FastransClientId),
+  label: Type.Optional(FastransClientLabel),
+});
+
+/**
+ * `GET /model-zoo/proxy/efile/fastrans/presence`: the user's clients that called the portal lately (heartbeat or
+ * relay poll), the most recently seen first; `relay`: it polls the relay now. `running` and `version` (of the most
+ * recent) are what pages before the list read.
+ */
+export const FastransPresence = Obj({
+  running: Type.Boolean(),
+  version: Type.Union([Type.String(), Type.Null()]),
+  clients: Type.Array(
+    Obj({
+      id: Type.String(),
+      label: Type.String(),
+      version: Type.String(),
+      relay: Type.Boolean(),
+      at: Type.Number(),
+    }),
+  ),
+});
+export type FastransPresence = Static<typeof FastransPresence>;
+export type FastransPresentClient = FastransPresence['clients'][number];
+export const FastransPresenceResponse = Envelope(FastransPresence);

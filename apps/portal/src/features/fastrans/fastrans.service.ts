@@ -7,6 +7,7 @@ import {
   FASTRANS_TOKEN_USE,
   FastransRefusal,
   compareVersions,
+  type FastransPresence,
   type FastransServer,
   CommonCodes,
   FileCodes,
@@ -14,6 +15,7 @@ import {
 import { AppError, createClusterTokenVerifier, isAppError } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
 import type { IdentityServices } from '../identity';
+import { clientPresence, type ClientIdentity } from './client-presence';
 
 /** The claim that marks a fast-transfer token (a cluster token limited to the home, valid for the day). */
 export const FASTRANS_USE = FASTRANS_TOKEN_USE;
@@ -77,6 +79,8 @@ export function fastransService(deps: PortalDeps, services: IdentityServices, se
     const base = selfBase();
     return urls.flatMap((u) => (/^https?:\/\//.test(u) ? [u] : base ? [base + u] : []));
   }
+
+  const present = clientPresence(deps.kv);
 
   return {
     /**
@@ -211,17 +215,25 @@ export function fastransService(deps: PortalDeps, services: IdentityServices, se
     },
 
     /** The client says it is running (its outbound heartbeat): the page can tell "blocked" from "not running". */
-    async heartbeat(s: WebSession, version: string) {
-      await deps.kv.set(`fastrans:presence:${s.sub}`, JSON.stringify({ version, at: Date.now() }), 90_000);
+    async heartbeat(s: WebSession, client: ClientIdentity) {
+      await present.beat(s.sub, client);
     },
     /** The client logged out: it no longer calls, so the page should not count on it (not the 90 s of a crash). */
-    async absent(sub: string) {
-      await deps.kv.del(`fastrans:presence:${sub}`);
+    async absent(sub: string, client: string) {
+      await present.leave(sub, client);
     },
-    async presence(userId: number): Promise<{ running: boolean; version: string | null }> {
-      const raw = await deps.kv.get(`fastrans:presence:${userId}`);
-      if (!raw) return { running: false, version: null };
-      return { running: true, version: (JSON.parse(raw) as { version: string }).version };
+    /**
+     * The user's running clients, the most recent first, each with whether it polls the relay (`relaying`: the
+     * relay's own record of that); `running` and `version` as pages before the list read them.
+     */
+    async presence(
+      userId: number,
+      relaying: (client: string) => Promise<boolean>,
+    ): Promise<FastransPresence> {
+      const clients = await Promise.all(
+        (await present.list(userId)).map(async (c) => ({ ...c, relay: await relaying(c.id) })),
+      );
+      return { running: clients.length > 0, version: clients[0]?.version ?? null, clients };
     },
   };
 }

@@ -114,7 +114,12 @@ describe('portal fast-transfer calls', () => {
       '1003',
     );
     await web({ id: 6, version: '1.0.0', module: 'client', action: 'heartbeat' }, token);
-    expect(dataOf(await demo.get(`${PREFIX}/presence`))).toEqual({ running: true, version: '1.0.0' });
+    // A client without an id (an older one) is listed as the one legacy client.
+    expect(dataOf(await demo.get(`${PREFIX}/presence`))).toMatchObject({
+      running: true,
+      version: '1.0.0',
+      clients: [{ id: 'legacy', label: '', version: '1.0.0', relay: false }],
+    });
     await web({ id: 7, version: '1.0.0', module: 'user', action: 'logout' }, token);
     expect(
       (await web({ id: 8, version: '1.0.0', module: 'server', action: 'list' }, token)).json().code,
@@ -185,7 +190,79 @@ describe('portal fast-transfer calls', () => {
       payload: { id: 3, version: '1.0.0', module: 'user', action: 'logout' },
     });
     expect((await poll(token)).json()).toMatchObject({ code: '1003' });
-    expect(dataOf(await demo.get(`${PREFIX}/presence`))).toEqual({ running: false, version: null });
+    expect(dataOf(await demo.get(`${PREFIX}/presence`))).toEqual({
+      running: false,
+      version: null,
+      clients: [],
+    });
     expect((await relay(demo, { action: 'list' })).json()).toMatchObject({ code: '631013' });
+  }, 40_000);
+
+  it("relay: with the user's clients on two machines, the page's action reaches the one it names", async () => {
+    const uk = dataOf<{ token: string }>(await login(encodeURIComponent('/public/home/demo'))).token;
+    const web = (body: Record<string, unknown>, token?: string) =>
+      app.inject({
+        method: 'POST',
+        url: `/fastrans/api${token ? `?token=${token}` : ''}`,
+        payload: { id: 1, version: '1.1.0', ...body },
+      });
+    const machines = [
+      { client: 'workstation-id', label: 'workstation' },
+      { client: 'laptop-id', label: 'laptop' },
+    ];
+    const tokens: string[] = [];
+    for (const who of machines)
+      tokens.push(
+        (await web({ module: 'user', action: 'login', UK: uk, ...who })).json<{ data: { token: string } }>()
+          .data.token,
+      );
+    type Batch = { data: { requests: { n: number; m: Record<string, unknown> }[] } };
+    const poll = (i: number) =>
+      app
+        .inject({
+          method: 'POST',
+          url: `/fastrans/relay/poll?token=${tokens[i]}`,
+          payload: { after: 0, version: '1.1.0', ...machines[i] },
+        })
+        .then((r) => r.json<Batch>().data.requests);
+    // Both poll (each poll marks its client as listening when it starts: the page waits until both are listed).
+    const workstation = poll(0);
+    const laptop = poll(1);
+    type Listed = { clients: { id: string; label: string; relay: boolean }[] };
+    let presence: Listed;
+    do presence = dataOf<Listed>(await demo.get(`${PREFIX}/presence`));
+    while (presence.clients.filter((c) => c.relay).length < 2);
+    expect(presence.clients.map((c) => [c.id, c.label, c.relay]).sort()).toEqual([
+      ['laptop-id', 'laptop', true],
+      ['workstation-id', 'workstation', true],
+    ]);
+    // Naming none while two poll: refused with the reason the page translates, not a guess.
+    expect((await demo.post(`${PREFIX}/relay`, { json: { action: 'list' } })).json()).toMatchObject({
+      code: '1004',
+      data: { reason: 'fastransChooseClient' },
+    });
+
+    // The page names the laptop: only the laptop's poll gets the action, without the name in it.
+    const asked = demo.post(`${PREFIX}/relay`, {
+      json: { action: 'list', path: '/home/me', client: 'laptop-id' },
+    });
+    const got = await laptop;
+    expect(got.map((r) => r.m)).toEqual([{ action: 'list', path: '/home/me' }]);
+    await app.inject({
+      method: 'POST',
+      url: `/fastrans/relay/answer?token=${tokens[1]}`,
+      payload: { n: got[0]!.n, client: 'laptop-id', answer: { code: '0', msg: '', data: 'laptop listing' } },
+    });
+    expect((await asked).json()).toMatchObject({ code: '0', data: 'laptop listing' });
+
+    // The workstation logs out: the laptop stays listed and reachable; the workstation is not running.
+    await web({ module: 'user', action: 'logout', ...machines[0] }, tokens[0]);
+    // Its waiting poll ends empty: the laptop's request never reached it.
+    expect(await workstation).toEqual([]);
+    const after = dataOf<{ clients: { id: string }[] }>(await demo.get(`${PREFIX}/presence`));
+    expect(after.clients.map((c) => c.id)).toEqual(['laptop-id']);
+    expect(
+      (await demo.post(`${PREFIX}/relay`, { json: { action: 'list', client: 'workstation-id' } })).json(),
+    ).toMatchObject({ code: '631013' });
   }, 40_000);
 });

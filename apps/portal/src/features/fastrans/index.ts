@@ -7,6 +7,9 @@ import {
   FastransLoginResponse,
   FastransPermissionBody,
   FastransPermissionResponse,
+  FastransClientId,
+  FastransPresenceResponse,
+  FastransRelayPollBody,
   FastransWebBody,
   FastransWebResponse,
   CommonCodes,
@@ -18,6 +21,7 @@ import { createIdentityServices, createSessionHttp } from '../identity';
 import { fastransService, WebError } from './fastrans.service';
 import { packagePath, packageTail } from './client-package';
 import { relayService } from './relay.service';
+import { clientIdentity, LEGACY_CLIENT_ID } from './client-presence';
 
 const tags = ['fastrans'];
 /** The prefix under which the spec puts the model zoo's file-service calls. */
@@ -76,16 +80,17 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
     scope.get(
       `${PREFIX}/presence`,
       {
-        schema: {
-          tags,
-          response: { 200: Type.Object({ code: Type.String(), msg: Type.String(), data: Type.Unknown() }) },
-        },
+        schema: { tags, response: { 200: FastransPresenceResponse } },
       },
-      async (req) => ok(await service.presence((await http.requireUser(req)).user.id)),
+      async (req) => {
+        const userId = (await http.requireUser(req)).user.id;
+        return ok(await service.presence(userId, (client) => relay.polling(userId, client)));
+      },
     );
 
     // The second path (docs/FASTRANS.md "The relay"): the page's action, carried to the user's client through its
-    // outbound long poll; the answer is the client's own envelope.
+    // outbound long poll; the answer is the client's own envelope. `client` names which of the user's clients (the
+    // presence lists them); it is the relay's, not the action's, so it does not travel on.
     scope.post(
       `${PREFIX}/relay`,
       {
@@ -93,7 +98,7 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
         schema: {
           tags,
           body: Type.Object(
-            { action: Type.String({ minLength: 1, maxLength: 32 }) },
+            { action: Type.String({ minLength: 1, maxLength: 32 }), client: Type.Optional(FastransClientId) },
             { additionalProperties: true },
           ),
           response: { 200: Envelope },
@@ -101,7 +106,8 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
       },
       async (req) => {
         const live = await http.requireUser(req);
-        const { code, msg, data } = await relay.send(live.user.id, req.body);
+        const { client, ...m } = req.body;
+        const { code, msg, data } = await relay.send(live.user.id, client, m);
         return { code, msg, data };
       },
     );
@@ -112,16 +118,18 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
         schema: {
           tags,
           querystring: RelayQuery,
-          body: Type.Object({ after: Type.Integer({ minimum: 0 }), version: Type.String({ maxLength: 32 }) }),
+          body: FastransRelayPollBody,
           response: { 200: Envelope },
         },
       },
       async (req) => {
         try {
           const session = await service.webSession(req.query.token);
-          // Polling is the client's sign of life too: the page tells "blocked by the browser" from "not running".
-          await service.heartbeat(session, req.body.version);
-          return { code: '0', msg: '', data: await relay.poll(session.sub, req.body.after) };
+          return {
+            code: '0',
+            msg: '',
+            data: await relay.poll(session.sub, clientIdentity(req.body), req.body.after),
+          };
         } catch (e) {
           if (e instanceof WebError) return { code: e.code, msg: e.message, data: e.data };
           throw e;
@@ -136,6 +144,7 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
           querystring: RelayQuery,
           body: Type.Object({
             n: Type.Integer({ minimum: 1 }),
+            client: Type.Optional(FastransClientId),
             answer: Type.Object({ code: Type.String(), msg: Type.String(), data: Type.Unknown() }),
           }),
           response: { 200: Envelope },
@@ -144,7 +153,7 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
       async (req) => {
         try {
           const session = await service.webSession(req.query.token);
-          await relay.answer(session.sub, req.body.n, req.body.answer);
+          await relay.answer(session.sub, req.body.client || LEGACY_CLIENT_ID, req.body.n, req.body.answer);
           return { code: '0', msg: '', data: null };
         } catch (e) {
           if (e instanceof WebError) return { code: e.code, msg: e.message, data: e.data };
@@ -199,14 +208,16 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
             // Relay only while logged in: the user's page stops seeing the client as running or queueing for it.
             const leaving = await service.webSession(req.query.token).catch(() => null);
             await service.webLogout(req.query.token);
-            if (leaving) await Promise.all([relay.gone(leaving.sub), service.absent(leaving.sub)]);
+            const client = clientIdentity(req.body).id;
+            if (leaving)
+              await Promise.all([relay.gone(leaving.sub, client), service.absent(leaving.sub, client)]);
             return answer(null);
           }
           const session = await service.webSession(req.query.token);
           if (module === 'server' && action === 'list')
             return answer({ servers: await service.servers(session) });
           if (module === 'client' && action === 'heartbeat') {
-            await service.heartbeat(session, version);
+            await service.heartbeat(session, clientIdentity(req.body));
             return answer(null);
           }
           throw new WebError(CommonCodes.invalidInput, `Unknown call ${module}/${action}`);

@@ -30,4 +30,6 @@ export const StorageKeys = {
   theme: 'hpc.theme',
   cardLayout: 'hpc.catalog.layout',
   search: (section: string) => `hpc.search.${section}`,
+  /** The fast-transfer client the page drives through the relay, when the user has several (for the tab's session). */
+  fastransRelayClient: 'hpc.fastrans.relayClient',
 } as const;

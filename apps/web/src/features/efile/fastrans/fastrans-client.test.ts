@@ -1,8 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+type Present = { id: string; label: string; version: string; relay: boolean; at: number };
 const api = vi.hoisted(() => ({
-  presence: vi.fn(async () => ({ running: false, version: null as string | null })),
-  relay: vi.fn(async (_m: Record<string, unknown>): Promise<unknown> => ({})),
+  presence: vi.fn(async () => ({
+    running: false,
+    version: null as string | null,
+    clients: undefined as Present[] | undefined,
+  })),
+  relay: vi.fn(async (_m: Record<string, unknown>, _client?: string): Promise<unknown> => ({})),
   login: vi.fn(async () => ({ token: 'day-token' })),
   canWrite: vi.fn(async () => ({ allowded: true })),
 }));
@@ -86,7 +91,7 @@ describe('detecting the fast-transfer client', () => {
     vi.stubGlobal('WebSocket', FakeSocket);
     FakeSocket.ports = {};
     FakeSocket.tried = [];
-    api.presence.mockResolvedValue({ running: false, version: null });
+    api.presence.mockResolvedValue({ running: false, version: null, clients: undefined });
     api.relay.mockReset();
   });
   afterEach(() => {
@@ -122,7 +127,7 @@ describe('detecting the fast-transfer client', () => {
   });
 
   it('a client present at the portal but unreachable is driven through the relay', async () => {
-    api.presence.mockResolvedValue({ running: true, version: '1.0.0' });
+    api.presence.mockResolvedValue({ running: true, version: '1.0.0', clients: undefined });
     api.relay.mockImplementation(async (m) =>
       m.action === 'check' ? { sign: 'relay', version: '1.0.0', protocolVersion: 1 } : { list: [task(7)] },
     );
@@ -147,7 +152,7 @@ describe('detecting the fast-transfer client', () => {
   });
 
   it('present but the relay fails too: blocked, not "not running"', async () => {
-    api.presence.mockResolvedValue({ running: true, version: '1.0.0' });
+    api.presence.mockResolvedValue({ running: true, version: '1.0.0', clients: undefined });
     api.relay.mockRejectedValue(new Error('no answer'));
     expect(await new FastransClient([1]).detect()).toBe('blocked');
   });
@@ -192,5 +197,44 @@ describe('detecting the fast-transfer client', () => {
     ]);
     await c.ensureLogin('c1', '/public/home/u');
     expect(api.login).toHaveBeenCalledTimes(1);
+  });
+
+  it("with clients on several machines, drives the one seen most recently, or the tab's earlier choice", async () => {
+    const stored = new Map<string, string>();
+    vi.stubGlobal('window', {
+      sessionStorage: {
+        getItem: (k: string) => stored.get(k) ?? null,
+        setItem: (k: string, v: string) => void stored.set(k, v),
+      },
+    });
+    api.presence.mockResolvedValue({
+      running: true,
+      version: '1.1.0',
+      clients: [
+        { id: 'laptop', label: 'laptop', version: '1.1.0', relay: true, at: 2_000 },
+        { id: 'old-pc', label: 'old', version: '1.0.0', relay: false, at: 3_000 },
+        { id: 'work', label: 'workstation', version: '1.2.0', relay: true, at: 1_000 },
+      ],
+    });
+    api.relay.mockImplementation(async (m) =>
+      m.action === 'check' ? { sign: 'relay', version: '1.1.0', protocolVersion: 1 } : { list: [] },
+    );
+    const c = new FastransClient([1]);
+    expect(await c.detect()).toBe('connected');
+    // Only the relaying ones are offered; the most recent of them is driven, every action addressed to it.
+    expect(c.getSnapshot()).toMatchObject({ via: 'relay', client: 'laptop' });
+    expect(c.getSnapshot().clients.map((x) => x.id)).toEqual(['laptop', 'work']);
+    expect(api.relay.mock.calls.every(([, client]) => client === 'laptop')).toBe(true);
+
+    await c.chooseClient('work');
+    expect(c.getSnapshot()).toMatchObject({ client: 'work', version: '1.2.0' });
+    expect(api.relay.mock.calls.at(-1)).toEqual([{ action: 'open_trans_list' }, 'work']);
+    c.close();
+
+    // A new detection in the same tab keeps the choice.
+    const again = new FastransClient([1]);
+    await again.detect();
+    expect(again.getSnapshot().client).toBe('work');
+    again.close();
   });
 });

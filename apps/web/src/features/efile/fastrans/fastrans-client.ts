@@ -7,9 +7,11 @@ import {
   compareVersions,
   type FastransLocalEntry,
   type FastransLocalListing,
+  type FastransPresentClient,
   type FastransTaskSummary,
 } from '@hpc/contracts';
 import { isApiError } from '@hpc/api-client';
+import { session, StorageKeys } from '../../../shared/utils/storage';
 import { fastransApi } from './fastrans.api';
 
 /** spec §9: how long a check reply is awaited, the pause before a second round, the wait after a login. */
@@ -48,6 +50,12 @@ export interface FastransSnapshot {
   /** The browser's answer for local network access, where it has the permission (else null). */
   permission: PermissionState | null;
   tasks: FastransTask[];
+  /**
+   * Through the relay: the user's clients that poll it (one per machine, most recently seen first), and the one the
+   * page drives (`client`, its id). Empty and null on the direct path.
+   */
+  clients: FastransPresentClient[];
+  client: string | null;
 }
 
 interface Transport {
@@ -139,18 +147,18 @@ function openDirect(
   });
 }
 
-/** The same actions through the portal (no events: the task list is asked for instead). */
-const relayTransport: Transport = {
+/** The same actions through the portal to the client `client()` names (no events: the task list is asked for). */
+const relayTransport = (client: () => string | null): Transport => ({
   async send(m) {
     try {
-      return await fastransApi.relay(m);
+      return await fastransApi.relay(m, client() ?? undefined);
     } catch (e) {
       if (isApiError(e)) throw new FastransError(e.code, e.msg, e.data);
       throw e;
     }
   },
   close: () => undefined,
-};
+});
 
 /**
  * `navigator.permissions` for local network access. 'loopback-network' is the one that decides for 127.0.0.1 (checked
@@ -180,7 +188,10 @@ export class FastransClient {
     version: null,
     permission: null,
     tasks: [],
+    clients: [],
+    client: null,
   };
+  private readonly relay = relayTransport(() => this.snap.client);
   private readonly listeners = new Set<Listener>();
   private readonly doneListeners = new Set<Done>();
   private transport: Transport | null = null;
@@ -256,13 +267,20 @@ export class FastransClient {
       }
     }
     const permission = await localAccessPermission();
-    const presence = await fastransApi.presence().catch(() => ({ running: false, version: null }));
+    const presence = await fastransApi
+      .presence()
+      .catch(() => ({ running: false, version: null, clients: [] as FastransPresentClient[] }));
     this.set({ permission });
     if (presence.running) {
-      // Running, but this page cannot reach 127.0.0.1: the same actions through the portal.
+      // Running, but this page cannot reach 127.0.0.1: the same actions through the portal, to the machine chosen
+      // earlier in this tab if it still polls, else the one seen most recently.
+      const clients = (presence.clients ?? []).filter((c) => c.relay).sort((a, b) => b.at - a.at);
+      const kept = session.get(StorageKeys.fastransRelayClient);
+      const client = clients.find((c) => c.id === kept)?.id ?? clients[0]?.id ?? null;
+      this.set({ clients, client });
       try {
-        const d = (await relayTransport.send({ action: 'check', sign: 'relay' })) as { version?: string };
-        this.transport = relayTransport;
+        const d = (await this.relay.send({ action: 'check', sign: 'relay' })) as { version?: string };
+        this.transport = this.relay;
         return this.connected('relay', String(d.version ?? presence.version ?? '0'));
       } catch {
         this.set({ status: 'blocked', via: null, version: presence.version });
@@ -283,6 +301,19 @@ export class FastransClient {
     return old ? 'tooOld' : 'connected';
   }
 
+  /**
+   * The user picked another of their machines in the relay note: the page drives that client from now on (the
+   * choice kept for the tab's session), logs it in before its first transfer, and shows its task list.
+   */
+  async chooseClient(id: string): Promise<void> {
+    const c = this.snap.clients.find((x) => x.id === id);
+    if (!c || id === this.snap.client) return;
+    session.set(StorageKeys.fastransRelayClient, id);
+    this.login = null;
+    this.set({ client: id, version: c.version, tasks: [] });
+    await this.refreshTasks().catch(() => undefined);
+  }
+
   /** The user chose "continue uploading" with an old client. */
   acceptOldVersion() {
     if (this.snap.status === 'tooOld') this.set({ status: 'connected' });
@@ -292,7 +323,7 @@ export class FastransClient {
     this.transport = null;
     this.login = null;
     this.stopPolling();
-    this.set({ status: 'idle', via: null });
+    this.set({ status: 'idle', via: null, clients: [], client: null });
   }
 
   /** Without events (the relay), the task list is asked for every second while the page is open. */
@@ -386,6 +417,7 @@ export function refusalKey(e: unknown): string | null {
   const reason = (data as { reason?: string } | null)?.reason;
   if (reason === 'fastransOutsideHome') return 'fastrans.warn.outsideHome';
   if (reason === 'fastransNoWrite') return 'fastrans.warn.noWrite';
+  if (reason === 'fastransChooseClient') return 'fastrans.relay.chooseClient';
   if (code === FastransCodes.versionTooOld) return 'fastrans.prompt.oldTitle';
   return null;
 }

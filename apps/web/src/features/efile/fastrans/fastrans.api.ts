@@ -1,3 +1,4 @@
+import type { FastransPresence } from '@hpc/contracts';
 import { apiClient } from '../../../shared/api/client';
 
 /** The portal's fast-transfer calls (spec §7, under the model-zoo file-service prefix; docs/FASTRANS.md). */
@@ -22,9 +23,19 @@ export const fastransApi = {
     apiClient.post<{ allowded: boolean }>(`${PREFIX}/checkPermission`, {
       json: { path, permissionAction: 'write', clusterId },
     }),
-  /** Whether the user's client called the portal lately (its heartbeat or relay poll): running but unreachable. */
-  presence: () => apiClient.get<{ running: boolean; version: string | null }>(`${PREFIX}/presence`),
-  /** One local-protocol action through the portal to the client's outbound connection (the second path). */
-  relay: (m: Record<string, unknown>) =>
-    apiClient.request<unknown>(`${PREFIX}/relay`, { method: 'POST', json: m, timeoutMs: 40_000 }),
+  /**
+   * The user's clients that called the portal lately (heartbeat or relay poll), most recent first: running but
+   * unreachable, and which machines the relay can reach.
+   */
+  presence: () => apiClient.get<FastransPresence>(`${PREFIX}/presence`),
+  /**
+   * One local-protocol action through the portal to the client's outbound connection (the second path); `client`
+   * names which of the user's clients (required by the portal when several poll).
+   */
+  relay: (m: Record<string, unknown>, client?: string) =>
+    apiClient.request<unknown>(`${PREFIX}/relay`, {
+      method: 'POST',
+      json: client ? { ...m, client } : m,
+      timeoutMs: 40_000,
+    }),
 };
