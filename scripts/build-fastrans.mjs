@@ -87,6 +87,7 @@ history folder: \`~/.config/hpc-fastrans\` (Windows: \`%APPDATA%\\hpc-fastrans\`
 ## Files
 
 - \`fastrans.json\`: the portal this package was downloaded from (\`portal\`); \`allowedOrigins\` may add others.
+  \`label\` names this computer in the portal when you run the client on several (default: its host name).
 - Settings, the day token of the last login (readable by you only) and the transfer history live in
   \`~/.config/hpc-fastrans\` (or \`$XDG_CONFIG_HOME/hpc-fastrans\`, Windows \`%APPDATA%\\hpc-fastrans\`).
 `;

@@ -282,4 +282,66 @@ describe('fast transfer blocked by the browser', () => {
     expect(allowed.blocked).toEqual([]);
     await allowed.ctx.close();
   }, 180_000);
+
+  it("two of the user's computers run a client: the relay note lets the user choose, and the chosen one does the work", async () => {
+    // The client of the test above runs (host name label); a second one, another computer of the same user: its own
+    // home and config folder (its own client id), named by its user, logged in from its command line.
+    const first = await efile('en-US');
+    const token = (
+      await portalCall<{ token: string }>(first.page, '/model-zoo/proxy/efile/fastrans/login', {
+        directory: encodeURIComponent('/public/home/demo'),
+        clusterId: '11250',
+      })
+    ).data.token;
+    await first.ctx.close();
+    const laptopHome = path.join(work, 'laptop');
+    smallFiles(path.join(laptopHome, 'laptop20'), 20);
+    const laptop = await startClient(pkg, laptopHome, {
+      env: { FASTRANS_TOKEN: token, FASTRANS_LABEL: 'laptop-e2e' },
+    });
+    try {
+      await until(() => laptop.output().includes('logged in as') || undefined);
+      for (const lang of ['zh-CN', 'en-US'] as const) {
+        const { ctx, page, shot, errors } = await efile(lang);
+        await page.getByTestId('fastrans-upload').click();
+        await page.getByTestId('fastrans-picker').waitFor();
+        const choice = page.getByTestId('fastrans-relay-client');
+        await choice.waitFor();
+        await opened(page);
+        await shot(`fastrans-relay-two-clients-${lang}`);
+        expect(formatViolations(`fastrans-relay-two-clients-${lang}`, await axeViolations(page))).toBe('');
+        // The laptop started last, so it is the one seen most recently, unless the other polled since: pick it.
+        await choice.locator('.ant-select').click();
+        await page.locator('.ant-select-item-option').filter({ hasText: 'laptop-e2e' }).click();
+        // The local file browser now lists the laptop's home, not the other computer's.
+        await page.getByTestId('fastrans-local-laptop20').waitFor();
+        expect(await page.getByTestId('fastrans-local-relay30').count()).toBe(0);
+        if (lang === 'en-US') {
+          await page
+            .getByTestId('fastrans-picker')
+            .locator('tr.ant-table-row')
+            .filter({ has: page.getByTestId('fastrans-local-laptop20') })
+            .locator('input[type=checkbox]')
+            .check();
+          await page.getByTestId('fastrans-picker-ok').click();
+          await page.getByTestId('fastrans-tasks').waitFor({ timeout: 90_000 });
+          await until(
+            async () =>
+              (await page.locator('[data-testid="fastrans-tasks"] tr[data-state="10"]').count()) >= 1 ||
+              undefined,
+            250,
+          );
+          await shot('fastrans-relay-two-clients-done-en-US');
+          // The laptop's files, sent by the laptop's client.
+          expect(hashTree(path.join(remoteHome, 'laptop20'))).toEqual(
+            hashTree(path.join(laptopHome, 'laptop20')),
+          );
+        }
+        expect(pageErrors(errors)).toEqual([]);
+        await ctx.close();
+      }
+    } finally {
+      await stopClient(laptop);
+    }
+  }, 180_000);
 });

@@ -20,7 +20,7 @@ export interface ClientOptions {
 export async function startClient(opts: ClientOptions = {}) {
   const config = opts.config ?? loadConfig();
   const log = opts.log ?? ((m: string) => console.log(`${new Date().toISOString()} ${m}`));
-  const who = clientWho(config.configDir);
+  const who = clientWho(config.configDir, config.label);
   const session = new Session(config.configDir, who);
   let broadcast: (event: string, data: unknown) => void = () => undefined;
   const runner = new Runner({

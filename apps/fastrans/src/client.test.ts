@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -75,7 +76,13 @@ describe('fast-transfer client against the portal and efile', () => {
   const home = () => path.join(tmp.dir, 'clusters/11250/public/home/demo');
   const client = (dir = 'cfg') =>
     startClient({
-      config: { portal: base, allowedOrigins: [base], ports: [0], configDir: path.join(tmp.dir, dir) },
+      config: {
+        portal: base,
+        allowedOrigins: [base],
+        ports: [0],
+        configDir: path.join(tmp.dir, dir),
+        label: 'test',
+      },
       limits: LIMITS,
       log: () => undefined,
     });
@@ -102,6 +109,9 @@ describe('fast-transfer client against the portal and efile', () => {
   it('scans the spec ports in order by default', () => {
     expect(loadConfig({ HOME: tmp.dir }, '/nowhere').ports).toEqual([...FASTRANS_PORTS]);
     expect(loadConfig({ HOME: tmp.dir, FASTRANS_PORTS: '0' }, '/nowhere').ports).toEqual([0]);
+    // The machine's name in the portal: the host name unless the user names it.
+    expect(loadConfig({ HOME: tmp.dir }, '/nowhere').label).toBe(os.hostname().slice(0, 64));
+    expect(loadConfig({ HOME: tmp.dir, FASTRANS_LABEL: ' lab-pc ' }, '/nowhere').label).toBe('lab-pc');
   });
 
   it('refuses other origins and rebound hosts before any action; answers check with the sign', async () => {
@@ -178,6 +188,7 @@ describe('fast-transfer client against the portal and efile', () => {
           allowedOrigins: [via],
           ports: [0],
           configDir: path.join(tmp.dir, 'cfg-resume'),
+          label: 'test',
         },
         limits: LIMITS,
         log: () => undefined,
@@ -230,6 +241,7 @@ describe('fast-transfer client against the portal and efile', () => {
         allowedOrigins: [proxy.origin],
         ports: [0],
         configDir: path.join(tmp.dir, 'cfg-kill'),
+        label: 'test',
       },
       limits: LIMITS,
       log: () => undefined,

@@ -17,6 +17,11 @@ export interface ClientConfig {
   allowedOrigins: string[];
   ports: number[];
   configDir: string;
+  /**
+   * How the portal names this machine when the user's clients run on several (the page's choice of machine when
+   * it works through the relay): `label` in fastrans.json or FASTRANS_LABEL, else the host name.
+   */
+  label: string;
 }
 
 function readJson(file: string): Partial<ClientConfig> {
@@ -59,6 +64,7 @@ export function loadConfig(
     allowedOrigins: [...new Set(allowed)],
     ports: ports.filter((p) => Number.isInteger(p) && p >= 0 && p < 65536),
     configDir: dir,
+    label: (env.FASTRANS_LABEL || merged.label || os.hostname()).trim().slice(0, 64),
   };
 }
 
@@ -66,11 +72,11 @@ const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * This client's identity on the portal: a random id made on the first run and kept in the config folder
- * (`client-id`, beside the login and the history), and the machine's name. A user may run clients on several
+ * (`client-id`, beside the login and the history), and the machine's name (`label`). A user may run clients on several
  * machines; the relay hands each only the page's actions meant for it. Made with an exclusive create, so two
  * clients started at once on one config folder end up with the same id.
  */
-export function clientWho(dir: string, hostname = os.hostname()): FastransClientWho {
+export function clientWho(dir: string, label = os.hostname()): FastransClientWho {
   const file = path.join(dir, 'client-id');
   const read = () => {
     try {
@@ -96,5 +102,5 @@ export function clientWho(dir: string, hostname = os.hostname()): FastransClient
       }
     }
   }
-  return { client: id, label: hostname.slice(0, 64) };
+  return { client: id, label: label.slice(0, 64) };
 }

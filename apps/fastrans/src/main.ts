@@ -103,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
       console.error(USAGE);
       return 2;
     }
-    const session = new Session(config.configDir, clientWho(config.configDir));
+    const session = new Session(config.configDir, clientWho(config.configDir, config.label));
     const info = await session.login(portal, token, false);
     const runner = new Runner({
       store: new HistoryStore(config.configDir),
