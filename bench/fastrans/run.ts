@@ -19,6 +19,7 @@ import { HistoryStore } from '../../apps/fastrans/src/store/history';
 import { uploadChunked } from '../efile/chunk-client';
 import { efileCalls, startStandInPortal, warmUp } from '../../test-support/stand-in-portal';
 import { startEfileProcess, type EfileProcess } from '../../test-support/efile-process';
+import { createUsers, idOf, makeHome, openPathTo, removeUsers } from '../../test-support/unix-users';
 import { MiB, cpuOf, median, reporter, secs, settle, writeRandomFile } from '../bench-kit';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,16 +32,29 @@ const PROFILE = process.env.FASTRANS_BENCH_PROFILE;
 const run = (s: string) => !ONLY || ONLY.includes(s);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fastrans-bench-'));
 const root = path.join(tmp, 'root');
-const home = path.join(root, 'public/home/demo');
+/**
+ * FASTRANS_BENCH_MODE=unix: efile in unix mode (every file call in the user's worker), for a real user `frbench` the
+ * bench creates and removes (needs root); single mode (default) as the user `demo`.
+ */
+const MODE = process.env.FASTRANS_BENCH_MODE === 'unix' ? 'unix' : 'single';
+const USER = MODE === 'unix' ? 'frbench' : 'demo';
+const HOME = `/public/home/${USER}`;
+const home = path.join(root, HOME);
 fs.mkdirSync(home, { recursive: true });
-// A compute user named like the bench's (another session's test may have made one) must own the home: efile checks
-// its write permission as that user. Without such a user it checks as itself.
-const demo = fs
-  .readFileSync('/etc/passwd', 'utf8')
-  .split('\n')
-  .map((l) => l.split(':'))
-  .find((f) => f[0] === 'demo');
-if (demo) fs.chownSync(home, Number(demo[2]), Number(demo[3]));
+if (MODE === 'unix') {
+  createUsers([USER]);
+  openPathTo(home);
+  makeHome(home, USER);
+} else {
+  // A compute user named like the bench's (another session's test may have made one) must own the home: efile
+  // checks its write permission as that user. Without such a user it checks as itself.
+  const demo = fs
+    .readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .map((l) => l.split(':'))
+    .find((f) => f[0] === USER);
+  if (demo) fs.chownSync(home, Number(demo[2]), Number(demo[3]));
+}
 /** The efile server's address, once it listens. */
 let base = '';
 const { say } = reporter();
@@ -54,7 +68,7 @@ async function transfer(runner: Runner, start: () => Promise<{ task_id: string }
 }
 
 async function main() {
-  const portal = await startStandInPortal('demo', '/public/home/demo');
+  const portal = await startStandInPortal(USER, HOME);
   const { token } = portal;
   execFileSync(process.execPath, ['scripts/build-servers.mjs'], { cwd: path.resolve(here, '../..') });
   server = await startEfileProcess({
@@ -64,6 +78,7 @@ async function main() {
     env: {
       UV_THREADPOOL_SIZE: '16',
       EFILE_CLUSTER_ID: 'bench',
+      EFILE_USER_MODE: MODE,
       EFILE_FS_ROOT: root,
       DATA_DIR: path.join(tmp, 'data'),
       EFILE_FOLDER_FILE_LIMIT: '10000000',
@@ -73,9 +88,9 @@ async function main() {
   });
   base = server.base;
   const efile = efileCalls(base, token);
-  await warmUp(efile, '/public/home/demo');
+  await warmUp(efile, HOME);
   say(
-    `machine: ${os.cpus()[0]?.model} ×${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+    `machine: ${os.cpus()[0]?.model} ×${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; efile in ${MODE} mode`,
   );
   const runner = new Runner({
     store: new HistoryStore(path.join(tmp, 'cfg')),
@@ -87,7 +102,7 @@ async function main() {
   if (run('large')) {
     const src = path.join(tmp, 'large.bin');
     writeRandomFile(src, LARGE);
-    const cmd = { data: await efile.linuxUpload('/public/home/demo') };
+    const cmd = { data: await efile.linuxUpload(HOME) };
     // CPU seconds (user + system) the server spent on each transfer, and this process (the client's runner) on its
     // own: on 2 shared cores the ratio follows the CPU each way needs per byte more than the disk.
     const serverCpu = () => cpuOf(server!.child.pid!);
@@ -108,7 +123,7 @@ async function main() {
       s0 = serverCpu();
       const c0 = process.cpuUsage();
       t0 = process.hrtime.bigint();
-      await transfer(runner, () => runner.addUpload(src, `/public/home/demo/client${r}`));
+      await transfer(runner, () => runner.addUpload(src, `${HOME}/client${r}`));
       const client = secs(t0);
       const c = process.cpuUsage(c0);
       rounds.push({
@@ -140,10 +155,11 @@ async function main() {
       fs.writeFileSync(path.join(dir, `f${i}.dat`), body);
     }
     let t0 = process.hrtime.bigint();
-    await transfer(runner, () => runner.addUpload(dir, '/public/home/demo'));
+    await transfer(runner, () => runner.addUpload(dir, HOME));
     const client = secs(t0);
     // The browser's way: one chunk upload per file (test GET + multipart POST), 3 files at once (spec §9).
     fs.mkdirSync(path.join(home, 'browser'));
+    if (MODE === 'unix') fs.chownSync(path.join(home, 'browser'), idOf(USER), idOf(USER));
     t0 = process.hrtime.bigint();
     let next = 0;
     await Promise.all(
@@ -156,7 +172,7 @@ async function main() {
             file: path.join(dir, `f${i}.dat`),
             size: body.length,
             chunkSize: MiB,
-            path: '/public/home/demo/browser',
+            path: `${HOME}/browser`,
             name: `f${i}.dat`,
             inFlight: 1,
           });
@@ -204,7 +220,7 @@ async function main() {
         ...process.env,
         BENCH_BASE: base,
         BENCH_TOKEN: token,
-        BENCH_REMOTE: '/public/home/demo/many',
+        BENCH_REMOTE: `${HOME}/many`,
         BENCH_LOCAL: path.join(tmp, 'down'),
         BENCH_CFG: path.join(tmp, 'cfg-child'),
       },
@@ -236,5 +252,6 @@ main()
   .finally(() => {
     server?.child.kill();
     fs.rmSync(tmp, { recursive: true, force: true });
+    if (MODE === 'unix') removeUsers([USER]);
     setTimeout(() => process.exit(), 500).unref();
   });
