@@ -108,6 +108,21 @@ describe('fast transfer blocked by the browser', () => {
       { url, body },
     ) as Promise<{ code: string; data: T }>;
 
+  /** A day token for a client's command line (FASTRANS_TOKEN), asked for as the page asks for one. */
+  const dayToken = async () => {
+    const visit = await efile('en-US');
+    const { data } = await portalCall<{ token: string }>(
+      visit.page,
+      '/model-zoo/proxy/efile/fastrans/login',
+      {
+        directory: encodeURIComponent('/public/home/demo'),
+        clusterId: '11250',
+      },
+    );
+    await visit.ctx.close();
+    return data.token;
+  };
+
   /** The browser's log lines of the refused local connections (expected here) are not page errors. */
   const pageErrors = (errors: string[]) =>
     errors.filter((e) => !/WebSocket connection to 'ws:\/\/127\.0\.0\.1/.test(e));
@@ -183,14 +198,7 @@ describe('fast transfer blocked by the browser', () => {
   it('client running but the relay unreachable too: the "blocked" prompt, to allow the browser and detect again', async () => {
     // A day token from the portal as the page asks for one, handed to the client on its command line
     // (FASTRANS_TOKEN): this client never sees a direct connection, as with Safari.
-    const first = await efile('en-US');
-    const token = (
-      await portalCall<{ token: string }>(first.page, '/model-zoo/proxy/efile/fastrans/login', {
-        directory: encodeURIComponent('/public/home/demo'),
-        clusterId: '11250',
-      })
-    ).data.token;
-    await first.ctx.close();
+    const token = await dayToken();
     // A network between client and portal that lets the login and heartbeat through but not the relay's poll:
     // the portal knows the client runs, yet nothing carries the page's actions to it.
     proxy.refuse('/fastrans/relay/poll');
@@ -286,14 +294,7 @@ describe('fast transfer blocked by the browser', () => {
   it("two of the user's computers run a client: the relay note lets the user choose, and the chosen one does the work", async () => {
     // The client of the test above runs (host name label); a second one, another computer of the same user: its own
     // home and config folder (its own client id), named by its user, logged in from its command line.
-    const first = await efile('en-US');
-    const token = (
-      await portalCall<{ token: string }>(first.page, '/model-zoo/proxy/efile/fastrans/login', {
-        directory: encodeURIComponent('/public/home/demo'),
-        clusterId: '11250',
-      })
-    ).data.token;
-    await first.ctx.close();
+    const token = await dayToken();
     const laptopHome = path.join(work, 'laptop');
     smallFiles(path.join(laptopHome, 'laptop20'), 20);
     const laptop = await startClient(pkg, laptopHome, {
