@@ -241,7 +241,8 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           await userfs.preparePartial(user, partialHost, f.size);
           // A file begun again (a restarted client, or a retry after a late name conflict kept the partial) takes
           // this begin's overwrite choice: finalize reads it from the row.
-          if (row && (row.overwrite === 1) !== !!body.overwrite) await repo.setOverwrite(id, !!body.overwrite);
+          if (row && (row.overwrite === 1) !== !!body.overwrite)
+            await repo.setOverwrite(id, !!body.overwrite);
           if (!row) {
             await repo.create({
               id,

@@ -148,7 +148,7 @@ describe.each(testDbTargets())('chunked upload ($name)', (db) => {
       payload: form({
         path: t.path,
         relativePath: t.relativePath,
-        identifier: chunkParams(t, 1).identifier,
+        identifier: String(chunkParams(t, 1).identifier),
         overwrite: 'true',
       }),
     });
