@@ -98,7 +98,12 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
         schema: {
           tags,
           body: Type.Object(
-            { action: Type.String({ minLength: 1, maxLength: 32 }), client: Type.Optional(FastransClientId) },
+            {
+              action: Type.String({ minLength: 1, maxLength: 32 }),
+              client: Type.Optional(FastransClientId),
+              // How long to wait for the client's answer (the page's detection asks briefly, client by client).
+              wait: Type.Optional(Type.Integer({ minimum: 500, maximum: 25_000 })),
+            },
             { additionalProperties: true },
           ),
           response: { 200: Envelope },
@@ -106,8 +111,8 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
       },
       async (req) => {
         const live = await http.requireUser(req);
-        const { client, ...m } = req.body;
-        const { code, msg, data } = await relay.send(live.user.id, client, m);
+        const { client, wait, ...m } = req.body;
+        const { code, msg, data } = await relay.send(live.user.id, client, m, wait);
         return { code, msg, data };
       },
     );

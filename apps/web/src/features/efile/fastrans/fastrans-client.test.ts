@@ -7,7 +7,9 @@ const api = vi.hoisted(() => ({
     version: null as string | null,
     clients: undefined as Present[] | undefined,
   })),
-  relay: vi.fn(async (_m: Record<string, unknown>, _client?: string): Promise<unknown> => ({})),
+  relay: vi.fn(
+    async (_m: Record<string, unknown>, _client?: string, _wait?: number): Promise<unknown> => ({}),
+  ),
   login: vi.fn(async () => ({ token: 'day-token' })),
   canWrite: vi.fn(async () => ({ allowded: true })),
 }));
@@ -236,5 +238,31 @@ describe('detecting the fast-transfer client', () => {
     await again.detect();
     expect(again.getSnapshot().client).toBe('work');
     again.close();
+  });
+
+  it('a client that stopped without logging out is passed over for the next one that answers', async () => {
+    vi.stubGlobal('window', { sessionStorage: { getItem: () => null, setItem: () => undefined } });
+    api.presence.mockResolvedValue({
+      running: true,
+      version: '1.1.0',
+      clients: [
+        { id: 'killed', label: 'laptop', version: '1.1.0', relay: true, at: 2_000 },
+        { id: 'work', label: 'workstation', version: '1.1.0', relay: true, at: 1_000 },
+      ],
+    });
+    api.relay.mockImplementation(async (m, client) => {
+      if (client === 'killed') throw new Error('no answer');
+      return m.action === 'check' ? { sign: 'relay', version: '1.1.0', protocolVersion: 1 } : { list: [] };
+    });
+    const c = new FastransClient([1]);
+    expect(await c.detect()).toBe('connected');
+    expect(c.getSnapshot()).toMatchObject({ via: 'relay', client: 'work' });
+    // Each check waited briefly, not the relay's full 25 s.
+    const checks = api.relay.mock.calls.filter(([m]) => m.action === 'check');
+    expect(checks.map(([, client, wait]) => [client, wait])).toEqual([
+      ['killed', 5_000],
+      ['work', 5_000],
+    ]);
+    c.close();
   });
 });

@@ -14,6 +14,12 @@ import { isApiError } from '@hpc/api-client';
 import { session, StorageKeys } from '../../../shared/utils/storage';
 import { fastransApi } from './fastrans.api';
 
+/**
+ * How long the portal waits for a client's answer to `check` through the relay: a live client's long poll takes a
+ * request within a fraction of a second, so a client that has not answered by then has stopped.
+ */
+const RELAY_CHECK_WAIT_MS = 5_000;
+
 /** spec §9: how long a check reply is awaited, the pause before a second round, the wait after a login. */
 export const FastransTimings = { checkReplyMs: 1000, retryMs: 300, afterLoginMs: 2500 } as const;
 
@@ -276,16 +282,26 @@ export class FastransClient {
       // earlier in this tab if it still polls, else the one seen most recently.
       const clients = (presence.clients ?? []).filter((c) => c.relay).sort((a, b) => b.at - a.at);
       const kept = session.get(StorageKeys.fastransRelayClient);
-      const client = clients.find((c) => c.id === kept)?.id ?? clients[0]?.id ?? null;
-      this.set({ clients, client });
-      try {
-        const d = (await this.relay.send({ action: 'check', sign: 'relay' })) as { version?: string };
-        this.transport = this.relay;
-        return this.connected('relay', String(d.version ?? presence.version ?? '0'));
-      } catch {
-        this.set({ status: 'blocked', via: null, version: presence.version });
-        return 'blocked';
+      // Each in turn until one answers: a client stopped without logging out (killed, its computer switched off)
+      // still counts as polling for half a minute and must not stand in for a live one. No list (a portal before
+      // client ids): the portal's only client.
+      const order = [...clients.filter((c) => c.id === kept), ...clients.filter((c) => c.id !== kept)];
+      for (const client of order.length > 0 ? order.map((c) => c.id) : [null]) {
+        this.set({ clients, client });
+        try {
+          const d = (await fastransApi.relay(
+            { action: 'check', sign: 'relay' },
+            client ?? undefined,
+            RELAY_CHECK_WAIT_MS,
+          )) as { version?: string };
+          this.transport = this.relay;
+          return this.connected('relay', String(d.version ?? presence.version ?? '0'));
+        } catch {
+          // Not this one: the next.
+        }
       }
+      this.set({ status: 'blocked', via: null, version: presence.version, client: null });
+      return 'blocked';
     }
     // Not present: prompt (a) even when the browser denies local access. "Blocked" would send the user to the
     // browser's settings while the client is not even started; the prompt shows the denial as a second step.

@@ -30,12 +30,13 @@ export const fastransApi = {
   presence: () => apiClient.get<FastransPresence>(`${PREFIX}/presence`),
   /**
    * One local-protocol action through the portal to the client's outbound connection (the second path); `client`
-   * names which of the user's clients (required by the portal when several poll).
+   * names which of the user's clients (required by the portal when several poll); `waitMs`, how long the portal
+   * waits for its answer (default 25 s).
    */
-  relay: (m: Record<string, unknown>, client?: string) =>
+  relay: (m: Record<string, unknown>, client?: string, waitMs?: number) =>
     apiClient.request<unknown>(`${PREFIX}/relay`, {
       method: 'POST',
-      json: client ? { ...m, client } : m,
+      json: { ...m, ...(client ? { client } : {}), ...(waitMs ? { wait: waitMs } : {}) },
       timeoutMs: 40_000,
     }),
 };
