@@ -15,7 +15,7 @@ import {
 import { AppError, createClusterTokenVerifier, isAppError } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
 import type { IdentityServices } from '../identity';
-import { clientPresence, type ClientIdentity } from './client-presence';
+import type { ClientIdentity, ClientPresence } from './client-presence';
 
 /** The claim that marks a fast-transfer token (a cluster token limited to the home, valid for the day). */
 export const FASTRANS_USE = FASTRANS_TOKEN_USE;
@@ -46,7 +46,12 @@ const isUnder = (p: string, root: string) =>
  * for one cluster, the write-permission check (asked of the cluster's efile), and the fast-transfer web server the
  * client logs in to and gets the cluster's efile instances from.
  */
-export function fastransService(deps: PortalDeps, services: IdentityServices, selfBase: () => string | null) {
+export function fastransService(
+  deps: PortalDeps,
+  services: IdentityServices,
+  selfBase: () => string | null,
+  present: ClientPresence,
+) {
   const verifiers = new Map<string, ReturnType<typeof createClusterTokenVerifier>>();
   const verifierOf = (clusterId: string) => {
     let v = verifiers.get(clusterId);
@@ -79,8 +84,6 @@ export function fastransService(deps: PortalDeps, services: IdentityServices, se
     const base = selfBase();
     return urls.flatMap((u) => (/^https?:\/\//.test(u) ? [u] : base ? [base + u] : []));
   }
-
-  const present = clientPresence(deps.kv);
 
   return {
     /**

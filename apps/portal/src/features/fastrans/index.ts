@@ -21,7 +21,7 @@ import { createIdentityServices, createSessionHttp } from '../identity';
 import { fastransService, WebError } from './fastrans.service';
 import { packagePath, packageTail } from './client-package';
 import { relayService } from './relay.service';
-import { clientIdentity, LEGACY_CLIENT_ID } from './client-presence';
+import { clientIdentity, clientPresence, LEGACY_CLIENT_ID } from './client-presence';
 
 const tags = ['fastrans'];
 /** The prefix under which the spec puts the model zoo's file-service calls. */
@@ -42,8 +42,10 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
     const host = a.address === '::' || a.address === '0.0.0.0' ? '127.0.0.1' : a.address;
     return `http://${host.includes(':') ? `[${host}]` : host}:${a.port}`;
   };
-  const service = fastransService(deps, services, selfBase);
-  const relay = relayService(deps.kv);
+  // One record of the user's running clients, kept by the web server's heartbeat and the relay's poll alike.
+  const presence = clientPresence(deps.kv);
+  const service = fastransService(deps, services, selfBase, presence);
+  const relay = relayService(deps.kv, presence);
   const Envelope = Type.Object({ code: Type.String(), msg: Type.String(), data: Type.Unknown() });
   // These calls change nothing on the server but hand out a token: the page's CSRF header is required all the same.
   const csrf = csrfCheck({

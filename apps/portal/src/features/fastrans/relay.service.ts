@@ -1,6 +1,6 @@
 import type { KvStore } from '@hpc/server-kit';
 import { CommonCodes, FastransCodes, FastransRefusal, PortalCodes } from '@hpc/contracts';
-import { clientPresence, type ClientIdentity, type ClientPresence } from './client-presence';
+import type { ClientIdentity, ClientPresence } from './client-presence';
 
 /** An answer of the local protocol (docs/FASTRANS.md): the relay carries it unchanged. */
 export interface RelayAnswer {
@@ -42,7 +42,7 @@ const POLLING_TTL_MS = 35_000;
  * deleting it only while it still holds what was read (`delIfEquals`): of two polls at once (a new poll while the
  * old one still waits on another portal instance) only one runs it.
  */
-export function relayService(kv: KvStore, presence: ClientPresence = clientPresence(kv)) {
+export function relayService(kv: KvStore, presence: ClientPresence) {
   const key = (userId: number | string, client: string, k: string) =>
     `fastrans:relay:${userId}:${client}:${k}`;
   const polling = async (userId: number | string, client: string) =>

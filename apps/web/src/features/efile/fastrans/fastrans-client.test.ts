@@ -201,7 +201,8 @@ describe('detecting the fast-transfer client', () => {
     expect(api.login).toHaveBeenCalledTimes(1);
   });
 
-  it("with clients on several machines, drives the one seen most recently, or the tab's earlier choice", async () => {
+  /** The portal lists `clients` as running; the tab's sessionStorage is a fresh map. */
+  const severalClients = (clients: Present[]) => {
     const stored = new Map<string, string>();
     vi.stubGlobal('window', {
       sessionStorage: {
@@ -209,18 +210,19 @@ describe('detecting the fast-transfer client', () => {
         setItem: (k: string, v: string) => void stored.set(k, v),
       },
     });
-    api.presence.mockResolvedValue({
-      running: true,
-      version: '1.1.0',
-      clients: [
-        { id: 'laptop', label: 'laptop', version: '1.1.0', relay: true, at: 2_000 },
-        { id: 'old-pc', label: 'old', version: '1.0.0', relay: false, at: 3_000 },
-        { id: 'work', label: 'workstation', version: '1.2.0', relay: true, at: 1_000 },
-      ],
-    });
-    api.relay.mockImplementation(async (m) =>
-      m.action === 'check' ? { sign: 'relay', version: '1.1.0', protocolVersion: 1 } : { list: [] },
-    );
+    api.presence.mockResolvedValue({ running: true, version: '1.1.0', clients });
+  };
+  /** What a live client answers through the relay: `check`, and an empty task list. */
+  const relayAnswer = (m: Record<string, unknown>) =>
+    m.action === 'check' ? { sign: 'relay', version: '1.1.0', protocolVersion: 1 } : { list: [] };
+
+  it("with clients on several machines, drives the one seen most recently, or the tab's earlier choice", async () => {
+    severalClients([
+      { id: 'laptop', label: 'laptop', version: '1.1.0', relay: true, at: 2_000 },
+      { id: 'old-pc', label: 'old', version: '1.0.0', relay: false, at: 3_000 },
+      { id: 'work', label: 'workstation', version: '1.2.0', relay: true, at: 1_000 },
+    ]);
+    api.relay.mockImplementation(async (m) => relayAnswer(m));
     const c = new FastransClient([1]);
     expect(await c.detect()).toBe('connected');
     // Only the relaying ones are offered; the most recent of them is driven, every action addressed to it.
@@ -241,18 +243,13 @@ describe('detecting the fast-transfer client', () => {
   });
 
   it('a client that stopped without logging out is passed over for the next one that answers', async () => {
-    vi.stubGlobal('window', { sessionStorage: { getItem: () => null, setItem: () => undefined } });
-    api.presence.mockResolvedValue({
-      running: true,
-      version: '1.1.0',
-      clients: [
-        { id: 'killed', label: 'laptop', version: '1.1.0', relay: true, at: 2_000 },
-        { id: 'work', label: 'workstation', version: '1.1.0', relay: true, at: 1_000 },
-      ],
-    });
+    severalClients([
+      { id: 'killed', label: 'laptop', version: '1.1.0', relay: true, at: 2_000 },
+      { id: 'work', label: 'workstation', version: '1.1.0', relay: true, at: 1_000 },
+    ]);
     api.relay.mockImplementation(async (m, client) => {
       if (client === 'killed') throw new Error('no answer');
-      return m.action === 'check' ? { sign: 'relay', version: '1.1.0', protocolVersion: 1 } : { list: [] };
+      return relayAnswer(m);
     });
     const c = new FastransClient([1]);
     expect(await c.detect()).toBe('connected');
