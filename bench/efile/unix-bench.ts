@@ -2,7 +2,8 @@
  * Unix mode against single mode in one run (issue 10 §4). Not a test: figures go to docs/PERFORMANCE.md
  * "### Unix mode (issue 10)". Needs root (it creates the user `tuxbench` and removes it afterwards).
  * Run: `node --import tsx bench/efile/unix-bench.ts`; BENCH_UPLOAD_MIB (512), BENCH_DOWNLOAD_MIB (1024),
- * BENCH_ZIP_FILES (5000), BENCH_LIST_ENTRIES (100000), BENCH_ROUNDS (3) scale it.
+ * BENCH_ZIP_FILES (5000), BENCH_LIST_ENTRIES (100000), BENCH_ROUNDS (3) scale it; BENCH_SERVER_FLAGS adds Node flags to
+ * both modes' servers (e.g. the workers' `--initial-old-space-size=128`, to see what it does for single mode).
  *
  * Two efile servers from the bundle over ONE file-system root: `single` (in-process file calls, as root) and `unix`
  * (every call in the user's worker). Rounds alternate between the two modes, so the load of the shared machine
@@ -63,7 +64,10 @@ async function main() {
     if (profDir) fs.mkdirSync(profDir, { recursive: true, mode: 0o1777 });
     if (profDir) fs.chmodSync(profDir, 0o1777);
     const started = await startEfileProcess({
-      nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+      nodeArgs: [
+        ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
+        ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []),
+      ],
       log: 'inherit',
       env: {
         UV_THREADPOOL_SIZE: '16',
@@ -87,10 +91,18 @@ async function main() {
   say(
     `Machine: ${os.cpus()[0]?.model} ×${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.release()}, Node ${process.version}; rounds alternate single/unix, medians of ${ROUNDS}`,
   );
-  /** CPU seconds of a mode's server processes: the front end, and in unix mode the user's worker too. */
+  /** CPU seconds of a mode's server processes: the front end, and in unix mode the launcher and the worker too. */
   const workerPid = () =>
     Number(fs.readFileSync(path.join(tmp, 'data-unix', 'run', 'workers', `${USER}.pid`), 'utf8'));
-  const serverCpu = (m: Mode) => cpuOf(servers.get(m)!.child.pid!) + (m === 'unix' ? cpuOf(workerPid()) : 0);
+  const launcherPid = (m: Mode) =>
+    Number(
+      fs
+        .readFileSync(`/proc/${servers.get(m)!.child.pid}/task/${servers.get(m)!.child.pid}/children`, 'utf8')
+        .trim()
+        .split(' ')[0],
+    );
+  const serverCpu = (m: Mode) =>
+    cpuOf(servers.get(m)!.child.pid!) + (m === 'unix' ? cpuOf(workerPid()) + cpuOf(launcherPid(m)) : 0);
   const cpuUsed: Record<string, Record<Mode | 'worker', number[]>> = {};
   const timed = async <T>(what: string, m: Mode, fn: () => Promise<T> | T): Promise<T> => {
     const c0 = serverCpu(m);
@@ -103,7 +115,7 @@ async function main() {
   };
   const cpuLine = (what: string) =>
     say(
-      `  server CPU s per round (${what}): single ${f(cpuUsed[what]!.single, 2)}, unix front end + worker ${f(cpuUsed[what]!.unix, 2)}, of which the worker ${f(cpuUsed[what]!.worker, 2)}`,
+      `  server CPU s per round (${what}): single ${f(cpuUsed[what]!.single, 2)}, unix front end + launcher + worker ${f(cpuUsed[what]!.unix, 2)}, of which the worker ${f(cpuUsed[what]!.worker, 2)}`,
     );
   const curl = (args: string[]) =>
     execFileSync('curl', ['-fsS', '-H', `token: ${token}`, ...args]).toString();

@@ -200,6 +200,11 @@ describe.skipIf(!isRoot)('unix mode: one worker per user', () => {
     await get(`/list.action?path=${homeA}`);
     const pid = fsx.running().get('tuxa1')!;
     expect(pid).toBeGreaterThan(0);
+    // Started with room in its heap (worker-client.ts WORKER_HEAP_FLAG): without it a streaming worker spends
+    // more CPU collecting garbage than moving bytes.
+    expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain(
+      '--initial-old-space-size=128',
+    );
     // A request in flight: a big zip download the test reads slowly.
     fs.writeFileSync(h.host(`${homeA}/big.bin`), Buffer.alloc(32 * 1024 * 1024, 1));
     fs.chownSync(h.host(`${homeA}/big.bin`), idOf('tuxa1'), idOf('tuxa1'));

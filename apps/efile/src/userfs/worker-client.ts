@@ -25,6 +25,16 @@ interface Worker {
   lastUsed: number;
 }
 
+/**
+ * A worker's V8 heap starts with room: `--initial-old-space-size=128` (MiB; the launcher passes its flags on to
+ * the workers). A worker's heap is small (~10 MB of objects) while an upload streams ~1 GB/s of socket pieces
+ * through it, each backed by external memory. V8 sizes its collection limits from the heap, so a small heap with that
+ * much external memory had it marking the old generation almost without pause: measured, a worker spent 2-3x the
+ * CPU of single mode's whole server on the same chunks (four GC threads busy), and the flag brought it to par
+ * (docs/PERFORMANCE.md, unix mode, eighth session). It raises the heap's first limit, not what is allocated.
+ */
+const WORKER_HEAP_FLAG = '--initial-old-space-size=128';
+
 /** The worker script: the .ts beside this file under tsx (tests, dev), the bundle in apps/efile/dist otherwise. */
 function workerScript(): { script: string; execArgv: string[] } {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -47,8 +57,9 @@ function workerScript(): { script: string; execArgv: string[] } {
   // A front end started with --cpu-prof (the benches' BENCH_PROFILE) has its launcher and workers profiled too: the
   // launcher passes its own flags on to the workers. Node refuses --cpu-prof in NODE_OPTIONS, so this is the way in.
   const profiling = process.execArgv.filter((a) => a.startsWith('--cpu-prof'));
-  if (bundle) return { script: bundle, execArgv: profiling };
-  return { script: path.join(here, 'worker-main.ts'), execArgv: ['--import', 'tsx', ...profiling] };
+  const flags = [WORKER_HEAP_FLAG, ...profiling];
+  if (bundle) return { script: bundle, execArgv: flags };
+  return { script: path.join(here, 'worker-main.ts'), execArgv: ['--import', 'tsx', ...flags] };
 }
 
 /**
