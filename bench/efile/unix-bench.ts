@@ -166,6 +166,9 @@ async function main() {
     }
     ratioLine(`Upload ${UPLOAD / MiB} MiB (chunked)`, 'MiB/s', speeds.single, speeds.unix, true);
     cpuLine('upload');
+    // What the worker's heap flag (worker-client.ts WORKER_HEAP_FLAG) costs in memory: the worker's peak RSS.
+    const status = fs.readFileSync(`/proc/${workerPid()}/status`, 'utf8');
+    say(`  unix worker peak RSS after the uploads: ${/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? '?'} kB`);
     fs.rmSync(src);
   }
 
