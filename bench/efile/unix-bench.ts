@@ -15,7 +15,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { cpuOf, median, MiB, ms, reporter, secs, writeRandomFile } from '../bench-kit';
+import { cpuOf, median, MiB, ms, reporter, secs, settle, writeRandomFile } from '../bench-kit';
 import { readEfileConfig } from '../../apps/efile/src/config';
 import { PathResolver } from '../../apps/efile/src/fs/path-resolver';
 import { WorkerUserFs } from '../../apps/efile/src/userfs/worker-client';
@@ -140,7 +140,9 @@ async function main() {
     const speeds: Record<Mode, number[]> = { single: [], unix: [] };
     for (let round = 0; round <= ROUNDS; round++) {
       for (const m of round % 2 ? [...MODES].reverse() : MODES) {
-        execFileSync('sync');
+        // Each round from the same start: the last round's dirty pages written out, the caches dropped, the source
+        // read back in (bench-kit `settle`), so that neither mode writes while the other's pages are flushed.
+        settle(src);
         const name = `up-${m}-${round}.bin`;
         const t0 = process.hrtime.bigint();
         await timed('upload', m, () =>
