@@ -57,7 +57,7 @@ export async function startClient(opts: ClientOptions = {}) {
     async close() {
       relay.stop();
       runner.close();
-      await session.close();
+      session.close();
       await server.close();
     },
   };
