@@ -57,7 +57,7 @@ export async function startClient(opts: ClientOptions = {}) {
     async close() {
       relay.stop();
       runner.close();
-      session.close();
+      await session.close();
       await server.close();
     },
   };

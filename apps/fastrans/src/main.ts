@@ -122,7 +122,7 @@ async function main(argv: string[]): Promise<number> {
         : await runner.addDownload([remotePath(from)], to, overwrite);
     const end = await runner.waitFor(task.task_id);
     runner.close();
-    session.close();
+    await session.close();
     process.stderr.write('\n');
     console.log(
       `${String(STATE_NAMES[end.state])}: ${end.count}/${end.files} files${end.error ? ` (${end.error})` : ''}`,

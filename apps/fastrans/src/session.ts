@@ -169,7 +169,19 @@ export class Session {
     await fs.rm(this.file, { force: true });
   }
 
-  close() {
+  /**
+   * The client is stopping: no more heartbeats, and the portal is told, so that the user's page stops counting on
+   * this client at once (it would otherwise try it for a few seconds until its presence expired). The login stays
+   * (a restarted client resumes with it). At most `waitMs`: a portal that does not answer must not hold the exit.
+   */
+  async close(waitMs = 2_000): Promise<void> {
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (!this.api || !this.webToken) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      web(this.api.stopping(this.webToken)).catch(() => undefined),
+      new Promise<void>((r) => (timer = setTimeout(r, waitMs))),
+    ]);
+    clearTimeout(timer);
   }
 }

@@ -120,6 +120,32 @@ describe('portal fast-transfer calls', () => {
       version: '1.0.0',
       clients: [{ id: 'legacy', label: '', version: '1.0.0', relay: false }],
     });
+    // A client that stops (not logging out) is forgotten at once; the user's other client and the login stay.
+    const beat = (client: string) =>
+      web({ id: 9, version: '1.0.0', module: 'client', action: 'heartbeat', client, label: client }, token);
+    await beat('stopper');
+    await beat('stayer');
+    const ids = async () =>
+      dataOf<{ clients: { id: string }[] }>(await demo.get(`${PREFIX}/presence`)).clients.map((c) => c.id);
+    expect(await ids()).toEqual(expect.arrayContaining(['stopper', 'stayer']));
+    const stop = await web(
+      { id: 10, version: '1.0.0', module: 'client', action: 'stop', client: 'stopper', label: 'stopper' },
+      token,
+    );
+    expect(stop.json().code).toBe('0');
+    expect(await ids()).not.toContain('stopper');
+    expect(await ids()).toContain('stayer');
+    expect(
+      (await web({ id: 11, version: '1.0.0', module: 'server', action: 'list' }, token)).json().code,
+    ).toBe('0');
+    // Without a login it changes nothing.
+    expect(
+      (await web({ id: 12, version: '1.0.0', module: 'client', action: 'stop', client: 'stayer' })).json()
+        .code,
+    ).toBe('1003');
+    expect(await ids()).toContain('stayer');
+    await web({ id: 13, version: '1.0.0', module: 'client', action: 'stop', client: 'stayer' }, token);
+    expect(await ids()).toEqual(['legacy']);
     await web({ id: 7, version: '1.0.0', module: 'user', action: 'logout' }, token);
     expect(
       (await web({ id: 8, version: '1.0.0', module: 'server', action: 'list' }, token)).json().code,

@@ -227,6 +227,13 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
             await service.heartbeat(session, clientIdentity(req.body));
             return answer(null);
           }
+          if (module === 'client' && action === 'stop') {
+            // The client is shutting down but stays logged in (it resumes with this login when started again):
+            // gone from the presence and the relay now, so the page does not wait on it.
+            const client = clientIdentity(req.body).id;
+            await Promise.all([relay.gone(session.sub, client), service.absent(session.sub, client)]);
+            return answer(null);
+          }
           throw new WebError(CommonCodes.invalidInput, `Unknown call ${module}/${action}`);
         } catch (e) {
           if (e instanceof WebError) return { id, code: e.code, msg: e.message, data: e.data };
