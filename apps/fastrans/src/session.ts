@@ -177,11 +177,6 @@ export class Session {
   async close(waitMs = 2_000): Promise<void> {
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (!this.api || !this.webToken) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      web(this.api.stopping(this.webToken)).catch(() => undefined),
-      new Promise<void>((r) => (timer = setTimeout(r, waitMs))),
-    ]);
-    clearTimeout(timer);
+    await web(this.api.stopping(this.webToken, waitMs)).catch(() => undefined);
   }
 }

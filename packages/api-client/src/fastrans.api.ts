@@ -93,15 +93,24 @@ export type FastransClientWho = Required<Pick<FastransWebBody, 'client' | 'label
  */
 export function fastransWebApi(client: ApiClient, version: string, who?: FastransClientWho) {
   let id = 0;
-  const call = <T>(body: Pick<FastransWebBody, 'module' | 'action' | 'UK'>, token?: string) =>
-    client.post<T>('/fastrans/api', { query: { token }, json: { id: ++id, version, ...who, ...body } });
+  const call = <T>(
+    body: Pick<FastransWebBody, 'module' | 'action' | 'UK'>,
+    token?: string,
+    timeoutMs?: number,
+  ) =>
+    client.post<T>('/fastrans/api', {
+      query: { token },
+      json: { id: ++id, version, ...who, ...body },
+      timeoutMs,
+    });
   return {
     login: (uk: string) => call<FastransWebLogin>({ module: 'user', action: 'login', UK: uk }),
     servers: (token: string) =>
       call<{ servers: FastransServer[] }>({ module: 'server', action: 'list' }, token),
     heartbeat: (token: string) => call<null>({ module: 'client', action: 'heartbeat' }, token),
     /** The client is stopping (not logging out): the portal forgets it at once instead of after its 90 s. */
-    stopping: (token: string) => call<null>({ module: 'client', action: 'stop' }, token),
+    stopping: (token: string, timeoutMs: number) =>
+      call<null>({ module: 'client', action: 'stop' }, token, timeoutMs),
     logout: (token: string) => call<null>({ module: 'user', action: 'logout' }, token),
     relayPoll: <M>(token: string, after: number, timeoutMs: number) =>
       client.post<RelayBatch<M>>('/fastrans/relay/poll', {

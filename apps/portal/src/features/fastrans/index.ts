@@ -209,15 +209,18 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
       async (req) => {
         const { id, version, module, action, UK } = req.body;
         const answer = (data: unknown) => ({ id, code: '0', msg: '', data });
+        /** This client no longer calls (logged out or stopped): out of the user's presence and relay at once. */
+        const forget = (sub: string) => {
+          const client = clientIdentity(req.body).id;
+          return Promise.all([relay.gone(sub, client), service.absent(sub, client)]);
+        };
         try {
           if (module === 'user' && action === 'login') return answer(await service.webLogin(UK, version));
           if (module === 'user' && action === 'logout') {
             // Relay only while logged in: the user's page stops seeing the client as running or queueing for it.
             const leaving = await service.webSession(req.query.token).catch(() => null);
             await service.webLogout(req.query.token);
-            const client = clientIdentity(req.body).id;
-            if (leaving)
-              await Promise.all([relay.gone(leaving.sub, client), service.absent(leaving.sub, client)]);
+            if (leaving) await forget(leaving.sub);
             return answer(null);
           }
           const session = await service.webSession(req.query.token);
@@ -230,8 +233,7 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
           if (module === 'client' && action === 'stop') {
             // The client is shutting down but stays logged in (it resumes with this login when started again):
             // gone from the presence and the relay now, so the page does not wait on it.
-            const client = clientIdentity(req.body).id;
-            await Promise.all([relay.gone(session.sub, client), service.absent(session.sub, client)]);
+            await forget(session.sub);
             return answer(null);
           }
           throw new WebError(CommonCodes.invalidInput, `Unknown call ${module}/${action}`);
