@@ -311,9 +311,17 @@ describe('fast transfer blocked by the browser', () => {
         await opened(page);
         await shot(`fastrans-relay-two-clients-${lang}`);
         expect(formatViolations(`fastrans-relay-two-clients-${lang}`, await axeViolations(page))).toBe('');
-        // The laptop started last, so it is the one seen most recently, unless the other polled since: pick it.
-        await choice.locator('.ant-select').click();
-        await page.locator('.ant-select-item-option').filter({ hasText: 'laptop-e2e' }).click();
+        // Either machine may be driven first (the one that polled last). Picking the other computer, then the
+        // laptop, switches at least once whichever it was: the local file browser follows each choice.
+        const chooseMachine = async (label: string) => {
+          await choice.locator('.ant-select').click();
+          await page.locator('.ant-select-item-option:visible').filter({ hasText: label }).click();
+          await choice.getByText(label, { exact: true }).filter({ visible: true }).waitFor();
+        };
+        await chooseMachine(os.hostname());
+        await page.getByTestId('fastrans-local-relay30').waitFor();
+        expect(await page.getByTestId('fastrans-local-laptop20').count()).toBe(0);
+        await chooseMachine('laptop-e2e');
         // The local file browser now lists the laptop's home, not the other computer's.
         await page.getByTestId('fastrans-local-laptop20').waitFor();
         expect(await page.getByTestId('fastrans-local-relay30').count()).toBe(0);

@@ -262,4 +262,51 @@ describe('detecting the fast-transfer client', () => {
     ]);
     c.close();
   });
+  it('through the relay, machines started later join the list at its end, the list keeps its order', async () => {
+    vi.useFakeTimers();
+    const laptop = { id: 'laptop', label: 'laptop', version: '1.1.0', relay: true, at: 2_000 };
+    const work = { id: 'work', label: 'workstation', version: '1.1.0', relay: true, at: 1_000 };
+    severalClients([laptop, work]);
+    api.relay.mockImplementation(async (m) => relayAnswer(m));
+    const c = new FastransClient([1]);
+    const detected = c.detect();
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(await detected).toBe('connected');
+    expect(c.getSnapshot().clients.map((x) => x.id)).toEqual(['laptop', 'work']);
+    // The portal now sorts the workstation first (it polled last) and lists a third machine; the laptop stopped.
+    const home = { id: 'home', label: 'home-pc', version: '1.1.0', relay: true, at: 4_000 };
+    api.presence.mockResolvedValue({
+      running: true,
+      version: '1.1.0',
+      clients: [{ ...work, at: 5_000 }, home],
+    });
+    await vi.advanceTimersByTimeAsync(5_000);
+    // The laptop is the machine driven: it stays named; the others in their first order, the new one last.
+    expect(c.getSnapshot().clients.map((x) => x.id)).toEqual(['laptop', 'work', 'home']);
+    await c.chooseClient('home');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(c.getSnapshot().clients.map((x) => x.id)).toEqual(['work', 'home']);
+    c.close();
+  });
+
+  it("a task list asked for before the user switched machines is dropped, not shown as the new machine's", async () => {
+    severalClients([
+      { id: 'laptop', label: 'laptop', version: '1.1.0', relay: true, at: 2_000 },
+      { id: 'work', label: 'workstation', version: '1.1.0', relay: true, at: 1_000 },
+    ]);
+    let answerLate: (() => void) | null = null;
+    api.relay.mockImplementation(async (m, client) => {
+      if (m.action === 'open_trans_list' && client === 'laptop' && answerLate === null)
+        return new Promise((ok) => (answerLate = () => ok({ list: [task(7)] })));
+      return relayAnswer(m);
+    });
+    const c = new FastransClient([1]);
+    const detected = c.detect();
+    await vi.waitFor(() => expect(answerLate).not.toBeNull());
+    await c.chooseClient('work');
+    answerLate!();
+    await detected;
+    expect(c.getSnapshot()).toMatchObject({ client: 'work', tasks: [] });
+    c.close();
+  });
 });

@@ -19,6 +19,8 @@ import { fastransApi } from './fastrans.api';
  * request within a fraction of a second, so a client that has not answered by then has stopped.
  */
 const RELAY_CHECK_WAIT_MS = 5_000;
+/** Every how many seconds of relay polling the user's machines are asked for again. */
+const RELAY_PRESENCE_EVERY = 5;
 
 /** spec §9: how long a check reply is awaited, the pause before a second round, the wait after a login. */
 export const FastransTimings = { checkReplyMs: 1000, retryMs: 300, afterLoginMs: 2500 } as const;
@@ -342,10 +344,38 @@ export class FastransClient {
     this.set({ status: 'idle', via: null, clients: [], client: null });
   }
 
-  /** Without events (the relay), the task list is asked for every second while the page is open. */
+  /**
+   * Without events (the relay), the task list is asked for every second while the page is open, and the user's
+   * machines every fifth second: a client started on another computer after detection can be chosen without
+   * reloading the page.
+   */
   private startPolling() {
     this.stopPolling();
-    this.poller = setInterval(() => void this.refreshTasks().catch(() => undefined), 1000);
+    let tick = 0;
+    this.poller = setInterval(() => {
+      void this.refreshTasks().catch(() => undefined);
+      if (++tick % RELAY_PRESENCE_EVERY === 0) void this.refreshClients().catch(() => undefined);
+    }, 1000);
+  }
+
+  /**
+   * The machines that poll the relay now. Known ones keep their place (a list that reorders under the user's
+   * pointer gets the wrong machine picked; the portal sorts by last poll, which changes every second), new ones
+   * join at the end, gone ones leave, except the one the page drives: it stays named until the user picks another.
+   */
+  private async refreshClients(): Promise<void> {
+    const fresh = ((await fastransApi.presence()).clients ?? []).filter((c) => c.relay);
+    const now = this.snap.clients;
+    const kept = now.flatMap(
+      (c) => fresh.find((f) => f.id === c.id) ?? (c.id === this.snap.client ? [c] : []),
+    );
+    const clients = [...kept, ...fresh.filter((f) => !now.some((c) => c.id === f.id))];
+    const same =
+      clients.length === now.length &&
+      clients.every(
+        (c, i) => c.id === now[i]!.id && c.label === now[i]!.label && c.version === now[i]!.version,
+      );
+    if (!same && this.snap.via === 'relay') this.set({ clients });
   }
   private stopPolling() {
     if (this.poller) clearInterval(this.poller);
@@ -358,7 +388,10 @@ export class FastransClient {
   }
 
   async refreshTasks(): Promise<void> {
+    const asked = this.snap.client;
     const { list } = await this.request<{ list: FastransTask[] }>('open_trans_list');
+    // The user switched machines while the answer was on its way: it is the other machine's list.
+    if (this.snap.client !== asked) return;
     for (const t of list) this.upsert(t);
   }
 

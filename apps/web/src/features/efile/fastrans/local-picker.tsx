@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Input, Modal, Space, Table, Typography } from 'antd';
 import { ArrowUpOutlined, FileOutlined, FolderOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../lib/format-size';
 import { fastransClient, type LocalEntry, type LocalListing } from './fastrans-client';
 import { RelayNote } from './relay-note';
+import { useFastrans } from './use-fastrans';
 
 interface Props {
   /** `pick`: files and folders to upload; `folder`: the local folder a download goes into. */
@@ -25,24 +26,28 @@ export function LocalPicker({ mode, remote, onCancel, onPick, onError }: Props) 
   const [listing, setListing] = useState<LocalListing | null>(null);
   const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<string[]>([]);
+  // The machine whose folders are listed: through the relay the user may pick another of theirs in the note above.
+  const { client } = useFastrans();
+  // Read at the call, so that a new onError from the parent's render never lists the folder again (which would
+  // also drop what the user ticked).
+  const onErrorRef = useRef(onError);
+  onErrorRef.current = onError;
 
-  const open = useCallback(
-    async (path?: string) => {
-      setLoading(true);
-      try {
-        setListing(await fastransClient.list(path));
-        setSelected([]);
-      } catch (e) {
-        onError(e);
-      } finally {
-        setLoading(false);
-      }
-    },
-    [onError],
-  );
+  const open = useCallback(async (path?: string) => {
+    setLoading(true);
+    try {
+      setListing(await fastransClient.list(path));
+      setSelected([]);
+    } catch (e) {
+      onErrorRef.current(e);
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+  // At the start and whenever the page drives another machine: that machine's home, nothing ticked.
   useEffect(() => {
     void open();
-  }, [open]);
+  }, [open, client]);
 
   const rows = listing?.list.filter((e) => mode === 'pick' || e.dir) ?? [];
   const picked = rows.filter((r) => selected.includes(r.path));
