@@ -33,15 +33,21 @@ export function LocalPicker({ mode, remote, onCancel, onPick, onError }: Props) 
   const onErrorRef = useRef(onError);
   onErrorRef.current = onError;
 
+  // Only the last listing asked for is shown: through the relay an earlier one (the folder clicked before, the
+  // machine before the switch) may answer after it.
+  const asked = useRef(0);
   const open = useCallback(async (path?: string) => {
+    const mine = ++asked.current;
     setLoading(true);
     try {
-      setListing(await fastransClient.list(path));
+      const l = await fastransClient.list(path);
+      if (mine !== asked.current) return;
+      setListing(l);
       setSelected([]);
     } catch (e) {
-      onErrorRef.current(e);
+      if (mine === asked.current) onErrorRef.current(e);
     } finally {
-      setLoading(false);
+      if (mine === asked.current) setLoading(false);
     }
   }, []);
   // At the start and whenever the page drives another machine: that machine's home, nothing ticked.
