@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { CommonCodes } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
+import type { FsScope } from './types';
 
 /**
  * The worker's wire format (issue 10 §1): HTTP/1.1 over a Unix socket that only the front end's account may open.
@@ -50,4 +51,60 @@ export async function* jsonLines<T>(res: AsyncIterable<Buffer> | Iterable<Buffer
       if (line) yield JSON.parse(line) as T;
     }
   }
+}
+
+/** Small files of a fast-transfer batch sent to the worker together: their names and checksums, then their bytes. */
+export interface SmallFilesHead {
+  scope: FsScope;
+  overwrite: boolean;
+  files: { dir: string; name: string; sha256: string; size: number }[];
+}
+
+/** At most this much in one request of small files: the front end sends 8 MiB at most, plus the names. */
+export const SMALL_FILES_MAX_BYTES = 17 * 1024 * 1024;
+
+/**
+ * The body of a request of small files: a 4-byte length, the head's JSON, then each file's bytes in the head's
+ * order. The head goes in the body, not a header: 64 folder paths of up to 4 KB would pass Node's 16 KB of headers.
+ */
+export function smallFilesBody(head: SmallFilesHead, data: Buffer[][]): Buffer[] {
+  const json = Buffer.from(JSON.stringify(head));
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(json.length);
+  return [len, json, ...data.flat()];
+}
+
+/** Reads a request of small files whole (bounded), each file's bytes a view of the one buffer read. */
+export async function readSmallFiles(
+  req: AsyncIterable<Buffer>,
+  max = SMALL_FILES_MAX_BYTES,
+): Promise<
+  Omit<SmallFilesHead, 'files'> & { files: (SmallFilesHead['files'][number] & { data: Buffer })[] }
+> {
+  const parts: Buffer[] = [];
+  let n = 0;
+  for await (const c of req) {
+    n += c.length;
+    if (n > max) throw new AppError(CommonCodes.invalidInput, 'Request too large');
+    parts.push(c);
+  }
+  const body = Buffer.concat(parts);
+  const bad = () => new AppError(CommonCodes.invalidInput, 'A malformed request of small files');
+  if (body.length < 4) throw bad();
+  const headEnd = 4 + body.readUInt32BE(0);
+  if (headEnd > body.length) throw bad();
+  let head: SmallFilesHead;
+  try {
+    head = JSON.parse(body.subarray(4, headEnd).toString('utf8')) as SmallFilesHead;
+  } catch {
+    throw bad();
+  }
+  let at = headEnd;
+  const files = (Array.isArray(head.files) ? head.files : []).map((f) => {
+    if (!Number.isSafeInteger(f.size) || f.size < 0 || at + f.size > body.length) throw bad();
+    const data = body.subarray(at, (at += f.size));
+    return { ...f, data };
+  });
+  if (at !== body.length) throw bad();
+  return { scope: head.scope, overwrite: head.overwrite === true, files };
 }

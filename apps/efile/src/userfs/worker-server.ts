@@ -7,7 +7,7 @@ import { AppError } from '@hpc/server-kit';
 import type { LocalUserFs } from './local';
 import type { ServeJob } from './handoff';
 import type { FsScope, PartialHandle, ZipHandle } from './types';
-import { readJson, toWire } from './wire';
+import { readJson, readSmallFiles, toWire } from './wire';
 
 /** The plain calls a worker answers: JSON arguments in, JSON out. */
 const CALLS = new Set([
@@ -29,9 +29,6 @@ const CALLS = new Set([
   'fileSize',
   'sha256',
 ]);
-
-/** A small file of a fast-transfer batch comes whole in one request (batches hold files of at most 1 MiB). */
-const SMALL_MAX = 16 * 1024 * 1024;
 
 const HANDLE_TTL_MS = 120_000;
 
@@ -167,22 +164,20 @@ export function workerServer(
       });
     }
     if (route === '/storeSmall') {
-      const a = argsOf<{
-        scope: FsScope;
-        dir: string;
-        name: string;
-        sha256: string;
-        overwrite: boolean;
-      }>(req);
-      const data: Buffer[] = [];
-      let n = 0;
-      for await (const c of req as AsyncIterable<Buffer>) {
-        n += c.length;
-        if (n > SMALL_MAX) throw new AppError(CommonCodes.invalidInput, 'Request too large');
-        data.push(c);
-      }
-      await fsx.storeSmall(a.scope, a.dir, a.name, data, a.sha256, a.overwrite);
-      return json(res, 200, { result: null });
+      // Several small files of a batch in one request (see WorkerUserFs.storeSmall): stored at once, each answered
+      // on its own (a refusal of one is not the others').
+      const b = await readSmallFiles(req);
+      const results = await Promise.all(
+        b.files.map(async (f) => {
+          try {
+            await fsx.storeSmall(b.scope, f.dir, f.name, [f.data], f.sha256, b.overwrite);
+            return null;
+          } catch (e) {
+            return toWire(e);
+          }
+        }),
+      );
+      return json(res, 200, { result: results });
     }
     if (route === '/walk') {
       // Entries as JSON lines (any count, never a whole tree in memory), then `done` or the error that stopped it.

@@ -138,6 +138,54 @@ describe.skipIf(!isRoot)('unix mode: fast transfer runs as the user', () => {
     expect(fs.readdirSync(h.host(`${home}/sm`)).sort()).toEqual(['a.txt', 'c.bin', 'deep']);
   });
 
+  it("a batch's small files go to the worker together, and a refusal of one is that file's alone", async () => {
+    const files = Object.fromEntries(
+      Array.from({ length: 300 }, (_, i) => [`many/f${i}.txt`, crypto.randomBytes(100 + i)]),
+    );
+    fs.mkdirSync(h.host(`${home}/many`));
+    fs.chownSync(h.host(`${home}/many`), uid(), uid());
+    fs.writeFileSync(h.host(`${home}/many/f7.txt`), 'already here');
+    fs.chownSync(h.host(`${home}/many/f7.txt`), uid(), uid());
+    const manifest = {
+      files: Object.fromEntries(
+        Object.entries(files).map(([k, v]) => [
+          k,
+          { sha256: k === 'many/f9.txt' ? sha(Buffer.from('other')) : sha(v), identifier: k },
+        ]),
+      ),
+    };
+    const body = tarOf([
+      { name: MANIFEST_NAME, data: Buffer.from(JSON.stringify(manifest)) },
+      ...Object.entries(files).map(([name, data]) => ({ name, data })),
+    ]);
+    const sent = (h.deps.userfs as WorkerUserFs).smallSent;
+    const before = { ...sent };
+    const r = await call('PUT', `/fastrans/batch.action?path=${encodeURIComponent(home)}`, body);
+    expect(r.json().code).toBe('0');
+    // The name taken (f7) and the checksum that differs (f9) fail alone; the other 298 are stored as the user.
+    const failed = (r.json().data.failed as { path: string; code: string }[]).sort((a, b) =>
+      a.path.localeCompare(b.path),
+    );
+    expect(failed).toEqual([
+      { path: 'many/f7.txt', code: '1021' },
+      { path: 'many/f9.txt', code: '1010' },
+    ]);
+    expect(r.json().data.stored).toHaveLength(298);
+    for (const [rel, data] of Object.entries(files)) {
+      if (rel === 'many/f7.txt' || rel === 'many/f9.txt') continue;
+      expect(fs.readFileSync(h.host(`${home}/${rel}`)).equals(data), rel).toBe(true);
+      expect(asUser(`${home}/${rel}`), rel).toEqual({ uid: uid(), mode });
+    }
+    expect(fs.readFileSync(h.host(`${home}/many/f7.txt`), 'utf8')).toBe('already here');
+    expect(fs.existsSync(h.host(`${home}/many/f9.txt`))).toBe(false);
+    // Nothing half-written left under a temporary name.
+    expect(fs.readdirSync(h.host(`${home}/many`))).toHaveLength(299);
+    // 300 files in fewer requests than files (64 at most each).
+    expect(sent.files - before.files).toBe(300);
+    expect(sent.requests - before.requests).toBeGreaterThanOrEqual(5);
+    expect(sent.requests - before.requests).toBeLessThan(300);
+  });
+
   it("another user's 0700 home is refused, even through a link in the user's home", async () => {
     fs.symlinkSync(h.host(other), h.host(`${home}/link`));
     fs.lchownSync(h.host(`${home}/link`), uid(), uid());
