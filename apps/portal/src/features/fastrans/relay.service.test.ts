@@ -27,8 +27,19 @@ if (process.env.TEST_REDIS_URL) {
   stores.push(['redis', () => new RedisKv(url, `test-relay:${crypto.randomBytes(4).toString('hex')}:`)]);
 }
 
-/** Long enough for a poll just started to mark its client as polling. */
-const settle = () => new Promise((r) => setTimeout(r, 50));
+/**
+ * Until each (user, client) given is marked as polling by a poll just started, then a short pause for the other
+ * polls started with it to reach their wait: a fixed pause alone was too short for Redis on a loaded machine, and a
+ * send before the mark is refused (631013).
+ */
+const settle = async (
+  relay: { polling: (u: string, c: string) => Promise<boolean> },
+  ...who: [string, string][]
+) => {
+  for (const [user, client] of who)
+    while (!(await relay.polling(user, client))) await new Promise((r) => setTimeout(r, 10));
+  await new Promise((r) => setTimeout(r, 50));
+};
 const WORK = { id: 'work-station-1', label: 'workstation', version: '1.1.0' };
 const LAPTOP = { id: 'laptop-22', label: 'laptop', version: '1.1.0' };
 
@@ -50,7 +61,7 @@ describe.each(stores)('the fast-transfer relay (%s)', (_name, makeKv) => {
       expect(seq).toBe(1);
       await relay.answer('7', WORK.id, 1, { code: '0', msg: '', data: { sign: 's' } });
     })();
-    await settle();
+    await settle(relay, ['7', WORK.id]);
     const answer = await relay.send(7, WORK.id, { action: 'check', sign: 's' }, 5_000);
     await client;
     expect(answer).toEqual({ code: '0', msg: '', data: { sign: 's' } });
@@ -66,7 +77,7 @@ describe.each(stores)('the fast-transfer relay (%s)', (_name, makeKv) => {
     // Both users' clients poll (each with its own web token, so its own user).
     const seven = relay.poll('7', WORK, 0, 1_000);
     const eight = relay.poll('8', WORK, 0, 1_000);
-    await settle();
+    await settle(relay, ['7', WORK.id], ['8', WORK.id]);
     sent.push(relay.send(7, undefined, { action: 'list' }, 300));
     sent.push(relay.send(8, undefined, { action: 'logout' }, 300));
     const mine = await seven;
@@ -81,7 +92,7 @@ describe.each(stores)('the fast-transfer relay (%s)', (_name, makeKv) => {
     const { kv, relay, presence } = setup();
     const work = relay.poll('7', WORK, 0, 1_500);
     const laptop = relay.poll('7', LAPTOP, 0, 1_500);
-    await settle();
+    await settle(relay, ['7', WORK.id], ['7', LAPTOP.id]);
     sent.push(relay.send(7, WORK.id, { action: 'upload', local: ['/home/me/data'] }, 300));
     sent.push(relay.send(7, LAPTOP.id, { action: 'list' }, 300));
     expect((await work).requests.map((r) => r.m)).toEqual([{ action: 'upload', local: ['/home/me/data'] }]);
@@ -105,8 +116,8 @@ describe.each(stores)('the fast-transfer relay (%s)', (_name, makeKv) => {
 
   it('gives each request to exactly one of 20 polls of one client at once', async () => {
     const { kv, relay } = setup();
-    const polls = Array.from({ length: 20 }, () => relay.poll('7', WORK, 0, 1_500));
-    await settle();
+    const polls = Array.from({ length: 20 }, () => relay.poll('7', WORK, 0, 3_000));
+    await settle(relay, ['7', WORK.id]);
     for (let i = 0; i < 5; i++) sent.push(relay.send(7, WORK.id, { action: 'get_trans_count', i }, 400));
     const got = (await Promise.all(polls)).flatMap((p) => p.requests.map((r) => r.n));
     expect(got.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
@@ -122,7 +133,7 @@ describe.each(stores)('the fast-transfer relay (%s)', (_name, makeKv) => {
       const { requests } = await relay.poll('7', old, 0, 5_000);
       await relay.answer('7', LEGACY_CLIENT_ID, requests[0]!.n, { code: '0', msg: '', data: 'ok' });
     })();
-    await settle();
+    await settle(relay, ['7', LEGACY_CLIENT_ID]);
     expect(await relay.send(7, undefined, { action: 'check' }, 5_000)).toMatchObject({ data: 'ok' });
     await client;
     expect((await presence.list(7)).map((c) => c.id)).toEqual([LEGACY_CLIENT_ID]);
@@ -146,7 +157,7 @@ describe.each(stores)('the fast-transfer relay (%s)', (_name, makeKv) => {
     const { kv, relay, presence } = setup();
     const waiting = relay.poll('7', WORK, 0, 10_000);
     await relay.poll('7', LAPTOP, 0, 0);
-    await settle();
+    await settle(relay, ['7', WORK.id]);
     await Promise.all([relay.gone('7', WORK.id), presence.leave('7', WORK.id)]);
     expect(await waiting).toEqual({ seq: 0, requests: [] });
     expect((await relay.send(7, WORK.id, { action: 'list' })).code).toBe('631013');
@@ -154,7 +165,7 @@ describe.each(stores)('the fast-transfer relay (%s)', (_name, makeKv) => {
     expect((await presence.list(7)).map((c) => c.id)).toEqual([LAPTOP.id]);
     // The one left polling is the page's without naming it.
     const laptop = relay.poll('7', LAPTOP, 0, 1_000);
-    await settle();
+    await settle(relay, ['7', LAPTOP.id]);
     sent.push(relay.send(7, undefined, { action: 'list' }, 300));
     expect((await laptop).requests.map((r) => r.m.action)).toEqual(['list']);
     await Promise.all(sent);
@@ -164,7 +175,7 @@ describe.each(stores)('the fast-transfer relay (%s)', (_name, makeKv) => {
   it('starts from the beginning when the counter expired and began again', async () => {
     const { kv, relay } = setup();
     const polled = relay.poll('7', WORK, 40, 1_000);
-    await settle();
+    await settle(relay, ['7', WORK.id]);
     sent.push(relay.send(7, undefined, { action: 'servers' }, 500));
     expect((await polled).requests.map((r) => r.m.action)).toEqual(['servers']);
     await Promise.all(sent);
