@@ -198,6 +198,8 @@ export async function rangeProxy(target: string) {
     },
     /** How many requests of this path came through the proxy (refused ones included). */
     seen: (route: string) => state.seen.get(route) ?? 0,
+    /** Every path's count so far (for a failure's log). */
+    counts: () => Object.fromEntries(state.seen),
     /** Lets everything through again; the held requests fail (the client sends them again). */
     release() {
       state.holdAfter = Infinity;
