@@ -19,7 +19,7 @@ import {
   replaceFile,
   touchFile,
 } from '../fs/file-ops';
-import { listDirectory } from '../fs/listing';
+import { childFolders, listDirectory } from '../fs/listing';
 import { PARTIAL_SUFFIX, TEMP_SUFFIX, tempName, validateName } from '../fs/names';
 import { lookupUser } from '../fs/owners';
 import { isUnder, type PathResolver, type Resolved } from '../fs/path-resolver';
@@ -213,28 +213,10 @@ export class LocalUserFs implements UserFs {
     return coded(async () => {
       const dir = await this.resolver.resolve(s, p);
       if (!dir.stat?.isDirectory()) throw new AppError(FileCodes.notAFolder);
-      const out: { name: string; path: string; isLeaf: boolean }[] = [];
-      let truncated = false;
-      const handle = await fs.opendir(dir.host, { bufferSize: 256 });
-      for await (const d of handle) {
-        if (d.name.startsWith('.')) continue;
-        let isDir = d.isDirectory();
-        if (d.isSymbolicLink()) {
-          const real = await fs.realpath(path.join(dir.host, d.name)).catch(() => null);
-          isDir =
-            !!real &&
-            (await this.resolver.contains(s, real)) &&
-            !!(await fs.stat(real).catch(() => null))?.isDirectory();
-        }
-        if (!isDir) continue;
-        if (out.length >= 2000) {
-          truncated = true;
-          break;
-        }
-        out.push({ name: d.name, path: joinCluster(dir.clusterPath, d.name), isLeaf: false });
-      }
-      out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      return { list: out, truncated };
+      const { names, truncated } = await childFolders(dir.host, this.inside(s), 2000);
+      names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const list = names.map((name) => ({ name, path: joinCluster(dir.clusterPath, name), isLeaf: false }));
+      return { list, truncated };
     });
   }
 
