@@ -10,4 +10,5 @@ export * from './redact';
 export * from './auth/cluster-token';
 export * from './auth/request-time';
 export * from './auth/csrf';
+export * from './auth/revocation';
 export * from './form-body';
