@@ -13,3 +13,5 @@ export * from './site';
 export * from './fastrans';
 export * from './fastrans-local';
 export * from './backoff';
+export * from './route';
+export * from './efile.routes';
