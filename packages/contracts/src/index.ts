@@ -15,3 +15,4 @@ export * from './fastrans-local';
 export * from './backoff';
 export * from './route';
 export * from './efile.routes';
+export * from './site.routes';
