@@ -13,3 +13,6 @@ export * from './site';
 export * from './fastrans';
 export * from './fastrans-local';
 export * from './backoff';
+export * from './route';
+export * from './efile.routes';
+export * from './site.routes';

@@ -12,3 +12,4 @@ export * from './auth/request-time';
 export * from './auth/csrf';
 export * from './auth/revocation';
 export * from './form-body';
+export * from './add-route';
