@@ -110,7 +110,7 @@ export const appRoutes: AppRoute[] = [
   {
     path: '/user-center',
     section: 'other',
-    page: () => import('../features/user-center/pages/user-center.page'),
+    page: () => import('../features/user-centre/pages/user-centre.page'),
   },
   {
     path: '/efile',

@@ -15,7 +15,7 @@ const AccountAlertBar = lazy(() =>
 );
 // Saves language and theme for the logged-in user; mounted once here, so one page asks for them once.
 const PreferencesSync = lazy(() =>
-  import('../../features/user-center/components/preferences-sync').then((m) => ({
+  import('../../features/user-centre/components/preferences-sync').then((m) => ({
     default: m.PreferencesSync,
   })),
 );

@@ -8,7 +8,7 @@ import { ClustersCard } from '../components/clusters-card';
 import { PasswordCard } from '../components/password-card';
 import { PreferencesCard } from '../components/preferences-card';
 import { ProfileCard } from '../components/profile-card';
-import '../user-center.css';
+import '../user-centre.css';
 
 function UserCenter() {
   const { t } = useTranslation();
