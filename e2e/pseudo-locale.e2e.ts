@@ -38,6 +38,8 @@ const DATA = [
   '[data-testid=efile-share-code]',
   '.share-browser .ant-breadcrumb',
   '.share-name',
+  // The user centre's account, centre, compute user and path names, ids, balances, addresses.
+  '.hpc-uc-data',
 ];
 
 const AUDIT: AuditOptions = {
@@ -115,7 +117,7 @@ describe('pseudo-locale', () => {
         for (const t of audit.overlapping) found.push(`[${name}] overlapping: ${t}`);
       },
     });
-    expect(screens).toHaveLength(15);
+    expect(screens).toHaveLength(16);
     expect(found.join('\n')).toBe('');
     expect(errors).toEqual([]);
   });

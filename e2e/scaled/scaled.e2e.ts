@@ -104,6 +104,47 @@ describe.skipIf(skip)(
         expect((await portalLogin(portalUrl(i), 'lisi', 'demo-portal-2026')).env.code).not.toBe('0');
     });
 
+    it('1. a logout on portal A stops the session’s token on efile B at once; a password change and disabling too', async () => {
+      // Issue 25 §1.3: revocations go through Redis under their own prefix, which every cluster service reads.
+      const u = await PortalUser.login(portalUrl(0), 'scaled-other');
+      const other = await PortalUser.login(portalUrl(1), 'scaled-other');
+      const efiles = async (user: PortalUser) => {
+        const t = await user.token(portalUrl(0), C);
+        return [0, 1].map((i) => new EfileClient(efileUrl(C, i), t, C));
+      };
+      const [uA, uB] = await efiles(u);
+      const [oA, oB] = await efiles(other);
+      const otherHome = await uA!.home();
+      const list = (e: EfileClient) => e.get('/list.action', { path: otherHome });
+      for (const e of [uA!, uB!, oA!, oB!]) expect((await list(e)).code).toBe('0');
+
+      expect((await u.post(portalUrl(0), '/api/auth/logout')).code).toBe('0');
+      for (const e of [uB!, uA!]) expect(await list(e)).toMatchObject({ status: 401, code: '401' });
+      for (const e of [oA!, oB!]) expect((await list(e)).code).toBe('0');
+
+      // A password change on portal B ends the user's other sessions, and their tokens on efile A.
+      const third = await PortalUser.login(portalUrl(0), 'scaled-other');
+      const [tA] = await efiles(third);
+      const changed = await other.post(portalUrl(1), '/api/user/password', {
+        oldPassword: 'demo-portal-2026',
+        newPassword: 'scaled-other-2026',
+      });
+      expect(changed).toMatchObject({ code: '0', data: { endedSessions: 1 } });
+      expect(await list(tA!)).toMatchObject({ status: 401, code: '401' });
+      expect((await list(oA!)).code).toBe('0');
+      // Back to the password the later tests log in with.
+      const back = await other.post(portalUrl(0), '/api/user/password', {
+        oldPassword: 'scaled-other-2026',
+        newPassword: 'demo-portal-2026',
+      });
+      expect(back.code).toBe('0');
+
+      // Disabling by the admin tool (its own process, the same Redis): every token of the user, at once.
+      run.layout.admin(['user', 'disable', 'scaled-other']);
+      for (const e of [oA!, oB!]) expect((await list(e)).status).toBe(401);
+      run.layout.admin(['user', 'enable', 'scaled-other']);
+    });
+
     it('2. chunks of one upload sent alternately to both instances are assembled once and verified', async () => {
       const up = new ChunkedUpload(crypto.randomBytes(8 * 1024 * 1024 + 12345), home, 'across.bin');
       for (let n = 1; n <= up.totalChunks; n++) {

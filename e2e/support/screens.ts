@@ -8,7 +8,7 @@ import { logInToEfile, select } from './efile-page';
 /**
  * The main screens of the portal (issue 13 §5), visited one after another in one language: the catalogue's
  * pages as an anonymous visitor, E-File logged in (with the upload panel and the share dialog open), the share
- * recipient's page and the 404 page. `onScreen` is called once each screen has painted its content; the
+ * recipient's page, the 404 page and the user centre (with its sessions and today's tokens). `onScreen` is called once each screen has painted its content; the
  * accessibility and pseudo-locale tests check what is on screen there.
  *
  * The language is the stored preference, so any language the web knows (the pseudo-locale included) can be
@@ -116,6 +116,23 @@ export async function walkMainScreens(w: ScreenWalk): Promise<string[]> {
   // Closed again, so the next walk (another language, same portal) opens its own share of the folder.
   await efile.getByTestId('efile-share-close').click();
   await expect.poll(() => efile.getByTestId('efile-share-open').count()).toBe(1);
+
+  // The user centre (issue 25 §3.3, §1.4), with its sessions and a token issued today: a fast-transfer login asked
+  // for as the page asks for one, so that both of its lists show a row.
+  const issued = await efile.evaluate(async () => {
+    const csrf = /(?:^|;\s*)csrf=([^;]+)/.exec(document.cookie)?.[1] ?? '';
+    const res = await fetch('/model-zoo/proxy/efile/fastrans/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(csrf) },
+      body: JSON.stringify({ directory: encodeURIComponent('/public/home/demo'), clusterId: '11250' }),
+    });
+    return ((await res.json()) as { code: string }).code;
+  });
+  expect(issued).toBe('0');
+  await efile.goto('/user-center');
+  await efile.getByTestId('uc-sessions').locator('tr.ant-table-row').first().waitFor();
+  await efile.getByTestId('uc-credentials').locator('tr.ant-table-row').first().waitFor();
+  await efileScreen('user-centre');
 
   await ctx.close();
   await visitor.close();

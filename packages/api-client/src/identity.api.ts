@@ -5,15 +5,21 @@ import type {
   ClusterUserBaseInfoResponse,
   CurrentUserResponse,
   EfileInfoResponse,
+  CredentialRevokeBody,
   EmptyResponse,
+  IssuedCredentialsResponse,
   LoginBody,
   PasswordChangeBody,
+  PasswordChangeResponse,
   PublicEfileUrlsResponse,
+  SessionEndBody,
+  SessionsEndedResponse,
   TokenRefreshResponse,
   UserAccountsResponse,
   UserPreferencesBody,
   UserPreferencesResponse,
   UserProfileResponse,
+  UserSessionsResponse,
 } from '@hpc/contracts';
 import { SiteRoutes } from '@hpc/contracts';
 import type { ApiClient } from './client';
@@ -51,7 +57,23 @@ export function identityApi(client: ApiClient) {
       info: (o: Read = {}) => client.get<DataOf<typeof CurrentUserResponse>>('/api/user/info', undefined, o),
       profile: (o: Read = {}) =>
         client.get<DataOf<typeof UserProfileResponse>>('/api/user/profile', undefined, o),
-      changePassword: (body: PasswordChangeBody) => client.post<Empty>('/api/user/password', { json: body }),
+      /** Ends the user's other sessions (`endedSessions`); the calling one stays. */
+      changePassword: (body: PasswordChangeBody) =>
+        client.post<DataOf<typeof PasswordChangeResponse>>('/api/user/password', { json: body }),
+      /** The user's live sessions, the calling one marked `current`. */
+      sessions: (o: Read = {}) =>
+        client.get<DataOf<typeof UserSessionsResponse>>('/api/user/sessions', undefined, o),
+      /** Signs out one of the user's sessions (its cluster tokens stop at once too). */
+      endSession: (body: SessionEndBody) =>
+        client.post<DataOf<typeof SessionsEndedResponse>>('/api/user/sessions/end', { json: body }),
+      /** Signs out every session of the user but the calling one. */
+      endOtherSessions: () =>
+        client.post<DataOf<typeof SessionsEndedResponse>>('/api/user/sessions/endOthers'),
+      /** The fast-transfer day tokens and Linux commands issued to the user today, still valid. */
+      credentials: (o: Read = {}) =>
+        client.get<DataOf<typeof IssuedCredentialsResponse>>('/api/user/credentials', undefined, o),
+      revokeCredential: (body: CredentialRevokeBody) =>
+        client.post<Empty>('/api/user/credentials/revoke', { json: body }),
       preferences: (o: Read = {}) =>
         client.get<DataOf<typeof UserPreferencesResponse>>('/api/user/preferences', undefined, o),
       savePreferences: (body: UserPreferencesBody) =>

@@ -1,4 +1,5 @@
 import { ApiClient, catalogApi, identityApi, type ApiError } from '@hpc/api-client';
+import { PortalCodes } from '@hpc/contracts';
 import { languageHeaders, RequestTimeouts } from './request-options';
 
 type UnauthorizedHandler = (error: ApiError) => void;
@@ -10,6 +11,16 @@ let unauthorizedHandler: UnauthorizedHandler | null = null;
  */
 export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): void {
   unauthorizedHandler = handler;
+}
+
+/**
+ * For the clients of the clusters' services (efile): their 401 with code "401" means the portal session their token
+ * was issued for has ended (logout in another tab, password change, "sign out", an operator): the same as a timed-out
+ * session, so the page goes to the login page (spec §2). Their other 401s (1406, a bad or expired token) are left
+ * to the caller, who may refresh the token.
+ */
+export function reportClusterUnauthorized(error: ApiError): void {
+  if (error.code === PortalCodes.unauthorized) unauthorizedHandler?.(error);
 }
 
 type HeadersHook = () => Record<string, string> | Promise<Record<string, string>>;

@@ -1,6 +1,7 @@
 import { ApiClient, efileApi } from '@hpc/api-client';
 import { getClusterToken } from '../../clusters';
 import { languageHeaders, NO_CACHE_HEADERS, RequestTimeouts } from '../../../shared/api/request-options';
+import { reportClusterUnauthorized } from '../../../shared/api/client';
 
 /**
  * The typed efile calls of `@hpc/api-client` for one cluster, as the browser makes them: that cluster's token in the
@@ -13,6 +14,8 @@ export function createEfileApi(clusterId: string, baseUrl: string) {
     baseUrl,
     timeoutMs: RequestTimeouts.second,
     headers: async () => ({ ...languageHeaders(), ...NO_CACHE_HEADERS, token: await token() }),
+    // A token whose session has ended (issue 25 §1.3) sends the page to the login page.
+    onUnauthorized: reportClusterUnauthorized,
   });
   return { ...efileApi(client, clusterId), baseUrl, token };
 }

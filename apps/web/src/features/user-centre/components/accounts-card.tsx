@@ -34,18 +34,22 @@ export function AccountsCard() {
             key: 'name',
             title: t('user-center.accounts.name'),
             render: (_, a) => (
-              <>
+              <div className="hpc-uc-data">
                 <div>{a.name}</div>
                 <Typography.Text type="secondary" className="hpc-uc-small">
                   {a.accountId}
                 </Typography.Text>
-              </>
+              </div>
             ),
           },
           {
             key: 'centres',
             title: t('user-center.accounts.centres'),
-            render: (_, a) => (i18n.language === 'en-US' ? a.centerNamesEn : a.centerNames),
+            render: (_, a) => (
+              <span className="hpc-uc-data">
+                {i18n.language === 'en-US' ? a.centerNamesEn : a.centerNames}
+              </span>
+            ),
           },
           {
             key: 'status',
@@ -62,7 +66,10 @@ export function AccountsCard() {
             title: t('user-center.accounts.balance'),
             align: 'right',
             render: (_, a) => (
-              <Typography.Text type={a.balance <= Limits.balanceThreshold ? 'warning' : undefined}>
+              <Typography.Text
+                className="hpc-uc-data"
+                type={a.balance <= Limits.balanceThreshold ? 'warning' : undefined}
+              >
                 {money.format(a.balance)}
               </Typography.Text>
             ),

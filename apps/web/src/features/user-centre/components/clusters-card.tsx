@@ -27,12 +27,12 @@ export function ClustersCard() {
               const name = pick(i18n.language, c.centerName, c.centerNameEn);
               return (
                 <>
-                  {name}{' '}
+                  <span className="hpc-uc-data">{name}</span>{' '}
                   {isDisabledCluster(c) && !nameSaysDisabled(name) && (
                     <Tag>{t('user-center.clusters.centreDisabled')}</Tag>
                   )}
                   <div>
-                    <Typography.Text type="secondary" className="hpc-uc-small">
+                    <Typography.Text type="secondary" className="hpc-uc-small hpc-uc-data">
                       {c.clusterId}
                     </Typography.Text>
                   </div>
@@ -40,11 +40,19 @@ export function ClustersCard() {
               );
             },
           },
-          { key: 'cun', title: t('user-center.clusters.computeUser'), dataIndex: 'clusterUserName' },
+          {
+            key: 'cun',
+            title: t('user-center.clusters.computeUser'),
+            render: (_, c) => <span className="hpc-uc-data">{c.clusterUserName}</span>,
+          },
           {
             key: 'home',
             title: t('user-center.clusters.home'),
-            render: (_, c) => <Typography.Text code>{c.homePath}</Typography.Text>,
+            render: (_, c) => (
+              <Typography.Text code className="hpc-uc-data">
+                {c.homePath}
+              </Typography.Text>
+            ),
           },
           {
             key: 'account',
@@ -52,7 +60,7 @@ export function ClustersCard() {
             render: (_, c) =>
               c.accountDetail ? (
                 <>
-                  {c.accountDetail.name}{' '}
+                  <span className="hpc-uc-data">{c.accountDetail.name}</span>{' '}
                   {c.accountDetail.status === 'Normal' ? (
                     <Tag color="success">{t('user-center.accounts.normal')}</Tag>
                   ) : (

@@ -31,6 +31,8 @@ describe('PasswordCard', () => {
     expect(html).toContain('user-center.password.old');
     expect(html).toContain('id="confirmPassword"');
     expect(html).not.toContain('sso-password-notice');
+    // It says beforehand that a change signs the user out everywhere else (issue 25 §1.2).
+    expect(html).toContain('user-center.password.endsOthers');
   });
 
   it('tells a single sign-on user without a password where to change it, with no form', () => {

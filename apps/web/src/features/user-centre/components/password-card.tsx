@@ -1,5 +1,5 @@
-import { Alert, Button, Card, Form, Input } from 'antd';
-import { useMutation } from '@tanstack/react-query';
+import { Alert, Button, Card, Form, Input, Typography } from 'antd';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { UserProfile } from '@hpc/contracts';
 import { isApiError } from '@hpc/api-client';
@@ -7,6 +7,7 @@ import { PortalCodes } from '@hpc/contracts';
 import { errorMessage } from '../../../shared/api/error-message';
 import { notifySuccess } from '../../../shared/api/notify';
 import { identity } from '../../../shared/api/client';
+import { SESSIONS_KEY } from './sessions-card';
 
 const MIN_LENGTH = 8;
 
@@ -18,19 +19,27 @@ interface Values {
 
 /**
  * Change password for local accounts (`POST /api/user/password`), with the spec's "confirm password must equal new
- * password" (§5); a single sign-on user without a local password is told where to change it.
+ * password" (§5); a single sign-on user without a local password is told where to change it. A change signs the
+ * user out everywhere else (the page says so before and after).
  */
 export function PasswordCard({ profile }: { profile: UserProfile }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
+  const client = useQueryClient();
   const change = useMutation({
     mutationFn: (v: Values) =>
       identity.user.changePassword({ oldPassword: v.oldPassword, newPassword: v.newPassword }),
     // Shown in the card: a wrong old password says so in the user's language (the server's text is English).
     meta: { silent: true },
-    onSuccess: () => {
+    onSuccess: (r) => {
       form.resetFields();
-      notifySuccess(t('user-center.password.changed'));
+      // The portal ended every other session of the user (issue 25 §1.2): say so, and refresh their list.
+      notifySuccess(
+        r.endedSessions > 0
+          ? t('user-center.password.changedEnded', { count: r.endedSessions })
+          : t('user-center.password.changed'),
+      );
+      void client.invalidateQueries({ queryKey: SESSIONS_KEY });
     },
   });
 
@@ -56,6 +65,9 @@ export function PasswordCard({ profile }: { profile: UserProfile }) {
           onFinish={(v) => change.mutate(v)}
           requiredMark={false}
         >
+          <Typography.Paragraph type="secondary" data-testid="password-ends-others">
+            {t('user-center.password.endsOthers')}
+          </Typography.Paragraph>
           <Form.Item
             name="oldPassword"
             label={t('user-center.password.old')}

@@ -5,9 +5,11 @@ import { RequireSession } from '../../account/require-session';
 import { identity } from '../../../shared/api/client';
 import { AccountsCard } from '../components/accounts-card';
 import { ClustersCard } from '../components/clusters-card';
+import { CredentialsCard } from '../components/credentials-card';
 import { PasswordCard } from '../components/password-card';
 import { PreferencesCard } from '../components/preferences-card';
 import { ProfileCard } from '../components/profile-card';
+import { SessionsCard } from '../components/sessions-card';
 import '../user-centre.css';
 
 function UserCenter() {
@@ -34,6 +36,8 @@ function UserCenter() {
       </div>
       <AccountsCard />
       <ClustersCard />
+      <SessionsCard />
+      <CredentialsCard />
     </div>
   );
 }

@@ -1,0 +1,123 @@
+import { Button, Card, Popconfirm, Table, Tag, Typography } from 'antd';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { UserSession } from '@hpc/contracts';
+import { identity } from '../../../shared/api/client';
+import { notifySuccess } from '../../../shared/api/notify';
+import { formatDateTime } from './format-time';
+import { describeAgent } from './user-agent';
+
+export const SESSIONS_KEY = ['user-center', 'sessions'] as const;
+
+/**
+ * The user's active sessions (issue 25 §1.4): browser and system, address, last use; "sign out" for each other one
+ * and "sign out everywhere else". A session signed out here is refused at once by the portal and by every cluster's
+ * file service (its tokens are revoked with it).
+ */
+export function SessionsCard() {
+  const { t, i18n } = useTranslation();
+  const client = useQueryClient();
+  const sessions = useQuery({
+    queryKey: SESSIONS_KEY,
+    queryFn: ({ signal }) => identity.user.sessions({ signal }),
+  });
+  const refresh = () => client.invalidateQueries({ queryKey: SESSIONS_KEY });
+  const endOne = useMutation({
+    mutationFn: (id: string) => identity.user.endSession({ id }),
+    onSuccess: () => notifySuccess(t('user-center.sessions.ended', { count: 1 })),
+    onSettled: refresh,
+  });
+  const endOthers = useMutation({
+    mutationFn: () => identity.user.endOtherSessions(),
+    onSuccess: (r) => notifySuccess(t('user-center.sessions.ended', { count: r.ended })),
+    onSettled: refresh,
+  });
+  const others = (sessions.data ?? []).filter((s) => !s.current).length;
+
+  return (
+    <Card
+      title={t('user-center.sessions.title')}
+      variant="borderless"
+      data-testid="uc-sessions"
+      extra={
+        <Popconfirm
+          title={t('user-center.sessions.endOthersConfirm')}
+          okText={t('user-center.sessions.endOthers')}
+          onConfirm={() => endOthers.mutateAsync()}
+          disabled={others === 0}
+        >
+          <Button danger disabled={others === 0} loading={endOthers.isPending}>
+            {t('user-center.sessions.endOthers')}
+          </Button>
+        </Popconfirm>
+      }
+    >
+      <Table<UserSession>
+        size="small"
+        rowKey="id"
+        loading={sessions.isLoading}
+        dataSource={sessions.data ?? []}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        columns={[
+          {
+            key: 'agent',
+            title: t('user-center.sessions.browser'),
+            render: (_, s) => {
+              const { browser, system } = describeAgent(s.userAgent);
+              const unknown = t('user-center.sessions.unknown');
+              return (
+                <>
+                  <span>
+                    {t('user-center.sessions.agent', {
+                      browser: browser ?? unknown,
+                      system: system ?? unknown,
+                    })}
+                  </span>{' '}
+                  {s.current && <Tag color="blue">{t('user-center.sessions.current')}</Tag>}
+                  {s.authMethod === 'oidc' && (
+                    <Typography.Text type="secondary" className="hpc-uc-small">
+                      {' '}
+                      {t('user-center.profile.methods.oidc')}
+                    </Typography.Text>
+                  )}
+                </>
+              );
+            },
+          },
+          {
+            key: 'ip',
+            title: t('user-center.sessions.address'),
+            render: (_, s) => <span className="hpc-uc-data">{s.ip}</span>,
+          },
+          {
+            key: 'last',
+            title: t('user-center.sessions.lastUse'),
+            render: (_, s) => formatDateTime(s.lastSeenAt, i18n.language),
+          },
+          {
+            key: 'created',
+            title: t('user-center.sessions.signedIn'),
+            render: (_, s) => formatDateTime(s.createdAt, i18n.language),
+          },
+          {
+            key: 'action',
+            title: t('user-center.sessions.action'),
+            render: (_, s) =>
+              s.current ? null : (
+                <Popconfirm
+                  title={t('user-center.sessions.endConfirm')}
+                  okText={t('user-center.sessions.end')}
+                  onConfirm={() => endOne.mutateAsync(s.id)}
+                >
+                  <Button size="small" danger data-testid="uc-session-end">
+                    {t('user-center.sessions.end')}
+                  </Button>
+                </Popconfirm>
+              ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}

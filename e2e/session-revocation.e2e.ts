@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { logInToEfile, useEfileEnv } from './support/efile-page';
+import { screenshotter } from './support/browser';
+
+/**
+ * Ending a session reaches an E-File tab that is open (issue 25 §1.3, §1.4): its per-cluster token was issued for the
+ * session, and efile refuses it once the session has ended, so the tab's next action goes to the login page, as
+ * for a timed-out session (spec §2), and changes nothing.
+ */
+describe('an ended session stops an open E-File tab', () => {
+  const env = useEfileEnv('revocation');
+  const host = (p: string) => path.join(env.portal.dataDir, 'clusters', '11250', 'public/home/demo', p);
+
+  /** Asks E-File for a new folder `name` (the create menu, then the name dialog). */
+  const newFolder = async (page: Page, name: string) => {
+    // The menu opens on hover, which a page behind another (a second tab, another window) does not get.
+    await page.bringToFront();
+    await page.getByTestId('efile-name').first().waitFor();
+    const item = page.locator('.ant-dropdown-menu-item').filter({ hasText: /(新建|New) ?(文件夹|folder)$/ });
+    // Hovered again until the menu is there (it may open while the list is still being laid out).
+    await expect
+      .poll(async () => {
+        await page.getByTestId('efile-create-button').hover();
+        return item.isVisible();
+      })
+      .toBe(true);
+    await item.click();
+    await page.getByTestId('efile-name-input').fill(name);
+    await page.getByTestId('efile-name-input').press('Enter');
+  };
+
+  it('logout in another tab: the first tab’s next action goes to the login page and creates nothing', async () => {
+    const { ctx, page } = await logInToEfile(env.browser, env.portal.url, 'zh-CN');
+    const other = await ctx.newPage();
+    await other.goto('/main-page');
+    await other.getByRole('button', { name: '用户菜单' }).click();
+    await other.getByRole('menuitem', { name: '退出登录' }).click();
+    await other.waitForURL((u) => u.pathname === '/login');
+
+    await newFolder(page, 'after-logout');
+    await page.waitForURL((u) => u.pathname === '/login');
+    expect(new URL(page.url()).searchParams.get('redirect')).toMatch(/^\/efile/);
+    expect(fs.existsSync(host('after-logout'))).toBe(false);
+    await ctx.close();
+  });
+
+  for (const language of ['zh-CN', 'en-US'] as const) {
+    it(`the user centre signs out every other session, and another browser’s E-File at once (${language})`, async () => {
+      const elsewhere = await logInToEfile(env.browser, env.portal.url, language);
+      const here = await logInToEfile(env.browser, env.portal.url, language, '/efile');
+      const shot = screenshotter(here.page);
+      await here.page.goto('/user-center');
+      const sessions = here.page.getByTestId('uc-sessions');
+      await sessions.locator('tr.ant-table-row').nth(1).waitFor();
+      // This browser is marked, and has no sign-out of its own in the list.
+      const current = sessions.locator('tr.ant-table-row').filter({ has: here.page.locator('.ant-tag') });
+      expect(await current.count()).toBe(1);
+      expect(await current.getByTestId('uc-session-end').count()).toBe(0);
+      await shot(`user-centre-sessions-${language}`);
+
+      await sessions
+        .getByRole('button', { name: language === 'zh-CN' ? '退出其他所有会话' : 'Sign out everywhere else' })
+        .click();
+      await here.page.locator('.ant-popconfirm .ant-btn-primary').click();
+      await expect.poll(() => sessions.locator('tr.ant-table-row').count(), { timeout: 15_000 }).toBe(1);
+      await shot(`user-centre-signed-out-${language}`);
+
+      await newFolder(elsewhere.page, `after-sign-out-${language}`);
+      await elsewhere.page.waitForURL((u) => u.pathname === '/login');
+      expect(fs.existsSync(host(`after-sign-out-${language}`))).toBe(false);
+      // The browser that asked stays signed in, on the portal and in E-File.
+      await here.page.goto('/efile');
+      await newFolder(here.page, `still-here-${language}`);
+      await expect.poll(() => fs.existsSync(host(`still-here-${language}`))).toBe(true);
+      await elsewhere.ctx.close();
+      await here.ctx.close();
+    });
+  }
+});
