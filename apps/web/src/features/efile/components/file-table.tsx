@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { PREVIEWABLE_IMAGE_EXTENSIONS, type FileEntry } from '@hpc/contracts';
 import type { SortKey } from '@hpc/api-client';
 import type { ColumnKey } from '../hooks/use-columns';
-import { formatSize, formatSizeExact } from '../lib/format-size';
+import { formatSize, formatSizeExact } from '../../../shared/utils/format-size';
 import { isTextLike } from '../lib/file-kinds';
 
 interface Props {

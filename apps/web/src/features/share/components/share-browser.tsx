@@ -4,7 +4,7 @@ import { DownloadOutlined, FileOutlined, FolderFilled } from '@ant-design/icons'
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Limits, type FileEntry } from '@hpc/contracts';
-import { formatSizeExact } from '../../efile/lib/format-size';
+import { formatSizeExact } from '../../../shared/utils/format-size';
 import { shareErrorKey, type ShareApi } from '../share.api';
 
 interface Props {
