@@ -1,6 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { sessionQueryOptions } from '../account';
-import { clusterServiceQueryOptions, clustersQueryOptions, serviceDiscovery, sortClusters } from '../clusters';
+import {
+  clusterServiceQueryOptions,
+  clustersQueryOptions,
+  serviceDiscovery,
+  sortClusters,
+} from '../clusters';
 import { identity } from '../../shared/api/client';
 import { createEfileApi, type EfileApi } from './api/efile.api';
 import { directoryQueryOptions, pageRequest } from './hooks/use-directory';
