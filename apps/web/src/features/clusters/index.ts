@@ -8,5 +8,5 @@ export { serviceDiscovery } from './cluster-services';
 export { createServiceDiscovery, type ServiceDiscovery } from './service-discovery';
 export { ServiceDiscoveryError, isServiceDiscoveryError, type ServiceErrorKind } from './service-errors';
 export { type ServiceKind, clusterServices, parseServiceList } from './service-list';
-export { sortClusters, isDisabledCluster, nameSaysDisabled } from './cluster-sort';
+export { sortClusters, isDisabledCluster, nameSaysDisabled, accountDeactivated } from './cluster-sort';
 export { useVisibleClusters, clustersQueryOptions, type VisibleCluster } from './use-clusters';

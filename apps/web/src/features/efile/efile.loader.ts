@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { sessionQueryOptions } from '../account';
 import {
+  accountDeactivated,
   clusterServiceQueryOptions,
   clustersQueryOptions,
   serviceDiscovery,
@@ -42,7 +43,8 @@ async function loadFolder(qc: QueryClient, search: URLSearchParams): Promise<voi
   );
   const clusters = sortClusters(list);
   const cluster = clusters.find((c) => c.clusterId === loc.cluster) ?? clusters[0];
-  if (!cluster) return;
+  // A deactivated account: the page calls nothing there, it shows why (efile would answer 1007 to each call).
+  if (!cluster || accountDeactivated(cluster)) return;
   const service = clusterServiceQueryOptions(user.id, cluster, 'efile');
   // A first visit checks the service's health before using it. The folder is asked of the instance the check will
   // most likely pick at the same time, and kept only if the check picks it: one round trip less on the first open.
