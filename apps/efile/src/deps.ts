@@ -12,8 +12,13 @@ import {
 import type { EfileConfig } from './config';
 import type { EfileDatabase } from './db/database';
 import { migrations } from './db/migrations';
-import { PathResolver } from './fs/path-resolver';
-import { noOwnerRights, portalOwnerRights, type OwnerRightsLookup } from './http/owner-rights';
+import { PathResolver } from '@hpc/cluster-kit';
+import {
+  noOwnerRights,
+  portalOwnerRights,
+  type OwnerRightsLookup,
+  type TokenCheckOptions,
+} from '@hpc/cluster-kit';
 import { createUserFs } from './userfs';
 import type { UserFs } from './userfs/types';
 
@@ -28,6 +33,8 @@ export interface EfileDeps {
   verifier: ClusterTokenVerifier;
   /** The current rights of a share's owner or a Linux command's user, asked on every use (issue 10 §2.3, §2.5). */
   ownerRights: OwnerRightsLookup;
+  /** Whether a verified token was revoked since (the token check asks on every request); absent: none is. */
+  isRevoked?: TokenCheckOptions['isRevoked'];
   now: () => number;
   close(): Promise<void>;
 }
@@ -39,6 +46,8 @@ export interface EfileDepsOptions {
   kv?: KvStore;
   /** The portal's rights lookup in-process (all-in-one, tests); otherwise asked over HTTP with the service secret. */
   ownerRights?: OwnerRightsLookup;
+  /** The revocation store's check (the portal's sessions and revoked day tokens), when there is one. */
+  isRevoked?: TokenCheckOptions['isRevoked'];
   now?: () => number;
 }
 
@@ -68,6 +77,7 @@ export async function openEfileDeps(config: EfileConfig, opts: EfileDepsOptions 
   return {
     config,
     ownerRights,
+    isRevoked: opts.isRevoked,
     db: db.kysely,
     kv,
     resolver,

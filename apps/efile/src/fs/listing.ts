@@ -8,7 +8,7 @@ import { mapLimit } from './concurrency';
 import { fsError } from './file-ops';
 import { isInternalName } from './names';
 import { groupName, permissionString, userName } from './owners';
-import { isUnder } from './path-resolver';
+import { isUnder } from '@hpc/cluster-kit';
 
 export interface ListOptions {
   pageNum: number;
