@@ -17,3 +17,4 @@ export * from './route';
 export * from './efile.routes';
 export * from './efile-links.routes';
 export * from './site.routes';
+export * from './catalog.routes';
