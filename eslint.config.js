@@ -171,6 +171,17 @@ export default tseslint.config(
     },
   },
   {
+    files: ['packages/cluster-kit/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        {
+          group: ['@hpc/*', '!@hpc/contracts', '!@hpc/server-kit'],
+          message: 'the cluster kit imports no app',
+        },
+      ]),
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/*.test.tsx', '**/*.test-fixture.ts', 'e2e/**', 'bench/**', 'test-support/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
