@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { CheckResponse } from '@hpc/contracts';
-import { createServer, type AppServer } from '@hpc/server-kit';
+import { FileRoutes } from '@hpc/contracts';
+import { addRoute, createServer, type AppServer } from '@hpc/server-kit';
 import type { EfileConfig } from './config';
 import { openEfileDeps, type EfileDeps, type EfileDepsOptions } from './deps';
 import { createAuth } from './http/auth';
@@ -41,11 +41,10 @@ export async function registerEfile(
       });
       scope.addHook('onRequest', (req) => auth.hook(req));
       if (deps.config.EFILE_DEMO) scope.addHook('onRequest', demoHomes(deps, auth));
-      scope.get(
-        '/check.action',
-        { config: { efileAuth: 'none' }, schema: { response: { 200: CheckResponse } } },
-        async () => ({ check_result: 'ok', clusterId: deps.config.EFILE_CLUSTER_ID }),
-      );
+      addRoute(scope, FileRoutes.check, { config: { efileAuth: 'none' } }, async () => ({
+        check_result: 'ok',
+        clusterId: deps.config.EFILE_CLUSTER_ID,
+      }));
       const ctx: EfileContext = { deps, auth };
       await registerFeatures(scope, ctx);
     },

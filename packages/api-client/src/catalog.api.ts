@@ -1,91 +1,68 @@
-import type {
-  AcceleratorType,
-  AppCard,
-  AppListBody,
-  Category,
-  DescPathResponse,
-  DownloadCountResponse,
-  ImageCard,
-  ImageListBody,
-  LabelGroup,
-  ModelCard,
-  ModelCopyBody,
-  ModelCopyJobResponse,
-  ModelFilesResponse,
-  ModelListBody,
-  ImageListResponse,
+import {
+  AppRoutes,
+  ImageRoutes,
+  ModelRoutes,
+  type AppListBody,
+  type ImageListBody,
+  type ModelCopyBody,
+  type ModelListBody,
+  type RouteData,
+  type RouteQuery,
 } from '@hpc/contracts';
 import type { ApiClient } from './client';
-import type { DataOf } from './envelope';
+import type { CallOptions } from './route-request';
 
+export type { CallOptions };
 /** A page of a catalogue list: contracts' `Page(T)` for the card schema `T`. */
-export type PageOf<T> = Omit<DataOf<typeof ImageListResponse>, 'list'> & { list: T[] };
-export type DescPath = DataOf<typeof DescPathResponse>;
-export type ModelFiles = DataOf<typeof ModelFilesResponse>;
-export type ModelCopyJobData = DataOf<typeof ModelCopyJobResponse>;
+export type PageOf<T> = Omit<RouteData<typeof ImageRoutes.list>, 'list'> & { list: T[] };
+export type DescPath = RouteData<typeof ImageRoutes.descPath>;
+export type ModelFiles = RouteData<typeof ModelRoutes.files>;
+export type ModelCopyJobData = RouteData<typeof ModelRoutes.copyProgress>;
 
-/** Per-call options every catalogue method accepts. */
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
-
-/** The catalogue endpoints of contracts' `catalog.ts`, typed; paths are the spec's (§7). */
+/** The catalogue calls of contracts' `catalog.routes.ts`, typed; paths are the spec's (§7). */
 export function catalogApi(client: ApiClient) {
   return {
     images: {
-      acceleratorTypes: (o: CallOptions = {}) =>
-        client.get<AcceleratorType[]>('/image-center/image/acceleratorType/list', undefined, o),
+      acceleratorTypes: (o: CallOptions = {}) => client.request(ImageRoutes.acceleratorTypes, {}, o),
       labels: (acceleratorType?: string, o: CallOptions = {}) =>
-        client.get<LabelGroup[]>('/image-center/image/label/list', { acceleratorType }, o),
+        client.request(ImageRoutes.labels, { query: { acceleratorType } }, o),
       categories: (acceleratorType?: string, o: CallOptions = {}) =>
-        client.post<Category[]>('/image-center/image/category/list', {
-          ...o,
-          json: acceleratorType ? { acceleratorType } : {},
-        }),
-      list: (body: ImageListBody, o: CallOptions = {}) =>
-        client.post<PageOf<ImageCard>>('/image-center/image/list', { ...o, json: body }),
+        client.request(ImageRoutes.categories, { body: acceleratorType ? { acceleratorType } : {} }, o),
+      list: (body: ImageListBody, o: CallOptions = {}) => client.request(ImageRoutes.list, { body }, o),
       detail: (acceleratorType: string, imageName: string, o: CallOptions = {}) =>
-        client.get<ImageCard>('/image-center/image/detail', { acceleratorType, imageName }, o),
-      descPath: (q: { id?: number; createTime?: number }, o: CallOptions = {}) =>
-        client.get<DescPath>('/image-center/image/desc/path', q, o),
+        client.request(ImageRoutes.detail, { query: { acceleratorType, imageName } }, o),
+      descPath: (query: RouteQuery<typeof ImageRoutes.descPath>, o: CallOptions = {}) =>
+        client.request(ImageRoutes.descPath, { query }, o),
       fileView: (descFilePath: string, o: CallOptions = {}) =>
-        client.get<string>('/image-center/image/file/view', { descFilePath }, o),
+        client.request(ImageRoutes.fileView, { query: { descFilePath } }, o),
     },
     models: {
-      labels: (o: CallOptions = {}) => client.get<LabelGroup[]>('/model-zoo/label/list', undefined, o),
-      categories: (o: CallOptions = {}) => client.post<Category[]>('/model-zoo/model/category/list', o),
-      list: (body: ModelListBody, o: CallOptions = {}) =>
-        client.post<PageOf<ModelCard>>('/model-zoo/model/list', { ...o, json: body }),
-      detail: (id: number, o: CallOptions = {}) =>
-        client.get<ModelCard>(`/model-zoo/model/${encodeURIComponent(id)}`, undefined, o),
+      labels: (o: CallOptions = {}) => client.request(ModelRoutes.labels, {}, o),
+      categories: (o: CallOptions = {}) => client.request(ModelRoutes.categories, {}, o),
+      list: (body: ModelListBody, o: CallOptions = {}) => client.request(ModelRoutes.list, { body }, o),
+      detail: (id: number, o: CallOptions = {}) => client.request(ModelRoutes.detail, { params: { id } }, o),
       fileView: (filePath: string, o: CallOptions = {}) =>
-        client.get<string>('/model-zoo/model/file/view', { filePath }, o),
+        client.request(ModelRoutes.fileView, { query: { filePath } }, o),
       /** Counts a download/copy (spec §7: any response code is tolerated, so callers usually ignore failures). */
-      count: (id: number, o: CallOptions = {}) =>
-        client.post<DataOf<typeof DownloadCountResponse>>(
-          `/model-zoo/model/count/${encodeURIComponent(id)}`,
-          o,
-        ),
-      files: (id: number, o: CallOptions = {}) =>
-        client.get<ModelFiles>(`/model-zoo/model/${encodeURIComponent(id)}/files`, undefined, o),
+      count: (id: number, o: CallOptions = {}) => client.request(ModelRoutes.count, { params: { id } }, o),
+      files: (id: number, o: CallOptions = {}) => client.request(ModelRoutes.files, { params: { id } }, o),
+      /** Where a model file downloads from: a plain link, so the browser streams it to disk (no page memory). */
+      fileUrl: (id: number, path: string) =>
+        client.url(ModelRoutes.file, { params: { id }, query: { path } }),
       /** Copies the model's files into a new folder of the user's files on a cluster (a job to follow). */
       startCopy: (id: number, body: ModelCopyBody) =>
-        client.post<ModelCopyJobData>(`/api/model-zoo/model/${encodeURIComponent(id)}/copy`, { json: body }),
+        client.request(ModelRoutes.startCopy, { params: { id }, body }),
       copyProgress: (jobId: string, o: CallOptions = {}) =>
-        client.get<ModelCopyJobData>(`/api/model-zoo/copy/${encodeURIComponent(jobId)}`, undefined, o),
-      cancelCopy: (jobId: string) =>
-        client.post<ModelCopyJobData>(`/api/model-zoo/copy/${encodeURIComponent(jobId)}/cancel`),
+        client.request(ModelRoutes.copyProgress, { params: { jobId } }, o),
+      cancelCopy: (jobId: string) => client.request(ModelRoutes.cancelCopy, { params: { jobId } }),
     },
     apps: {
-      labels: (o: CallOptions = {}) => client.get<LabelGroup[]>('/app-center/label/list', undefined, o),
-      categories: (o: CallOptions = {}) => client.post<Category[]>('/app-center/app/category/list', o),
-      list: (body: AppListBody, o: CallOptions = {}) =>
-        client.post<PageOf<AppCard>>('/app-center/app/list', { ...o, json: body }),
-      detail: (id: number, o: CallOptions = {}) =>
-        client.get<AppCard>(`/app-center/app/${encodeURIComponent(id)}`, undefined, o),
+      labels: (o: CallOptions = {}) => client.request(AppRoutes.labels, {}, o),
+      categories: (o: CallOptions = {}) => client.request(AppRoutes.categories, {}, o),
+      list: (body: AppListBody, o: CallOptions = {}) => client.request(AppRoutes.list, { body }, o),
+      detail: (id: number, o: CallOptions = {}) => client.request(AppRoutes.detail, { params: { id } }, o),
       fileView: (filePath: string, o: CallOptions = {}) =>
-        client.get<string>('/app-center/app/file/view', { filePath }, o),
+        client.request(AppRoutes.fileView, { query: { filePath } }, o),
     },
   };
 }

@@ -1,13 +1,9 @@
+import { UploadRoutes, type RouteData } from '@hpc/contracts';
 import type { ApiClient } from './client';
 import { ApiError } from './api-error';
 
 /** What the server answers a stored chunk (`ChunkResponse`'s data). */
-export interface ChunkStored {
-  stored: number;
-  totalChunks: number;
-  complete: boolean;
-  path: string;
-}
+export type ChunkStored = RouteData<typeof UploadRoutes.chunk>;
 
 export interface ChunkCallOptions {
   signal?: AbortSignal;
@@ -32,7 +28,9 @@ export function chunkUploadApi(client: ApiClient) {
   return {
     /** The test GET: true when the server already has the chunk (200), false when it must be sent (204). */
     async test(fields: Record<string, string>, opts: ChunkCallOptions = {}): Promise<boolean> {
-      const res = await client.send('/chunkUpload.action', { ...opts, method: 'GET', query: fields });
+      // The fields are the wire's strings (`chunkFields`), which efile coerces to `ChunkParams`' numbers.
+      const { method, path } = UploadRoutes.chunkTest;
+      const res = await client.send(path, { ...opts, method, query: fields });
       await res.body?.cancel();
       if (res.status === 200) return true;
       if (res.status === 204) return false;
@@ -50,12 +48,11 @@ export function chunkUploadApi(client: ApiClient) {
       opts: ChunkCallOptions & { filename?: string } = {},
     ): Promise<Pick<ChunkStored, 'complete'> & Partial<ChunkStored>> {
       try {
-        return await client.request<ChunkStored>('/chunkUpload.action', {
-          method: 'POST',
-          body: chunkForm(fields, chunk, opts.filename),
-          signal: opts.signal,
-          headers: opts.headers,
-        });
+        return await client.request(
+          UploadRoutes.chunk,
+          { body: chunkForm(fields, chunk, opts.filename) },
+          { signal: opts.signal, headers: opts.headers },
+        );
       } catch (e) {
         if (e instanceof ApiError && e.kind === 'http' && e.status >= 200 && e.status < 300)
           return { complete: false };

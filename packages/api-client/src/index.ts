@@ -10,14 +10,7 @@ export {
   type FormBody,
   type HttpMethod,
 } from './client';
-export {
-  routePath,
-  routeRequest,
-  type Bytes,
-  type CallOptions as RouteCallOptions,
-  type RouteArgs,
-  type RouteInput,
-} from './route-request';
+export { routePath, routeRequest, type Bytes, type RouteArgs, type RouteInput } from './route-request';
 export {
   codeOfAnswer,
   envelopeError,

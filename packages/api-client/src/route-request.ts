@@ -1,7 +1,7 @@
 import type { RouteBody, RouteDeclaration, RouteParams, RouteQuery } from '@hpc/contracts';
 import type { FormBody, QueryParams, RequestOptions } from './client';
 
-/** The raw body of a `bodyAs: 'bytes'` route as the caller's `fetch` takes it (a Buffer in Node). */
+/** The raw body of a `bodyAs: 'bytes'` (or `multipart`) route as the caller's `fetch` takes it (a Buffer in Node). */
 export type Bytes = NonNullable<RequestInit['body']>;
 
 /** A part of the input: required when its type has a required field, optional when all are, absent when none. */
@@ -14,7 +14,7 @@ type Part<Name extends string, T> = [T] extends [undefined]
 /** What a declared route's call takes: `{ params, query, body }` as the declaration has them. */
 export type RouteInput<R extends RouteDeclaration> = Part<'params', RouteParams<R>> &
   Part<'query', RouteQuery<R>> &
-  (R extends { bodyAs: 'bytes' } ? { body: Bytes } : Part<'body', RouteBody<R>>);
+  (R extends { bodyAs: 'bytes' | 'multipart' } ? { body: Bytes } : Part<'body', RouteBody<R>>);
 
 /** Per-call options of a declared route: the deadline, cancellation, extra headers (a `Range`, a content type). */
 export type CallOptions = Pick<RequestOptions, 'signal' | 'timeoutMs' | 'headers'>;
@@ -49,7 +49,7 @@ export function routeRequest<R extends RouteDeclaration>(
   const options: RequestOptions = { ...opts, method: route.method, query: input.query as QueryParams };
   if (input.body !== undefined) {
     if (route.bodyAs === 'form') options.form = input.body as FormBody;
-    else if (route.bodyAs === 'bytes') options.body = input.body as Bytes;
+    else if (route.bodyAs === 'bytes' || route.bodyAs === 'multipart') options.body = input.body as Bytes;
     else options.json = input.body;
   }
   return { path: routePath(route.path, input.params), options };

@@ -17,3 +17,6 @@ export const Page = <T extends TSchema>(item: T) =>
 
 export const Locale = Type.Union([Type.Literal('zh-CN'), Type.Literal('en-US')]);
 export type Locale = Static<typeof Locale>;
+
+/** The body of a download, for the OpenAPI description of a route that answers bytes. */
+export const Binary = Type.Unsafe<unknown>({ type: 'string', format: 'binary' });

@@ -329,6 +329,12 @@ export const LinuxCommandResponse = Envelope(
     commands: Type.Array(Obj({ kind: Type.String(), command: Type.String() })),
   }),
 );
+/** The scoped token of a Linux command's URL (`/linux/tar/<token>`, `/linux/get/<token>`). */
+export const LinuxTokenParams = Obj({ token: Type.String({ minLength: 10, maxLength: 100 }) });
+export const LinuxPutParams = Obj({
+  token: Type.String({ minLength: 10, maxLength: 100 }),
+  name: Type.String({ minLength: 1, maxLength: 1024 }),
+});
 export const LinuxPutQuery = Obj({ overwrite: Type.Optional(Bool) });
 export const LinuxPutResponse = Envelope(
   Obj({
@@ -340,47 +346,6 @@ export const LinuxPutResponse = Envelope(
 );
 
 /**
- * Endpoints (efile, one cluster; mounted at /efile/<clusterId>/ in the all-in-one start). Token header unless noted.
- * The route tables of `efile.routes.ts` declare these (method, path, schemas) for efile and its clients; this list
- * goes as they move there (declared so far: shares).
- * - GET  /check.action                              (no token)     → CheckResponse (not enveloped, spec)
- * - GET  /list.action                ListQuery                     → ListResponse
- * - POST /mkdir.action               CreateBody                    → PathResponse
- * - POST /touchFile.action           CreateBody                    → PathResponse
- * - POST /remove.action?recursive=   RemoveBody                    → RemoveResponse
- * - POST /rename.action              RenameBody                    → PathResponse ("1005", "1021", "1023")
- * - POST /exist.action               ExistBody                     → ExistResponse
- * - GET  /initInfo.action                                          → InitInfoResponse
- * - GET  /treeChildrenList.action    TreeQuery                     → TreeResponse
- * - POST /checkPermission.action     CheckPermissionBody           → CheckPermissionResponse
- * - POST /getUserToken.action?path=  PathQuery                     → UserTokenResponse
- * - POST /previewTextFileCheck.action?path=                        → PreviewCheckResponse ("1505", "1506")
- * - POST /previewTextFile.action     PathQuery                     → PreviewTextResponse
- * - POST /editTextFile.action        EditTextBody                  → PathResponse
- * - GET  /preview/raw.action         RawPreviewQuery               → bytes (image inline + sandbox CSP, else attachment)
- * - GET  /download.action            DownloadQuery                 → bytes (Range) or zip
- * - POST /downloadCheck.action       DownloadCheckBody             → DownloadCheckResponse ("1508")
- * - GET  /multiDownload.action       MultiDownloadQuery            → zip
- * - POST /browserTicket.action       BrowserTicketBody             → BrowserTicketResponse (`?ticket=` for the 3 GETs above)
- * - GET  /chunkUpload.action         ChunkParams (query)           → 200 stored / 204 not stored
- * - POST /chunkUpload.action         ChunkParams (multipart + file)→ ChunkResponse; errors 404/415/500
- * - GET  /upload/chunkStatus.action  UploadTargetQuery             → ChunkStatusResponse
- * - POST /merge.action               MergeBody                     → MergeResponse (idempotent)
- * - POST /upload/deletePartial.action DeletePartialBody            → DeletePartialResponse
- * - POST /copy.action, /move.action  CopyMoveBody                  → OperationStartResponse (OPERATION_LIMIT)
- * - GET  /operationProgress.action   OperationQuery                → OperationProgressResponse
- * - POST /operationCancel.action     OperationCancelBody           → OkResponse
- * - GET  /share/open.action          ShareOpenQuery                → ShareOpenResponse
- * - GET  /share/close.action         ShareCloseQuery               → ShareCloseResponse
- * - GET  /share/list.action          ShareListQuery                → ShareListResponse (my shares)
- * - GET  /share/isIncludeShareFile.action IncludeShareQuery        → IncludeShareResponse
- * - GET  /share/public/info.action   PublicShareQuery   (anonymous)→ PublicShareInfoResponse
- * - POST /share/public/verify.action ShareVerifyBody    (anonymous)→ ShareVerifyResponse ("1026", "1509", LINK_CLOSED, 429)
- * - GET  /share/public/list.action   PublicListQuery    (share token) → ListResponse
- * - GET  /share/public/download.action PublicDownloadQuery (share token) → bytes or zip
- * - GET  /linuxUpload.action         LinuxUploadQuery              → LinuxCommandResponse ("1003")
- * - POST /fastrans/linuxDownload.action LinuxDownloadBody          → LinuxCommandResponse
- * - PUT  /linux/put/<token>/<name>   LinuxPutQuery (scoped token)  → LinuxPutResponse (curl -T FILE URL/)
- * - PUT  /linux/tar/<token>          LinuxPutQuery (scoped token)  → LinuxPutResponse (tar -cf - DIR | curl -T -)
- * - GET  /linux/get/<token>          (scoped token)                → bytes or zip
+ * The endpoints (method, path, these schemas) are declared in `efile.routes.ts` and `efile-links.routes.ts`; the
+ * fast-transfer calls (`/fastrans/*.action`) in `fastrans.routes.ts`.
  */

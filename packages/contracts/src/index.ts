@@ -15,4 +15,6 @@ export * from './fastrans-local';
 export * from './backoff';
 export * from './route';
 export * from './efile.routes';
+export * from './efile-links.routes';
 export * from './site.routes';
+export * from './catalog.routes';

@@ -35,9 +35,10 @@ export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * How a request body travels: `form` (`application/x-www-form-urlencoded`, array fields repeated: the spec's
- * default for efile's POST calls), `json`, or `bytes` (the raw body of a range or a tar, no schema).
+ * default for efile's POST calls), `json`, `bytes` (the raw body of a range or a tar, no schema) or `multipart` (a
+ * `FormData` the caller builds, sent as it is: the chunk upload).
  */
-export type BodyEncoding = 'json' | 'form' | 'bytes';
+export type BodyEncoding = 'json' | 'form' | 'bytes' | 'multipart';
 
 export interface RouteDeclaration {
   readonly method: RouteMethod;

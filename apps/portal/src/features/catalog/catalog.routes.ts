@@ -1,30 +1,5 @@
-import { Type } from 'typebox';
-import {
-  AcceleratorTypesResponse,
-  AppDetailResponse,
-  AppListBody,
-  AppListResponse,
-  CatalogFileParams,
-  CatalogIdParams,
-  CategoriesResponse,
-  CategoryListBody,
-  DescPathQuery,
-  DescPathResponse,
-  DownloadCountResponse,
-  FileViewQuery,
-  ImageDetailQuery,
-  ImageDetailResponse,
-  ImageFileViewQuery,
-  ImageLabelListQuery,
-  ImageListBody,
-  ImageListResponse,
-  LabelGroupsResponse,
-  MarkdownResponse,
-  ModelDetailResponse,
-  ModelListBody,
-  ModelListResponse,
-} from '@hpc/contracts';
-import { ok, type AppServer } from '@hpc/server-kit';
+import { AppRoutes, CatalogFileRoutes, ImageRoutes, ModelRoutes } from '@hpc/contracts';
+import { addRoute, ok, type AppServer } from '@hpc/server-kit';
 import type { FastifyReply } from 'fastify';
 import type { CatalogService } from './catalog.service';
 
@@ -46,110 +21,44 @@ function sendAnswer(reply: FastifyReply, answer: object) {
   return reply.type('application/json; charset=utf-8').send(body);
 }
 
-const image = { tags: ['image centre'] };
-const model = { tags: ['model zoo'] };
-const app_ = { tags: ['application centre'] };
-
 /** The image centre's calls (spec §7 paths). */
 export function imageRoutes(app: AppServer, service: CatalogService): void {
-  app.get(
-    '/image-center/image/acceleratorType/list',
-    { schema: { ...image, response: { 200: AcceleratorTypesResponse } } },
-    async () => ok(await service.acceleratorTypes()),
+  addRoute(app, ImageRoutes.acceleratorTypes, async () => ok(await service.acceleratorTypes()));
+  addRoute(app, ImageRoutes.labels, async (req) =>
+    ok(await service.labelGroups('image', req.query.acceleratorType || undefined)),
   );
-  app.get(
-    '/image-center/image/label/list',
-    { schema: { ...image, querystring: ImageLabelListQuery, response: { 200: LabelGroupsResponse } } },
-    async (req) => ok(await service.labelGroups('image', req.query.acceleratorType || undefined)),
+  addRoute(app, ImageRoutes.categories, async (req) =>
+    ok(await service.imageCategories(req.body.acceleratorType || undefined)),
   );
-  app.post(
-    '/image-center/image/category/list',
-    { schema: { ...image, body: CategoryListBody, response: { 200: CategoriesResponse } } },
-    async (req) => ok(await service.imageCategories(req.body.acceleratorType || undefined)),
+  addRoute(app, ImageRoutes.list, async (req, reply) =>
+    sendAnswer(reply, await service.listImages(req.body)),
   );
-  app.post(
-    '/image-center/image/list',
-    { schema: { ...image, body: ImageListBody, response: { 200: ImageListResponse } } },
-    async (req, reply) => sendAnswer(reply, await service.listImages(req.body)),
+  addRoute(app, ImageRoutes.detail, async (req) =>
+    ok(await service.imageDetail(req.query.acceleratorType, req.query.imageName)),
   );
-  app.get(
-    '/image-center/image/detail',
-    { schema: { ...image, querystring: ImageDetailQuery, response: { 200: ImageDetailResponse } } },
-    async (req) => ok(await service.imageDetail(req.query.acceleratorType, req.query.imageName)),
-  );
-  app.get(
-    '/image-center/image/desc/path',
-    { schema: { ...image, querystring: DescPathQuery, response: { 200: DescPathResponse } } },
-    async (req) => ok(await service.imageDescPath(req.query)),
-  );
-  app.get(
-    '/image-center/image/file/view',
-    { schema: { ...image, querystring: ImageFileViewQuery, response: { 200: MarkdownResponse } } },
-    async (req) => ok(await service.readMarkdown(req.query.descFilePath)),
-  );
+  addRoute(app, ImageRoutes.descPath, async (req) => ok(await service.imageDescPath(req.query)));
+  addRoute(app, ImageRoutes.fileView, async (req) => ok(await service.readMarkdown(req.query.descFilePath)));
 }
 
 /** The model zoo's calls (spec §7 paths). */
 export function modelRoutes(app: AppServer, service: CatalogService): void {
-  app.get(
-    '/model-zoo/label/list',
-    { schema: { ...model, response: { 200: LabelGroupsResponse } } },
-    async () => ok(await service.labelGroups('model')),
+  addRoute(app, ModelRoutes.labels, async () => ok(await service.labelGroups('model')));
+  addRoute(app, ModelRoutes.categories, async () => ok(await service.categories('model')));
+  addRoute(app, ModelRoutes.list, async (req, reply) =>
+    sendAnswer(reply, await service.listModels(req.body)),
   );
-  app.post(
-    '/model-zoo/model/category/list',
-    { schema: { ...model, response: { 200: CategoriesResponse } } },
-    async () => ok(await service.categories('model')),
-  );
-  app.post(
-    '/model-zoo/model/list',
-    { schema: { ...model, body: ModelListBody, response: { 200: ModelListResponse } } },
-    async (req, reply) => sendAnswer(reply, await service.listModels(req.body)),
-  );
-  app.get(
-    '/model-zoo/model/file/view',
-    { schema: { ...model, querystring: FileViewQuery, response: { 200: MarkdownResponse } } },
-    async (req) => ok(await service.readMarkdown(req.query.filePath)),
-  );
-  app.get(
-    '/model-zoo/model/:id',
-    { schema: { ...model, params: CatalogIdParams, response: { 200: ModelDetailResponse } } },
-    async (req) => ok(await service.modelDetail(req.params.id)),
-  );
-  app.post(
-    '/model-zoo/model/count/:id',
-    { schema: { ...model, params: CatalogIdParams, response: { 200: DownloadCountResponse } } },
-    async (req) => ok(await service.countModelDownload(req.params.id)),
-  );
+  addRoute(app, ModelRoutes.fileView, async (req) => ok(await service.readMarkdown(req.query.filePath)));
+  addRoute(app, ModelRoutes.detail, async (req) => ok(await service.modelDetail(req.params.id)));
+  addRoute(app, ModelRoutes.count, async (req) => ok(await service.countModelDownload(req.params.id)));
 }
 
 /** The application centre's calls, shaped like the model zoo's. */
 export function appRoutes(app: AppServer, service: CatalogService): void {
-  app.get(
-    '/app-center/label/list',
-    { schema: { ...app_, response: { 200: LabelGroupsResponse } } },
-    async () => ok(await service.labelGroups('app')),
-  );
-  app.post(
-    '/app-center/app/category/list',
-    { schema: { ...app_, response: { 200: CategoriesResponse } } },
-    async () => ok(await service.categories('app')),
-  );
-  app.post(
-    '/app-center/app/list',
-    { schema: { ...app_, body: AppListBody, response: { 200: AppListResponse } } },
-    async (req, reply) => sendAnswer(reply, await service.listApps(req.body)),
-  );
-  app.get(
-    '/app-center/app/file/view',
-    { schema: { ...app_, querystring: FileViewQuery, response: { 200: MarkdownResponse } } },
-    async (req) => ok(await service.readMarkdown(req.query.filePath)),
-  );
-  app.get(
-    '/app-center/app/:id',
-    { schema: { ...app_, params: CatalogIdParams, response: { 200: AppDetailResponse } } },
-    async (req) => ok(await service.appDetail(req.params.id)),
-  );
+  addRoute(app, AppRoutes.labels, async () => ok(await service.labelGroups('app')));
+  addRoute(app, AppRoutes.categories, async () => ok(await service.categories('app')));
+  addRoute(app, AppRoutes.list, async (req, reply) => sendAnswer(reply, await service.listApps(req.body)));
+  addRoute(app, AppRoutes.fileView, async (req) => ok(await service.readMarkdown(req.query.filePath)));
+  addRoute(app, AppRoutes.detail, async (req) => ok(await service.appDetail(req.params.id)));
 }
 
 /** SVG is served as an image but could carry script if opened directly: this policy forbids any. */
@@ -157,24 +66,14 @@ const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 
 /** Icons and the images of the markdown descriptions; image types only, never sniffed. */
 export function catalogFileRoutes(app: AppServer, service: CatalogService): void {
-  app.get(
-    '/catalog-files/*',
-    {
-      schema: {
-        tags: ['catalogue files'],
-        params: CatalogFileParams,
-        response: { 200: Type.Unsafe<unknown>({ type: 'string', format: 'binary' }) },
-      },
-    },
-    async (req, reply) => {
-      const file = await service.openCatalogFile(req.params['*']);
-      reply
-        .header('content-type', file.contentType)
-        .header('content-length', file.size)
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'public, max-age=3600');
-      if (file.contentType === 'image/svg+xml') reply.header('content-security-policy', SVG_CSP);
-      return reply.send(file.stream);
-    },
-  );
+  addRoute(app, CatalogFileRoutes.file, async (req, reply) => {
+    const file = await service.openCatalogFile(req.params['*']);
+    reply
+      .header('content-type', file.contentType)
+      .header('content-length', file.size)
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'public, max-age=3600');
+    if (file.contentType === 'image/svg+xml') reply.header('content-security-policy', SVG_CSP);
+    return reply.send(file.stream);
+  });
 }

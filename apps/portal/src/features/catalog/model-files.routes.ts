@@ -1,18 +1,8 @@
-import {
-  CatalogIdParams,
-  ModelCopyBody,
-  ModelCopyJobParams,
-  ModelCopyJobResponse,
-  ModelFileQuery,
-  ModelFilesResponse,
-} from '@hpc/contracts';
-import { Type } from 'typebox';
-import { ok, type AppServer } from '@hpc/server-kit';
+import { ModelRoutes } from '@hpc/contracts';
+import { addRoute, ok, type AppServer } from '@hpc/server-kit';
 import type { SessionHttp } from '../identity';
 import type { ModelCopyService } from './model-copy.service';
 import type { ModelFilesService } from './model-files';
-
-const tags = ['model zoo'];
 
 /** `attachment; filename*=UTF-8''…`: any name, never a header injection. */
 const attachment = (name: string) =>
@@ -20,34 +10,19 @@ const attachment = (name: string) =>
 
 /** The model zoo's file view: public like the catalogue itself. */
 export function modelFileRoutes(app: AppServer, files: ModelFilesService): void {
-  app.get(
-    '/model-zoo/model/:id/files',
-    { schema: { tags, params: CatalogIdParams, response: { 200: ModelFilesResponse } } },
-    async (req) => ok(await files.list(req.params.id)),
-  );
+  addRoute(app, ModelRoutes.files, async (req) => ok(await files.list(req.params.id)));
 
-  app.get(
-    '/model-zoo/model/:id/file',
-    {
-      schema: {
-        tags,
-        params: CatalogIdParams,
-        querystring: ModelFileQuery,
-        response: { 200: Type.Unsafe<unknown>({ type: 'string', format: 'binary' }) },
-      },
-    },
-    async (req, reply) => {
-      const file = await files.open(req.params.id, req.query.path);
-      reply
-        .header('content-type', 'application/octet-stream')
-        .header('content-length', file.size)
-        .header('content-disposition', attachment(file.name))
-        .header('x-content-type-options', 'nosniff')
-        .header('etag', `"${file.sha256}"`)
-        .header('cache-control', 'public, max-age=3600');
-      return reply.send(file.stream);
-    },
-  );
+  addRoute(app, ModelRoutes.file, async (req, reply) => {
+    const file = await files.open(req.params.id, req.query.path);
+    reply
+      .header('content-type', 'application/octet-stream')
+      .header('content-length', file.size)
+      .header('content-disposition', attachment(file.name))
+      .header('x-content-type-options', 'nosniff')
+      .header('etag', `"${file.sha256}"`)
+      .header('cache-control', 'public, max-age=3600');
+    return reply.send(file.stream);
+  });
 }
 
 /**
@@ -55,25 +30,15 @@ export function modelFileRoutes(app: AppServer, files: ModelFilesService): void 
  * request-time checks apply).
  */
 export function modelCopyRoutes(app: AppServer, copies: ModelCopyService, http: SessionHttp): void {
-  app.post(
-    '/api/model-zoo/model/:id/copy',
-    {
-      schema: { tags, params: CatalogIdParams, body: ModelCopyBody, response: { 200: ModelCopyJobResponse } },
-    },
-    async (req) => {
-      return ok(await copies.start(http.live(req).user.id, req.params.id, req.body));
-    },
+  addRoute(app, ModelRoutes.startCopy, async (req) => {
+    return ok(await copies.start(http.live(req).user.id, req.params.id, req.body));
+  });
+
+  addRoute(app, ModelRoutes.copyProgress, async (req) =>
+    ok(await copies.progress(http.live(req).user.id, req.params.jobId)),
   );
 
-  app.get(
-    '/api/model-zoo/copy/:jobId',
-    { schema: { tags, params: ModelCopyJobParams, response: { 200: ModelCopyJobResponse } } },
-    async (req) => ok(await copies.progress(http.live(req).user.id, req.params.jobId)),
-  );
-
-  app.post(
-    '/api/model-zoo/copy/:jobId/cancel',
-    { schema: { tags, params: ModelCopyJobParams, response: { 200: ModelCopyJobResponse } } },
-    async (req) => ok(await copies.cancel(http.live(req).user.id, req.params.jobId)),
+  addRoute(app, ModelRoutes.cancelCopy, async (req) =>
+    ok(await copies.cancel(http.live(req).user.id, req.params.jobId)),
   );
 }
