@@ -115,6 +115,17 @@ export default tseslint.config(
     },
   },
   {
+    files: ['apps/jobs/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['@hpc/portal', '@hpc/efile', '@hpc/web'], message: 'apps never import each other' },
+      ]),
+    },
+  },
+  ...layerRules('jobs', [
+    { group: ['@hpc/portal', '@hpc/efile', '@hpc/web'], message: 'apps never import each other' },
+  ]),
+  {
     files: ['**/*.test.ts', '**/*.test.tsx', '**/*.test-fixture.ts', 'e2e/**', 'bench/**', 'test-support/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -8,6 +8,7 @@ const projects = [
   'packages/api-client',
   'apps/portal',
   'apps/efile',
+  'apps/jobs',
   'apps/fastrans',
   'apps/all-in-one',
   'apps/web',

@@ -13,3 +13,4 @@ export * from './site';
 export * from './fastrans';
 export * from './fastrans-local';
 export * from './backoff';
+export * from './jobs';
