@@ -5,6 +5,7 @@ import {
   type DeletePartialResponse,
   type DownloadCheckResponse,
   type ExistResponse,
+  type HomeUsage,
   type IncludeShareResponse,
   type InitInfoResponse,
   type LinuxCommandResponse,
@@ -73,6 +74,8 @@ export function efileApi(client: ApiClient, clusterId: string) {
     list: (q: ListParams, signal?: AbortSignal) =>
       client.get<ListPage>('/list.action', q, { signal, timeoutMs: Limits.timeouts.list }),
     initInfo: (signal?: AbortSignal) => client.get<InitInfo>('/initInfo.action', undefined, { signal }),
+    /** The home's used space and recent files, from the cache a background count fills (issue 22 §4). */
+    usage: (signal?: AbortSignal) => client.get<HomeUsage>('/usage.action', undefined, { signal }),
     mkdir: (path: string) => post<DataOf<typeof PathResponse>>('/mkdir.action', { path }),
     touch: (path: string) => post<DataOf<typeof PathResponse>>('/touchFile.action', { path }),
     remove: (paths: string[]) =>

@@ -14,3 +14,4 @@ export * from './fastrans';
 export * from './fastrans-local';
 export * from './backoff';
 export * from './jobs';
+export * from './efile-usage';

@@ -8,6 +8,8 @@ import { useSection } from './use-section';
 
 /** Search targets: the catalogue of the current section; elsewhere the application centre (full-site search). */
 const TARGET: Record<Section, 'images' | 'models' | 'apps'> = {
+  dashboard: 'apps',
+  jobs: 'apps',
   home: 'apps',
   images: 'images',
   models: 'models',
