@@ -92,7 +92,9 @@ export function TemplateBar({
         onOk={() =>
           void nameForm
             .validateFields()
-            .then(({ name }) => save.mutate(templateOf(name, form.getFieldsValue(true) as SubmitValues, script)))
+            .then(({ name }) =>
+              save.mutate(templateOf(name, form.getFieldsValue(true) as SubmitValues, script)),
+            )
         }
         destroyOnHidden
       >
