@@ -1,5 +1,6 @@
 import { defineConfig, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
+import { stripRouteSchemasPlugin } from '../../scripts/strip-route-schemas';
 
 const portal = 'http://127.0.0.1:8080';
 
@@ -14,7 +15,8 @@ const api: ProxyOptions = {
 };
 
 export default defineConfig({
-  plugins: [react()],
+  // The contracts' route tables are read for method and path only: their schemas are dropped from the bundle.
+  plugins: [react(), stripRouteSchemasPlugin()],
   server: {
     port: 5173,
     proxy: Object.fromEntries(

@@ -1,6 +1,7 @@
-import { Limits, OK } from '@hpc/contracts';
+import { Limits, OK, type RouteData, type RouteDeclaration } from '@hpc/contracts';
 import { ApiError } from './api-error';
 import { envelopeError, isEnvelope, type EnvelopeLike } from './envelope';
+import { routeRequest, type CallOptions, type RouteArgs } from './route-request';
 
 type Scalar = string | number | boolean;
 /** Query values: arrays are sent as repeated parameters (`labels=a&labels=b`, spec §7); null/undefined are left out. */
@@ -83,42 +84,73 @@ export class ApiClient {
     return this.request<T>(path, { ...opts, method: 'POST' });
   }
 
-  /** Resolves to the envelope's `data` when `code` is "0"; otherwise rejects with an {@link ApiError}. */
-  async request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  /**
+   * A declared route's call (`contracts/src/route.ts`), bound: `client.route(SiteRoutes.config)` is a function of
+   * the route's input that resolves to its envelope's `data`, typed by the declaration. `defaults` are the options
+   * of every call (a longer deadline); a call's own options win.
+   */
+  route<R extends RouteDeclaration>(
+    route: R,
+    defaults: CallOptions = {},
+  ): (...args: RouteArgs<R>) => Promise<RouteData<R>> {
+    return (...args) => this.request(route, ...([args[0], { ...defaults, ...args[1] }] as RouteArgs<R>));
+  }
+
+  /**
+   * Resolves to the envelope's `data` when `code` is "0"; otherwise rejects with an {@link ApiError}. Takes a
+   * declared route and its input (typed), or a path and its options (a call no table declares: raw checks).
+   */
+  request<R extends RouteDeclaration>(route: R, ...args: RouteArgs<R>): Promise<RouteData<R>>;
+  request<T>(path: string, opts?: RequestOptions): Promise<T>;
+  async request(target: string | RouteDeclaration, ...rest: unknown[]): Promise<unknown> {
+    const [path, opts] = resolve(target, rest);
     const res = await this.send(path, opts);
     const payload = await this.parse(res);
     if (payload.code !== OK) throw this.notify(fromEnvelope(payload, res));
-    return payload.data as T;
+    return payload.data;
   }
 
   /**
    * The same call as {@link request}, settled instead of thrown: success and failure both resolve with the status,
    * code, msg and data of the answer. Only a bug of the caller (not an {@link ApiError}) still rejects.
    */
-  async call<T>(path: string, opts: RequestOptions = {}): Promise<CallResult<T>> {
+  call<R extends RouteDeclaration>(route: R, ...args: RouteArgs<R>): Promise<CallResult<RouteData<R>>>;
+  call<T>(path: string, opts?: RequestOptions): Promise<CallResult<T>>;
+  async call(target: string | RouteDeclaration, ...rest: unknown[]): Promise<CallResult<unknown>> {
+    const [path, opts] = resolve(target, rest);
     try {
       const res = await this.send(path, opts);
       const payload = await this.parse(res);
       if (payload.code !== OK) return failedResult(this.notify(fromEnvelope(payload, res)));
       const msg = typeof payload.msg === 'string' ? payload.msg : '';
-      return { ok: true, status: res.status, code: OK, msg, data: payload.data as T };
+      return { ok: true, status: res.status, code: OK, msg, data: payload.data };
     } catch (e) {
       if (e instanceof ApiError) return failedResult(e);
       throw e;
     }
   }
 
-  /** The URL a call would use: for links (downloads, images) that the browser fetches itself. */
-  url(path: string, query?: QueryParams): string {
-    const qs = toSearchParams(query).toString();
+  /**
+   * The URL a call would use: for links (downloads, images) that the browser fetches itself. Takes a declared
+   * route and its `params` and `query`, or a path and a query.
+   */
+  url<R extends RouteDeclaration>(route: R, ...args: RouteArgs<R>): string;
+  url(path: string, query?: QueryParams): string;
+  url(target: string | RouteDeclaration, ...rest: unknown[]): string {
+    const [path, opts] =
+      typeof target === 'string' ? [target, { query: rest[0] as QueryParams }] : resolve(target, rest);
+    const qs = toSearchParams(opts.query).toString();
     return `${this.opts.baseUrl ?? ''}${path}${qs ? `?${qs}` : ''}`;
   }
 
   /**
    * Sends the call and returns the raw Response when its status is 2xx (for downloads and other non-JSON answers);
-   * failures are thrown as {@link ApiError} exactly like {@link request}.
+   * failures are thrown as {@link ApiError} exactly like {@link request}. Takes a declared route or a path.
    */
-  async send(path: string, opts: RequestOptions = {}): Promise<Response> {
+  send<R extends RouteDeclaration>(route: R, ...args: RouteArgs<R>): Promise<Response>;
+  send(path: string, opts?: RequestOptions): Promise<Response>;
+  async send(target: string | RouteDeclaration, ...rest: unknown[]): Promise<Response> {
+    const [path, opts] = resolve(target, rest);
     const timeoutMs = opts.timeoutMs ?? this.opts.timeoutMs ?? Limits.timeouts.default;
     const controller = new AbortController();
     let timedOut = false;
@@ -238,6 +270,13 @@ export class ApiClient {
     if (error.status === 401) this.opts.onUnauthorized?.(error);
     return error;
   }
+}
+
+/** The path and options of a call given as a path and options, or as a declared route, its input and options. */
+function resolve(target: string | RouteDeclaration, rest: unknown[]): [string, RequestOptions] {
+  if (typeof target === 'string') return [target, (rest[0] as RequestOptions | undefined) ?? {}];
+  const { path, options } = routeRequest(target, rest[0] as object | undefined, rest[1] as CallOptions);
+  return [path, options];
 }
 
 function fromEnvelope(payload: { code: string; msg?: unknown; data?: unknown }, res: Response): ApiError {

@@ -6,7 +6,6 @@ import {
   type DownloadCheckResponse,
   type ExistResponse,
   type HomeUsage,
-  type IncludeShareResponse,
   type InitInfoResponse,
   type LinuxCommandResponse,
   type ListQuery,
@@ -19,9 +18,10 @@ import {
   type PreviewCheckResponse,
   type PreviewTextResponse,
   type RemoveResponse,
-  type ShareCloseResponse,
   type ShareListResponse,
   type ShareOpenResponse,
+  ShareRoutes,
+  type RouteQuery,
   type TreeResponse,
 } from '@hpc/contracts';
 import type { ApiClient } from './client';
@@ -115,16 +115,13 @@ export function efileApi(client: ApiClient, clusterId: string) {
       post<DataOf<typeof DeletePartialResponse>>('/upload/deletePartial.action', { paths, clusterId }),
     merge: (q: { path: string; relativePath: string; identifier: string; overwrite: boolean }) =>
       post<DataOf<typeof MergeResponse>>('/merge.action', q),
-    shareOpen: (q: { path: string; validDays: string; password?: string }) =>
-      client.get<ShareInfo>('/share/open.action', q, { timeoutMs: Limits.timeouts.share }),
-    shareClose: (q: { shareId?: string; path?: string }) =>
-      client.get<DataOf<typeof ShareCloseResponse>>('/share/close.action', q, {
-        timeoutMs: Limits.timeouts.share,
-      }),
+    shareOpen: (query: RouteQuery<typeof ShareRoutes.open>) =>
+      client.request(ShareRoutes.open, { query }, { timeoutMs: Limits.timeouts.share }),
+    shareClose: (query: RouteQuery<typeof ShareRoutes.close>) =>
+      client.request(ShareRoutes.close, { query }, { timeoutMs: Limits.timeouts.share }),
     shareList: (pageNum: number, pageSize: number, signal?: AbortSignal) =>
-      client.get<ShareListPage>('/share/list.action', { pageNum, pageSize }, { signal }),
-    isIncludeShareFile: (paths: string[]) =>
-      client.get<DataOf<typeof IncludeShareResponse>>('/share/isIncludeShareFile.action', { paths }),
+      client.request(ShareRoutes.list, { query: { pageNum, pageSize } }, { signal }),
+    isIncludeShareFile: (paths: string[]) => client.request(ShareRoutes.includes, { query: { paths } }),
     linuxUpload: (path: string) => client.get<LinuxCommands>('/linuxUpload.action', { path }),
     linuxDownload: (paths: string[]) => post<LinuxCommands>('/fastrans/linuxDownload.action', { paths }),
 

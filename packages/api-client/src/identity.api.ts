@@ -9,13 +9,13 @@ import type {
   LoginBody,
   PasswordChangeBody,
   PublicEfileUrlsResponse,
-  SiteConfigResponse,
   TokenRefreshResponse,
   UserAccountsResponse,
   UserPreferencesBody,
   UserPreferencesResponse,
   UserProfileResponse,
 } from '@hpc/contracts';
+import { SiteRoutes } from '@hpc/contracts';
 import type { ApiClient } from './client';
 import type { DataOf } from './envelope';
 
@@ -95,8 +95,7 @@ export function identityApi(client: ApiClient) {
     },
     site: {
       /** What the operators configure for every page (footer, analytics). */
-      config: (o: Read = {}) =>
-        client.get<DataOf<typeof SiteConfigResponse>>('/api/site/config', undefined, o),
+      config: (o: Read = {}) => client.request(SiteRoutes.config, {}, o),
     },
   };
 }

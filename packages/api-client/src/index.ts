@@ -11,6 +11,14 @@ export {
   type HttpMethod,
 } from './client';
 export {
+  routePath,
+  routeRequest,
+  type Bytes,
+  type CallOptions as RouteCallOptions,
+  type RouteArgs,
+  type RouteInput,
+} from './route-request';
+export {
   codeOfAnswer,
   envelopeError,
   isEnvelope,

@@ -1,29 +1,29 @@
-import type { ListResponse, PublicShareInfoResponse, ShareVerifyResponse } from '@hpc/contracts';
+import { ShareRoutes } from '@hpc/contracts';
 import type { ApiClient } from './client';
-import type { DataOf } from './envelope';
+import type { RouteData } from '@hpc/contracts';
 
-export type PublicShareInfo = DataOf<typeof PublicShareInfoResponse>;
-export type ShareVerified = DataOf<typeof ShareVerifyResponse>;
+export type PublicShareInfo = RouteData<typeof ShareRoutes.publicInfo>;
+export type ShareVerified = RouteData<typeof ShareRoutes.publicVerify>;
 /** A page of a shared folder; `path` is relative to the shared item. */
-export type PublicList = DataOf<typeof ListResponse>;
+export type PublicList = RouteData<typeof ShareRoutes.publicList>;
 
 /**
- * The anonymous calls of a share link (contracts/efile.ts "shares"), to one efile instance of the share's cluster:
+ * The anonymous calls of a share link (contracts' `ShareRoutes`), to one efile instance of the share's cluster:
  * `client`'s base URL is that instance (the all-in-one mount point is `/efile/<clusterId>`).
  */
 export function shareApi(client: ApiClient) {
   return {
-    info: (shareId: string) => client.get<PublicShareInfo>('/share/public/info.action', { shareId }),
+    info: (shareId: string) => client.request(ShareRoutes.publicInfo, { query: { shareId } }),
     verify: (shareId: string, password: string) =>
-      client.post<ShareVerified>('/share/public/verify.action', { form: { shareId, password } }),
+      client.request(ShareRoutes.publicVerify, { body: { shareId, password } }),
     list: (
-      q: { shareToken: string; path: string; pageNum: number; pageSize: number },
+      query: { shareToken: string; path: string; pageNum: number; pageSize: number },
       signal?: AbortSignal,
-    ) => client.get<PublicList>('/share/public/list.action', q, { signal }),
+    ) => client.request(ShareRoutes.publicList, { query }, { signal }),
     downloadUrl: (shareToken: string, path: string) =>
-      client.url('/share/public/download.action', { shareToken, path }),
+      client.url(ShareRoutes.publicDownload, { query: { shareToken, path } }),
     zipUrl: (shareToken: string, paths: string[]) =>
-      client.url('/share/public/download.action', { shareToken, paths }),
+      client.url(ShareRoutes.publicDownload, { query: { shareToken, paths } }),
   };
 }
 export type ShareCalls = ReturnType<typeof shareApi>;

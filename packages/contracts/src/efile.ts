@@ -341,6 +341,8 @@ export const LinuxPutResponse = Envelope(
 
 /**
  * Endpoints (efile, one cluster; mounted at /efile/<clusterId>/ in the all-in-one start). Token header unless noted.
+ * The route tables of `efile.routes.ts` declare these (method, path, schemas) for efile and its clients; this list
+ * goes as they move there (declared so far: shares).
  * - GET  /check.action                              (no token)     → CheckResponse (not enveloped, spec)
  * - GET  /list.action                ListQuery                     → ListResponse
  * - POST /mkdir.action               CreateBody                    → PathResponse

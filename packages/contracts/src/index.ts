@@ -15,3 +15,6 @@ export * from './fastrans-local';
 export * from './backoff';
 export * from './jobs';
 export * from './efile-usage';
+export * from './route';
+export * from './efile.routes';
+export * from './site.routes';

@@ -11,3 +11,4 @@ export * from './auth/cluster-token';
 export * from './auth/request-time';
 export * from './auth/csrf';
 export * from './form-body';
+export * from './add-route';

@@ -1,5 +1,5 @@
-import { ok, type AppServer } from '@hpc/server-kit';
-import { SiteConfigResponse } from '@hpc/contracts';
+import { addRoute, ok, type AppServer } from '@hpc/server-kit';
+import { SiteRoutes } from '@hpc/contracts';
 import type { PortalDeps } from '../../deps';
 import { STATIC_404_HTML, STATIC_404_PATH, STATIC_404_SCRIPT, STATIC_404_SCRIPT_PATH } from './static-404';
 
@@ -21,7 +21,7 @@ export async function siteFeature(app: AppServer, deps: PortalDeps): Promise<voi
     // Both are needed: a tracker without production hosts (or hosts without a tracker) sends nothing.
     analytics: trackerUrl && hosts.length > 0 ? { trackerUrl, hosts } : null,
   };
-  app.get('/api/site/config', { schema: { response: { 200: SiteConfigResponse } } }, () => ok(config));
+  addRoute(app, SiteRoutes.config, () => ok(config));
 
   // Answered 404 (it is one) and never cached, so a later release's page replaces it at once.
   app.get(STATIC_404_PATH, { schema: { hide: true } }, (_req, reply) =>
