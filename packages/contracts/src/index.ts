@@ -18,3 +18,4 @@ export * from './efile-usage';
 export * from './route';
 export * from './efile.routes';
 export * from './site.routes';
+export * from './jobs.routes';

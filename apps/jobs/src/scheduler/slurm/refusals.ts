@@ -1,10 +1,10 @@
-import { JobCodes } from '@hpc/contracts';
+import { JobCodes, type ErrorCode } from '@hpc/contracts';
 
 /**
  * Slurm's refusals of a submission (its texts of 22.05) and the code each becomes: the web translates the code, and
  * shows Slurm's own words beside it. What is not listed is the generic JOB_REFUSED with Slurm's reason.
  */
-const KNOWN: [RegExp, string][] = [
+const KNOWN: [RegExp, ErrorCode][] = [
   [
     /Invalid account|account\/partition combination|User's group not permitted|not permitted to use this partition/i,
     JobCodes.account,
@@ -38,7 +38,7 @@ export function reasonOf(stderr: string): string {
 }
 
 /** The code for a refusal (stderr of sbatch), with Slurm's reason. */
-export function classifyRefusal(stderr: string): { code: string; reason: string } {
+export function classifyRefusal(stderr: string): { code: ErrorCode; reason: string } {
   const reason = reasonOf(stderr) || 'sbatch failed without a reason';
   const all = stderr.trim() || reason;
   for (const [re, code] of KNOWN) if (re.test(all)) return { code, reason };

@@ -18,7 +18,7 @@ export function ClusterJobs({ clusterId, center }: { clusterId: string; center: 
   const { api, state } = useJobsClient(clusterId);
   const overview = useQuery({
     queryKey: ['jobs', clusterId, 'overview'],
-    queryFn: ({ signal }) => api!.overview({ signal }),
+    queryFn: ({ signal }) => api!.overview(undefined, { signal }),
     enabled: api !== null,
     refetchInterval: 10_000,
   });

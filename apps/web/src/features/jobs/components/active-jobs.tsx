@@ -59,7 +59,7 @@ export function ActiveJobs({ api, onDetail }: { api: JobsApi; onDetail: (jobId: 
   const [selected, setSelected] = useState<string[]>([]);
   const list = useQuery({
     queryKey: [...jobListKey(api.clusterId), state, page.pageNum, page.pageSize],
-    queryFn: ({ signal }) => api.list({ state, ...page }, { signal }),
+    queryFn: ({ signal }) => api.list({ query: { state, ...page } }, { signal }),
     refetchInterval: REFRESH_MS,
     placeholderData: keepPreviousData,
   });

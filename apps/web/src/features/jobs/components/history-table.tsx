@@ -38,7 +38,7 @@ export function HistoryTable({
   };
   const history = useQuery({
     queryKey: ['jobs', api.clusterId, 'history', q],
-    queryFn: ({ signal }) => api.history(q, { signal }),
+    queryFn: ({ signal }) => api.history({ query: q }, { signal }),
     placeholderData: keepPreviousData,
   });
   const columns: TableColumnsType<JobHistoryEntry> = [

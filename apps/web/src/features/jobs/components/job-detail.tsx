@@ -38,11 +38,12 @@ function OutputTail({ api, job }: { api: JobsApi; job: JobDetailData }) {
   const tail = useQuery({
     queryKey: ['jobs', api.clusterId, 'tail', job.jobId],
     queryFn: async ({ signal }) => {
-      const out = await api.output(
-        { jobId: job.jobId, stream: 'stdout', ...(next.current !== null ? { offset: next.current } : {}) },
-        { signal },
-      );
-      return out;
+      const q = {
+        jobId: job.jobId,
+        stream: 'stdout' as const,
+        ...(next.current !== null ? { offset: next.current } : {}),
+      };
+      return api.output({ query: q }, { signal });
     },
     refetchInterval: live ? 2_000 : false,
     gcTime: 0,
@@ -94,7 +95,7 @@ export function JobDetailDrawer({
   const reasonText = useReasonText();
   const detail = useQuery({
     queryKey: ['jobs', api.clusterId, 'detail', jobId],
-    queryFn: ({ signal }) => api.detail(jobId!, { signal }),
+    queryFn: ({ signal }) => api.detail({ query: { jobId: jobId! } }, { signal }),
     enabled: jobId !== null,
     refetchInterval: (q) =>
       q.state.data && ['RUNNING', 'PENDING', 'COMPLETING'].includes(q.state.data.state) ? 5_000 : false,

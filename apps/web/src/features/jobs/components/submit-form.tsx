@@ -17,7 +17,7 @@ import { FolderOpenOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isApiError, type PartitionsData } from '@hpc/api-client';
-import type { JobTemplate } from '@hpc/contracts';
+import type { JobTemplate, SubmitBody } from '@hpc/contracts';
 import type { TFunction } from 'i18next';
 import { usePreferences } from '../../../app/preferences';
 import { errorMessage } from '../../../shared/api/error-message';
@@ -72,7 +72,7 @@ export function SubmitForm({ api, homePath, efile, draft, onSubmitted }: Props) 
   const [refusal, setRefusal] = useState<{ text: string; reason: string | null } | null>(null);
   const parts = useQuery({
     queryKey: ['jobs', api.clusterId, 'partitions'],
-    queryFn: ({ signal }) => api.partitions({ signal }),
+    queryFn: ({ signal }) => api.partitions(undefined, { signal }),
     staleTime: 30_000,
   });
   const partition = Form.useWatch('partition', form);
@@ -102,7 +102,7 @@ export function SubmitForm({ api, homePath, efile, draft, onSubmitted }: Props) 
   }, [parts.data, defaults, draft, form]);
 
   const submit = useMutation({
-    mutationFn: (body: Parameters<JobsApi['submit']>[0]) => api.submit(body),
+    mutationFn: (body: SubmitBody) => api.submit({ body }),
     onSuccess: ({ jobId }) => {
       setRefusal(null);
       void message.success(t('jobs.form.submitted', { jobId }));

@@ -24,12 +24,12 @@ export function TemplateBar({
   const { message, modal } = App.useApp();
   const qc = useQueryClient();
   const key = ['jobs', api.clusterId, 'templates'];
-  const list = useQuery({ queryKey: key, queryFn: ({ signal }) => api.templates({ signal }) });
+  const list = useQuery({ queryKey: key, queryFn: ({ signal }) => api.templates(undefined, { signal }) });
   const [chosen, setChosen] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [nameForm] = Form.useForm<{ name: string }>();
   const save = useMutation({
-    mutationFn: (tpl: JobTemplate) => api.saveTemplate(tpl),
+    mutationFn: (tpl: JobTemplate) => api.saveTemplate({ body: tpl }),
     onSuccess: ({ name }) => {
       void message.success(t('jobs.templates.saved', { name }));
       setSaving(false);
@@ -38,7 +38,7 @@ export function TemplateBar({
     onError: notifyError,
   });
   const remove = useMutation({
-    mutationFn: (name: string) => api.deleteTemplate(name),
+    mutationFn: (name: string) => api.deleteTemplate({ body: { name } }),
     onSuccess: (_, name) => {
       void message.success(t('jobs.templates.deleted', { name }));
       setChosen(null);
