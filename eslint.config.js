@@ -59,6 +59,67 @@ function layerRules(app, base, { ignoreFeatures = [] } = {}) {
   return blocks;
 }
 
+/**
+ * The layers of the web app (issue 23 §4): `app/` (shell, router, route table) → `features/` → `shared/`. A feature
+ * imports another feature only through its index.ts and never imports the app (what a feature needs of the shell,
+ * the shell hands it: the route loaders' arguments, shared/preferences); shared imports neither. The app itself may
+ * reach into a feature (the route table names each page's and loader's module, one chunk each). One block per depth
+ * below `features/<name>/`, as in {@link layerRules}. `ignoreFeatures` are left out while they still reach into
+ * other features (another engineer's to change).
+ */
+function webLayerRules(base, { ignoreFeatures = [] } = {}) {
+  const src = 'apps/web/src';
+  const tests = [
+    '**/*.test.ts',
+    '**/*.test.tsx',
+    '**/*.test-fixture.ts',
+    ...ignoreFeatures.map((f) => `${src}/features/${f}/**`),
+  ];
+  const blocks = [
+    {
+      files: [`${src}/shared/**/*.{ts,tsx}`],
+      ignores: tests,
+      rules: {
+        'no-restricted-imports': restrict([
+          ...base,
+          {
+            regex: '^(\\.\\./)+(features|app)(/|$)',
+            message: 'shared sits below the features and the app: it imports neither',
+          },
+        ]),
+      },
+    },
+  ];
+  for (let depth = 0; depth < 4; depth++) {
+    const up = '../'.repeat(depth + 1);
+    blocks.push({
+      files: [`${src}/features/*/${'*/'.repeat(depth)}*.{ts,tsx}`],
+      ignores: tests,
+      rules: {
+        'no-restricted-imports': restrict([
+          ...base,
+          {
+            regex: `^${esc(up)}[^./][^/]*/.+`,
+            message: "a feature imports another feature only through its index.ts ('../<feature>')",
+          },
+          {
+            regex: `^${esc(up)}\\.\\./app(/.*)?$`,
+            message: 'no feature imports the app: the app imports the features',
+          },
+        ]),
+      },
+    });
+  }
+  return blocks;
+}
+
+const WEB_BASE = [
+  {
+    group: ['@hpc/server-kit', '@hpc/portal', '@hpc/efile', 'fastify', 'kysely'],
+    message: 'web never imports server code',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/*.mjs', '**/*.cjs', 'eslint.config.js'] },
   js.configs.recommended,
@@ -88,15 +149,10 @@ export default tseslint.config(
   {
     files: ['apps/web/**'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: {
-      'no-restricted-imports': restrict([
-        {
-          group: ['@hpc/server-kit', '@hpc/portal', '@hpc/efile', 'fastify', 'kysely'],
-          message: 'web never imports server code',
-        },
-      ]),
-    },
+    rules: { 'no-restricted-imports': restrict(WEB_BASE) },
   },
+  // user-center is engineer "security"'s (issue 25): its imports of account, clusters and app/ move with its rename.
+  ...webLayerRules(WEB_BASE, { ignoreFeatures: ['user-center'] }),
   {
     files: ['apps/portal/**'],
     rules: {

@@ -24,7 +24,9 @@ describe('E-File navigation in the browser', () => {
     await page.getByTestId('efile-refresh').click();
   };
   /** Keys go to the list only once no dialog is on screen (closing ones animate out first). */
-  const noDialog = (page: Page) => expect.poll(() => page.locator('.ant-modal-wrap:visible').count()).toBe(0);
+  // expect.poll gives up after 1 s by default: far too soon for a reload on a loaded CI machine.
+  const noDialog = (page: Page) =>
+    expect.poll(() => page.locator('.ant-modal-wrap:visible').count(), { timeout: 15_000 }).toBe(0);
   const at = (page: Page, p: string) => page.waitForURL((u) => u.searchParams.get('path') === p);
 
   it('works by the context menu and the keys F2, Delete, Enter, Backspace and Ctrl+A', async () => {
@@ -110,7 +112,8 @@ describe('E-File navigation in the browser', () => {
       fs.writeFileSync(host(`${dir}/f${String(i).padStart(2, '0')}`), 'x'.repeat(i));
     await page.goto(`/efile?cluster=11250&path=${encodeURIComponent(dir)}`);
     const names = () => page.getByTestId('efile-name').allTextContents();
-    const first = (name: string) => expect.poll(async () => (await names())[0]).toBe(name);
+    const first = (name: string) =>
+      expect.poll(async () => (await names())[0], { timeout: 15_000 }).toBe(name);
     const pager = page.getByTestId('efile-pagination');
     await first('f00');
     expect(await names()).toHaveLength(20);
@@ -305,22 +308,56 @@ describe('E-File navigation in the browser', () => {
   );
 
   it.each([
-    ['zh-CN', '用户已冻结：账号已停用'],
-    ['en-US', 'User frozen: the account is deactivated'],
+    ['zh-CN', '您在合肥先进计算中心的账户已停用'],
+    ['en-US', 'Your account at Hefei Advanced Computing Center is deactivated'],
   ] as const)(
-    'shows the error, not an empty folder, for a deactivated account (%s)',
-    async (language, text) => {
+    'shows a deactivated account its notice once, in place of the folder, and disables what cannot work (%s)',
+    async (language, notice) => {
       const { page, ctx, shot } = await logInAs(env.browser, env.portal.url, 'wangwu', {
         language,
         at: '/efile',
       });
-      const state = page.getByTestId('efile-error');
+      // Every call to the centre's efile but its health check would be refused with 1007: none is made.
+      const refused: string[] = [];
+      page.on('request', (r) => {
+        const u = new URL(r.url());
+        if (u.pathname.startsWith('/efile/11250/') && !u.pathname.endsWith('/check.action'))
+          refused.push(u.pathname);
+      });
+      const state = page.getByTestId('efile-deactivated');
       await state.waitFor();
-      expect(await state.textContent()).toContain(text);
-      expect(
-        await page.getByText(language === 'zh-CN' ? '此文件夹为空' : 'This folder is empty').count(),
-      ).toBe(0);
-      await shot(`efile-error-1007-${language}`);
+      expect(await state.textContent()).toContain(notice);
+      await page.waitForLoadState('networkidle');
+      // Once: no list error beside it, and no message on top of it.
+      expect(await page.getByTestId('efile-error').count()).toBe(0);
+      expect(await page.getByTestId('efile-table').count()).toBe(0);
+      expect(await page.locator('.ant-message-notice').count()).toBe(0);
+      expect(refused).toEqual([]);
+      // Every action on the centre's files is disabled by its enabled-when; the centre can still be changed, the
+      // upload list (of other centres) still opened.
+      for (const id of [
+        'upload-button',
+        'create-button',
+        'action-download',
+        'action-rename',
+        'action-copy',
+        'action-move',
+        'action-share',
+        'action-delete',
+        'home',
+        'my-shares-button',
+      ]) {
+        expect(await page.getByTestId(`efile-${id}`).isDisabled(), id).toBe(true);
+      }
+      // The upload list (of other centres) and the user's home on Kunshan, where the account is active, still work.
+      expect(await page.getByTestId('efile-upload-list-button').isDisabled()).toBe(false);
+      expect(await page.getByTestId('efile-user-home').isDisabled()).toBe(false);
+      expect(await page.getByTestId('efile-cluster').locator('input').isDisabled()).toBe(false);
+      // Nor do the keys act: Ctrl+A and Delete change nothing and say nothing.
+      await page.keyboard.press('Control+a');
+      await page.keyboard.press('Delete');
+      expect(await page.locator('.ant-modal-wrap:visible, .ant-message-notice').count()).toBe(0);
+      await shot(`efile-deactivated-${language}`);
       await ctx.close();
     },
   );

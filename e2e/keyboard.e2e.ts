@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { logInToEfile, nameLink, useEfileEnv } from './support/efile-page';
+import { logInToEfile, nameLink, rowOf, useEfileEnv } from './support/efile-page';
 
 const HOME = '/public/home/demo';
 
@@ -146,6 +146,82 @@ describe('E-File from the keyboard', () => {
     expect(fs.readdirSync(host(`${HOME}/kb-folder`))).toEqual(['final.txt']);
     // The focus goes back where it was, not to the top of the page.
     await expect.poll(async () => (await focused(page))?.testId).toBe('efile-create-button');
+    expect(errors).toEqual([]);
+  });
+
+  it('moves like a desktop file manager: header to rows, arrows, Shift ranges, Enter, F2, Delete, Ctrl+A', async () => {
+    const { page, errors, shot } = await logInToEfile(env.browser, env.portal.url, 'en-US');
+    const names = ['kd-1.txt', 'kd-2.txt', 'kd-3.txt', 'kd-4.txt'];
+    for (const n of names) fs.writeFileSync(host(`${HOME}/${n}`), n);
+    await page.getByTestId('efile-refresh').click();
+    await nameLink(page, 'kd-4.txt').waitFor();
+    const selected = () =>
+      page.locator('.efile-table tr.efile-row-selected [data-testid=efile-name]').allTextContents();
+    const rows = await page
+      .locator('.efile-table tr.ant-table-row [data-testid=efile-name]')
+      .allTextContents();
+
+    // The icon-only search buttons of the header and of the folder have names, in the page's language.
+    expect(await page.getByRole('button', { name: 'Search in this folder', exact: true }).count()).toBe(1);
+    expect(
+      await page.locator('.hpc-header-search').getByRole('button', { name: 'Search', exact: true }).count(),
+    ).toBe(1);
+
+    // ArrowDown from a column header enters the rows: the first row gets the focus and the selection.
+    await page.locator('.efile-table thead th').filter({ hasText: 'File name' }).focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(async () => (await focused(page))?.row).toBe(rows[0]);
+    expect(await selected()).toEqual([rows[0]]);
+    // Down the rows to the first of ours, then Shift+ArrowDown takes the next one too.
+    const first = rows.indexOf('kd-1.txt');
+    for (let i = 0; i < first; i++) await page.keyboard.press('ArrowDown');
+    await expect.poll(async () => (await focused(page))?.row).toBe('kd-1.txt');
+    await page.keyboard.press('Shift+ArrowDown');
+    await expect.poll(selected).toEqual(['kd-1.txt', 'kd-2.txt']);
+    await shot('keyboard-arrows-range');
+
+    // Shift-click selects the range from the row last clicked.
+    await rowOf(page, 'kd-1.txt').locator('td').nth(3).click();
+    await rowOf(page, 'kd-3.txt')
+      .locator('td')
+      .nth(3)
+      .click({ modifiers: ['Shift'] });
+    await expect.poll(selected).toEqual(['kd-1.txt', 'kd-2.txt', 'kd-3.txt']);
+
+    // Ctrl+A: every row of the page.
+    await page.keyboard.press('Control+a');
+    await expect.poll(async () => (await selected()).length).toBe(rows.length);
+
+    // F2 renames the one selected; Delete deletes the selection after asking.
+    await rowOf(page, 'kd-4.txt').locator('td').nth(3).click();
+    await page.keyboard.press('F2');
+    await expect.poll(async () => (await focused(page))?.testId).toBe('efile-name-input');
+    await page.getByTestId('efile-name-input').fill('kd-4-renamed.txt');
+    await page.keyboard.press('Enter');
+    await nameLink(page, 'kd-4-renamed.txt').waitFor();
+    await expect.poll(() => dialogs(page).count()).toBe(0);
+    await rowOf(page, 'kd-1.txt').locator('td').nth(3).click();
+    await rowOf(page, 'kd-2.txt')
+      .locator('td')
+      .nth(3)
+      .click({ modifiers: ['Shift'] });
+    await page.keyboard.press('Delete');
+    await page.locator('.ant-modal-confirm').filter({ hasText: 'kd-1.txt' }).waitFor();
+    await page.locator('.ant-modal-confirm .ant-btn-dangerous').click();
+    await expect.poll(() => fs.existsSync(host(`${HOME}/kd-2.txt`))).toBe(false);
+    expect(fs.existsSync(host(`${HOME}/kd-1.txt`))).toBe(false);
+    expect(fs.existsSync(host(`${HOME}/kd-3.txt`))).toBe(true);
+
+    // Enter opens the selected folder, reached by the arrows from the header.
+    await expect.poll(() => dialogs(page).count()).toBe(0);
+    await nameLink(page, 'projects').waitFor();
+    await page.locator('.efile-table thead th').filter({ hasText: 'File name' }).focus();
+    await page.keyboard.press('ArrowDown');
+    for (let i = 0; i < 10 && (await focused(page))?.row !== 'projects'; i++)
+      await page.keyboard.press('ArrowDown');
+    expect((await focused(page))?.row).toBe('projects');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.searchParams.get('path') === `${HOME}/projects`);
     expect(errors).toEqual([]);
   });
 });

@@ -48,6 +48,8 @@ export async function buildAllInOne(
     const efileDeps = await openEfileDeps(efileConfig, {
       jwks: () => deps.publicJwks(),
       ownerRights: rightsOn(clusterId),
+      // One revocation store for the process: a logout on the portal reaches these instances at once.
+      revocations: deps.revocations,
     });
     app.addHook('onClose', () => efileDeps.close());
     await registerEfile(app, efileDeps, { prefix: `/efile/${clusterId}` });

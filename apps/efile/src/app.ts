@@ -8,6 +8,7 @@ import { createAuth } from './http/auth';
 import type { EfileApp, EfileContext } from './http/context';
 import { installParsers } from './http/parsers';
 import { registerFeatures } from './features';
+import { singleModeWarning } from './userfs/single-mode';
 
 export interface RegisterOptions {
   /** Mount point, e.g. '/efile/11250' in the all-in-one start; '' standalone. */
@@ -24,6 +25,8 @@ export async function registerEfile(
   deps: EfileDeps,
   opts: RegisterOptions = {},
 ): Promise<void> {
+  const warning = singleModeWarning(deps.config, deps.resolver);
+  if (warning) app.log.warn({ clusterId: deps.config.EFILE_CLUSTER_ID }, warning);
   await app.register(
     async (instance) => {
       const scope = instance as unknown as EfileApp;

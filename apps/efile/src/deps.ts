@@ -6,8 +6,10 @@ import {
   createKv,
   migrate,
   openDb,
+  openRevocationStore,
   type ClusterTokenVerifier,
   type KvStore,
+  type RevocationStore,
 } from '@hpc/server-kit';
 import type { EfileConfig } from './config';
 import type { EfileDatabase } from './db/database';
@@ -26,6 +28,12 @@ export interface EfileDeps {
   /** Every operation on a user's files (in-process in single mode, the user's worker in unix mode). */
   userfs: UserFs;
   verifier: ClusterTokenVerifier;
+  /**
+   * The portal's revocations (ended sessions, disabled users, revoked day tokens and Linux commands), checked on
+   * every request; also where Linux commands are recorded for the user centre. Redis under its own prefix when
+   * REDIS_URL is set (the portal's keys), else memory (the all-in-one passes the portal's).
+   */
+  revocations: RevocationStore;
   /** The current rights of a share's owner or a Linux command's user, asked on every use (issue 10 §2.3, §2.5). */
   ownerRights: OwnerRightsLookup;
   now: () => number;
@@ -37,6 +45,8 @@ export interface EfileDepsOptions {
   jwks?: () => JSONWebKeySet;
   /** A shared store (tests, all-in-one); otherwise REDIS_URL or memory. */
   kv?: KvStore;
+  /** The portal's revocation store in-process (all-in-one); otherwise REDIS_URL's, or memory. */
+  revocations?: RevocationStore;
   /** The portal's rights lookup in-process (all-in-one, tests); otherwise asked over HTTP with the service secret. */
   ownerRights?: OwnerRightsLookup;
   now?: () => number;
@@ -63,6 +73,7 @@ export async function openEfileDeps(config: EfileConfig, opts: EfileDepsOptions 
     (config.EFILE_SERVICE_SECRET && portalUrl
       ? portalOwnerRights(portalUrl, config.EFILE_SERVICE_SECRET, config.EFILE_CLUSTER_ID)
       : noOwnerRights);
+  const ownRevocations = opts.revocations ? null : openRevocationStore(config.REDIS_URL || undefined);
   const resolver = new PathResolver(fsRoot);
   const userfs = await createUserFs(config, resolver);
   return {
@@ -73,10 +84,12 @@ export async function openEfileDeps(config: EfileConfig, opts: EfileDepsOptions 
     resolver,
     userfs,
     verifier,
+    revocations: opts.revocations ?? ownRevocations!.store,
     now: opts.now ?? Date.now,
     async close() {
       await userfs.close();
       if (ownKv) await kv.close();
+      await ownRevocations?.close();
       await db.close();
     },
   };

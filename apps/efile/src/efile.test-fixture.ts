@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
 import type { ClusterTokenClaims, OwnerRights } from '@hpc/contracts';
-import { signClusterToken, type KvStore } from '@hpc/server-kit';
+import { signClusterToken, type KvStore, type RevocationStore } from '@hpc/server-kit';
 import { makeTempDir, type TestDbTarget } from '@hpc/server-kit/testing';
 import { buildEfile } from './app';
 import { readEfileConfig } from './config';
@@ -21,6 +21,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   now?: () => number;
   kv?: KvStore;
+  /** The portal's revocation store (tests of revocation); else the harness's own, in memory. */
+  revocations?: RevocationStore;
   db?: TestDbTarget;
   /** Reuse the folder of an earlier harness (restart tests). */
   dir?: string;
@@ -65,6 +67,7 @@ export async function makeHarness(opts: HarnessOptions = {}) {
     jwks: () => keys.jwks,
     now: opts.now,
     kv: opts.kv,
+    revocations: opts.revocations,
     ownerRights: async (sub) => (rights.has(sub) ? rights.get(sub)! : DEMO_RIGHTS),
   });
   const token = (claims: Partial<ClusterTokenClaims> = {}, ttl?: number) =>

@@ -1,4 +1,12 @@
-import { createKv, migrate, openDb, type Db, type KvStore } from '@hpc/server-kit';
+import {
+  createKv,
+  migrate,
+  openDb,
+  openRevocationStore,
+  type Db,
+  type KvStore,
+  type RevocationStore,
+} from '@hpc/server-kit';
 import type { Kysely } from 'kysely';
 import type { JSONWebKeySet } from 'jose';
 import type { PortalConfig } from './config';
@@ -12,6 +20,12 @@ export interface PortalDeps {
   db: Kysely<PortalDatabase>;
   dbKind: Db<PortalDatabase>['kind'];
   kv: KvStore;
+  /**
+   * Ended sessions, disabled users, revoked day tokens and Linux commands, which every cluster service checks on
+   * each request: its own keys (`hpc:identity:`) in Redis when `REDIS_URL` is set, else in memory (the all-in-one
+   * hands this store to its efile instances).
+   */
+  revocations: RevocationStore;
   /** The clock: `config.now` in tests, else Date.now. */
   now(): number;
   /** The Ed25519 keys that sign per-cluster tokens (DATA_DIR/keys, created on first start). */
@@ -26,17 +40,20 @@ export async function openPortalDeps(config: PortalConfig): Promise<PortalDeps> 
   const db = await openDb<PortalDatabase>({ url: config.databaseUrl, schema: config.databaseSchema });
   await migrate(db, migrations);
   const kv = createKv(config.REDIS_URL || undefined, config.REDIS_KEY_PREFIX);
+  const revocations = openRevocationStore(config.REDIS_URL || undefined);
   const signingKeys = openSigningKeys(signingKeysDir(config));
   const deps: PortalDeps = {
     config,
     db: db.kysely,
     dbKind: db.kind,
     kv,
+    revocations: revocations.store,
     now: config.now ?? Date.now,
     signingKeys,
     publicJwks: () => signingKeys.jwks(),
     async close() {
       await kv.close();
+      await revocations.close();
       await db.close();
     },
   };

@@ -28,6 +28,12 @@ export const ClusterTokenClaims = Type.Object({
   use: Type.Optional(Type.String()),
   /** The portal account the compute user is charged to on that cluster (null: none), e.g. for the job service. */
   acct: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /**
+   * The portal session the token was issued for (not the cookie, nor anything that leads to it): when that session
+   * ends (logout, password change, "sign out"), every cluster service refuses the token at once (issue 25 §1.3,
+   * the revocation store of `@hpc/server-kit`). Absent on tokens the portal signs for itself (model copies).
+   */
+  sid: Type.Optional(Type.String()),
 });
 export type ClusterTokenClaims = Static<typeof ClusterTokenClaims>;
 
@@ -218,6 +224,10 @@ export const PasswordChangeBody = Type.Object({
   newPassword: Type.String({ minLength: 8, maxLength: 256 }),
 });
 export type PasswordChangeBody = Static<typeof PasswordChangeBody>;
+/** The answer to a password change: how many other sessions of the user it ended (the one that asked stays). */
+export const PasswordChangeResult = Type.Object({ endedSessions: Type.Integer({ minimum: 0 }) });
+export type PasswordChangeResult = Static<typeof PasswordChangeResult>;
+export const PasswordChangeResponse = Envelope(PasswordChangeResult);
 
 /** The user centre's profile (`GET /api/user/profile`): who the user is and how they may change their password. */
 export const UserProfile = Type.Object({
@@ -263,6 +273,50 @@ export type UserPreferencesBody = Static<typeof UserPreferencesBody>;
 
 export const UserProfileResponse = Envelope(UserProfile);
 export const UserPreferencesResponse = Envelope(UserPreferences);
+
+/**
+ * One of the user's own sessions in the user centre (`GET /api/user/sessions`): `id` is the session's public id (the
+ * cluster tokens' `sid`), never the cookie; `current` is the session asking.
+ */
+export const UserSession = Type.Object({
+  id: Type.String(),
+  current: Type.Boolean(),
+  /** The client address at login, as the portal saw it. */
+  ip: Type.String(),
+  userAgent: Type.String(),
+  authMethod: Type.Union([Type.Literal('password'), Type.Literal('oidc')]),
+  createdAt: Type.Integer(),
+  /** Last use (ms), kept to the minute. */
+  lastSeenAt: Type.Integer(),
+});
+export type UserSession = Static<typeof UserSession>;
+export const UserSessionsResponse = Envelope(Type.Array(UserSession));
+
+/** `POST /api/user/sessions/end`: the session to sign out (one of the user's own). */
+export const SessionEndBody = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export type SessionEndBody = Static<typeof SessionEndBody>;
+/** How many sessions a sign-out ended. */
+export const SessionsEnded = Type.Object({ ended: Type.Integer({ minimum: 0 }) });
+export type SessionsEnded = Static<typeof SessionsEnded>;
+export const SessionsEndedResponse = Envelope(SessionsEnded);
+
+/**
+ * A fast-transfer day token or a Linux command issued to the user today (`GET /api/user/credentials`): `id` is the
+ * SHA-256 of the secret (the secret itself is not kept), `detail` the folder or the command's direction and paths.
+ */
+export const IssuedCredential = Type.Object({
+  id: Type.String(),
+  kind: Type.Union([Type.Literal('fastrans'), Type.Literal('linux')]),
+  clusterId: Type.String(),
+  issuedAt: Type.Integer(),
+  expiresAt: Type.Integer(),
+  detail: Type.String(),
+});
+export type IssuedCredential = Static<typeof IssuedCredential>;
+export const IssuedCredentialsResponse = Envelope(Type.Array(IssuedCredential));
+/** `POST /api/user/credentials/revoke`: the day token or Linux command to revoke (one of the user's own). */
+export const CredentialRevokeBody = Type.Object({ id: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
+export type CredentialRevokeBody = Static<typeof CredentialRevokeBody>;
 
 export const UserInfo = Type.Object({
   username: Type.String(),

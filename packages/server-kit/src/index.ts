@@ -10,5 +10,6 @@ export * from './redact';
 export * from './auth/cluster-token';
 export * from './auth/request-time';
 export * from './auth/csrf';
+export * from './auth/revocation';
 export * from './form-body';
 export * from './add-route';

@@ -33,4 +33,23 @@ describe.each(stores)('KvStore (%s)', (_name, make) => {
     await new Promise((r) => setTimeout(r, 90));
     expect(await kv.incr('n', 60)).toBe(1);
   });
+
+  it('getMany answers several keys in order, null for the missing', async () => {
+    await kv.set('m1', 'a', 10_000);
+    await kv.set('m3', 'c', 10_000);
+    expect(await kv.getMany(['m1', 'm2', 'm3'])).toEqual(['a', null, 'c']);
+    expect(await kv.getMany([])).toEqual([]);
+  });
+
+  it('a map takes fields, lists them, deletes one, and expires whole', async () => {
+    await kv.mapSet('map', 'x', '1', 10_000);
+    await kv.mapSet('map', 'y', '2', 10_000);
+    expect(await kv.mapGetAll('map')).toEqual({ x: '1', y: '2' });
+    await kv.mapDelete('map', 'x');
+    expect(await kv.mapGetAll('map')).toEqual({ y: '2' });
+    expect(await kv.mapGetAll('none')).toEqual({});
+    await kv.mapSet('short', 'x', '1', 50);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(await kv.mapGetAll('short')).toEqual({});
+  });
 });

@@ -35,6 +35,16 @@ export interface KvStore {
   delIfEquals(key: string, value: string): Promise<boolean>;
   /** Restarts the time-to-live only while the key still holds `value` (a lock renewed by its owner); true if so. */
   renewIfEquals(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /** The values of several keys in one round trip (null for each missing one), in the order asked. */
+  getMany(keys: string[]): Promise<(string | null)[]>;
+  /**
+   * Sets one field of a map (a Redis hash) and gives the whole map `ttlMs` to live from now: a small per-user record
+   * that entries join concurrently without a read-modify-write.
+   */
+  mapSet(key: string, field: string, value: string, ttlMs: number): Promise<void>;
+  /** Every field of a map (empty when it is missing). */
+  mapGetAll(key: string): Promise<Record<string, string>>;
+  mapDelete(key: string, field: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,6 +66,7 @@ interface Entry {
 
 export class MemoryKv implements KvStore {
   private readonly map = new Map<string, Entry>();
+  private readonly maps = new Map<string, { fields: Map<string, string>; expires: number }>();
   private readonly timer: NodeJS.Timeout;
 
   constructor() {
@@ -76,6 +87,16 @@ export class MemoryKv implements KvStore {
   private sweep(): void {
     const now = Date.now();
     for (const [k, e] of this.map) if (e.expires <= now) this.map.delete(k);
+    for (const [k, m] of this.maps) if (m.expires <= now) this.maps.delete(k);
+  }
+
+  private liveMap(key: string) {
+    const m = this.maps.get(key);
+    if (m && m.expires <= Date.now()) {
+      this.maps.delete(key);
+      return undefined;
+    }
+    return m;
   }
 
   async get(key: string) {
@@ -121,6 +142,21 @@ export class MemoryKv implements KvStore {
     if (this.live(key)?.value !== value) return false;
     this.map.set(key, { value, expires: Date.now() + ttlMs });
     return true;
+  }
+  async getMany(keys: string[]) {
+    return keys.map((k) => this.live(k)?.value ?? null);
+  }
+  async mapSet(key: string, field: string, value: string, ttlMs: number) {
+    const m = this.liveMap(key) ?? { fields: new Map<string, string>(), expires: 0 };
+    m.fields.set(field, value);
+    m.expires = Date.now() + ttlMs;
+    this.maps.set(key, m);
+  }
+  async mapGetAll(key: string) {
+    return Object.fromEntries(this.liveMap(key)?.fields ?? []);
+  }
+  async mapDelete(key: string, field: string) {
+    this.liveMap(key)?.fields.delete(field);
   }
   async close() {
     clearInterval(this.timer);
@@ -223,6 +259,20 @@ export class RedisKv implements KvStore {
   }
   async renewIfEquals(key: string, value: string, ttlMs: number) {
     return (await this.call((r) => r.eval(RENEW_IF_EQUALS, 1, this.prefix + key, value, ttlMs))) === 1;
+  }
+  async getMany(keys: string[]) {
+    if (keys.length === 0) return [];
+    return this.call((r) => r.mget(keys.map((k) => this.prefix + k)));
+  }
+  async mapSet(key: string, field: string, value: string, ttlMs: number) {
+    const k = this.prefix + key;
+    await this.call((r) => r.multi().hset(k, field, value).pexpire(k, ttlMs).exec());
+  }
+  async mapGetAll(key: string) {
+    return this.call((r) => r.hgetall(this.prefix + key));
+  }
+  async mapDelete(key: string, field: string) {
+    await this.call((r) => r.hdel(this.prefix + key, field));
   }
   async close() {
     this.redis.disconnect();

@@ -1,11 +1,17 @@
 import fs from 'node:fs/promises';
-import { constants, readlink } from 'node:fs';
+import { constants, readlink, type Stats } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '@hpc/server-kit';
 import { errno } from './errno';
 import { FileCodes } from '@hpc/contracts';
 
 export const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+/**
+ * Linux's O_PATH (not in Node's `constants`; libuv passes open flags through): a descriptor that names a file
+ * without opening it for reading, so a FIFO does not block and a device is not touched. `fstat` and the real path
+ * under /proc/self/fd work on it.
+ */
+export const O_PATH = 0o10000000;
 
 /** The path through which the kernel reaches an open folder itself, whatever its path has become since. */
 export const anchor = (fd: number) => `/proc/self/fd/${fd}`;
@@ -42,6 +48,25 @@ export function atHost<T>(host: string, fn: (anchored: string) => Promise<T>): P
 export function atHosts<T>(a: string, b: string, fn: (a: string, b: string) => Promise<T>): Promise<T> {
   if (path.dirname(a) !== path.dirname(b)) return atHost(a, (pa) => atHost(b, (pb) => fn(pa, pb)));
   return atFolder(path.dirname(a), (dir) => fn(`${dir}/${path.basename(a)}`, `${dir}/${path.basename(b)}`));
+}
+
+/**
+ * Where a link (reached through an anchored path) leads, and what is there, from one descriptor: the link is
+ * followed once by the kernel, and the real path and the stat are both of what that descriptor names, so a link
+ * re-pointed meanwhile cannot make the stat of something outside pass a check of something inside. Null when it
+ * leads nowhere.
+ */
+export async function followLink(anchored: string): Promise<{ real: string; stat: Stats } | null> {
+  const fh = await fs.open(anchored, O_PATH).catch(() => null);
+  if (!fh) return null;
+  try {
+    const [real, stat] = await Promise.all([fs.readlink(anchor(fh.fd)), fh.stat()]);
+    return { real, stat };
+  } catch {
+    return null;
+  } finally {
+    await fh.close();
+  }
 }
 
 /**

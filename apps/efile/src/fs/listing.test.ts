@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '@hpc/server-kit/testing';
-import { listDirectory, type ListOptions } from './listing';
+import { childFolders, listDirectory, type ListOptions } from './listing';
 
 const byName: ListOptions = { pageNum: 1, pageSize: 20, sort: 'name', order: 'asc' };
 const inside = async () => true;
@@ -54,5 +55,58 @@ describe('listing cache (names per folder identity + mtime)', () => {
     }
     expect(await names(one)).toEqual(['x']);
     expect(await names(two)).toEqual(['y']);
+  });
+});
+
+describe('a listing reads the folder the resolver saw (issue 25 §1.1)', () => {
+  const tmp = makeTempDir('efile-list-held-');
+  afterAll(() => tmp.cleanup());
+
+  it('refuses with 1030 when the folder was swapped for a link after the check, showing nothing of the other', async () => {
+    const dir = path.join(tmp.dir, 'd');
+    const other = path.join(tmp.dir, 'other');
+    fs.mkdirSync(dir);
+    fs.mkdirSync(other);
+    fs.writeFileSync(path.join(other, 'secret'), '');
+    // `dir` is what the resolver saw (a real folder); then it becomes a link to the other folder.
+    fs.renameSync(dir, `${dir}.moved`);
+    fs.symlinkSync(other, dir);
+    await expect(listDirectory(dir, '/d', byName, inside)).rejects.toMatchObject({ code: '1030' });
+    await expect(childFolders(dir, inside, 10)).rejects.toMatchObject({ code: '1030' });
+    // A folder above it swapped: the real path of the opened folder differs.
+    const up = path.join(tmp.dir, 'up');
+    fs.mkdirSync(path.join(up, 'x'), { recursive: true });
+    fs.mkdirSync(path.join(other, 'x'));
+    fs.writeFileSync(path.join(other, 'x/secret'), '');
+    fs.renameSync(up, `${up}.moved`);
+    fs.symlinkSync(other, up);
+    await expect(listDirectory(path.join(up, 'x'), '/x', byName, inside)).rejects.toMatchObject({
+      code: '1030',
+    });
+  });
+
+  it('a file is not a folder (1022), a missing folder is 1024', async () => {
+    fs.writeFileSync(path.join(tmp.dir, 'f'), '');
+    await expect(listDirectory(path.join(tmp.dir, 'f'), '/f', byName, inside)).rejects.toMatchObject({
+      code: '1022',
+    });
+    await expect(listDirectory(path.join(tmp.dir, 'none'), '/n', byName, inside)).rejects.toMatchObject({
+      code: '1024',
+    });
+  });
+
+  it('a link entry shows its target only when the target is inside; a FIFO target does not block', async () => {
+    const dir = path.join(tmp.dir, 'links');
+    fs.mkdirSync(dir);
+    fs.mkdirSync(path.join(tmp.dir, 'in-target'));
+    fs.symlinkSync(path.join(tmp.dir, 'in-target'), path.join(dir, 'in'));
+    fs.symlinkSync('/etc', path.join(dir, 'out'));
+    execFileSync('mkfifo', [path.join(tmp.dir, 'fifo')]);
+    fs.symlinkSync(path.join(tmp.dir, 'fifo'), path.join(dir, 'pipe'));
+    const within = async (real: string) => real.startsWith(tmp.dir);
+    const { list } = await listDirectory(dir, '/l', byName, within);
+    const byEntry = Object.fromEntries(list.map((e) => [e.name, e.type]));
+    expect(byEntry).toEqual({ in: 'dir', out: 'link', pipe: 'file' });
+    expect((await childFolders(dir, within, 10)).names).toEqual(['in']);
   });
 });

@@ -37,8 +37,11 @@ function load() {
 
 export const userName = (uid: number): string => load().users.get(uid) ?? String(uid);
 export const groupName = (gid: number): string => load().groups.get(gid) ?? String(gid);
-/** The uid/gid of a compute user when the node knows it (used to evaluate permission bits for that user). */
+/** The uid/gid of an account of this node by name, or null. */
 export const lookupUser = (name: string) => load().byName.get(name) ?? null;
+/** The name of a real (non-system) account of this node with this uid: uid ≥ 1000, not nobody. */
+export const realUserName = (uid: number): string | null =>
+  uid >= 1000 && uid !== 65534 ? (load().users.get(uid) ?? null) : null;
 
 /** `ls -l` style permission string. */
 export function permissionString(mode: number, kind: 'd' | 'l' | '-'): string {

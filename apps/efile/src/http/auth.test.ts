@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppError } from '@hpc/server-kit';
+import { AppError, createRevocationStore, MemoryKv } from '@hpc/server-kit';
 import type { EfileDeps } from '../deps';
 import { createAuth } from './auth';
 
@@ -8,7 +8,9 @@ type Verify = EfileDeps['verifier']['verify'];
 
 function setup(verify: Verify) {
   const calls: (string | undefined)[] = [];
+  const revocations = createRevocationStore(new MemoryKv());
   const deps = {
+    revocations,
     verifier: {
       verify: (t: string | undefined) => {
         calls.push(t);
@@ -23,7 +25,7 @@ function setup(verify: Verify) {
     await auth.hook(req);
     return auth.user(req);
   };
-  return { calls, call };
+  return { calls, call, revocations };
 }
 
 const claims = (exp: number) => ({
@@ -34,7 +36,9 @@ const claims = (exp: number) => ({
   paths: [],
   st: 'Normal' as const,
   exp_acct: null,
+  sid: 'session-1',
   exp,
+  iat: exp - 3600,
 });
 
 describe('token verification cache', () => {
@@ -84,5 +88,23 @@ describe('token verification cache', () => {
     await expect(call(undefined)).rejects.toMatchObject({ code: '1406' });
     await expect(call(undefined)).rejects.toMatchObject({ code: '1406' });
     expect(calls).toEqual(['t', 't', undefined, undefined]);
+  });
+});
+
+describe('revocation (issue 25 §1.3)', () => {
+  it('a token of an ended session is refused on its next request with 401, cached signature or not', async () => {
+    const { call, revocations } = setup(async () => claims(Math.floor(Date.now() / 1000) + 3600));
+    expect((await call('t1')).sub).toBe('u1');
+    await revocations.endSessions(['session-other']);
+    expect((await call('t1')).sub).toBe('u1');
+    await revocations.endSessions(['session-1']);
+    await expect(call('t1')).rejects.toMatchObject({ code: '401' });
+  });
+
+  it('a disabled user’s token is refused with 1406', async () => {
+    const { call, revocations } = setup(async () => claims(Math.floor(Date.now() / 1000) + 3600));
+    expect((await call('t1')).sub).toBe('u1');
+    await revocations.disableUser('u1', Date.now());
+    await expect(call('t1')).rejects.toMatchObject({ code: '1406' });
   });
 });

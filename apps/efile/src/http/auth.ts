@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { CommonCodes, FASTRANS_TOKEN_USE, type BrowserAction, type BrowserTicketBody } from '@hpc/contracts';
-import { AppError } from '@hpc/server-kit';
+import { AppError, assertNotRevoked } from '@hpc/server-kit';
 import type { EfileDeps } from '../deps';
 import type { UserScope } from '../fs/path-resolver';
 import { ensureDemoHome } from '../fs/demo-home';
@@ -56,12 +56,15 @@ export function createAuth(deps: EfileDeps) {
   });
   const verify = async (token: string | undefined): Promise<Claims> => {
     if (!token) return deps.verifier.verify(token); // refuses: "1406"
-    const hit = verified.get(token);
-    if (hit) return hit;
-    const claims = await deps.verifier.verify(token);
-    // Never past the token's own expiry (a token with no life left is not kept).
-    const maxAge = Math.min(VERIFIED_TTL_MS, claims.exp * 1000 - Date.now());
-    if (maxAge > 0) verified.set(token, claims, { ttl: maxAge });
+    let claims = verified.get(token);
+    if (!claims) {
+      claims = await deps.verifier.verify(token);
+      // Never past the token's own expiry (a token with no life left is not kept).
+      const maxAge = Math.min(VERIFIED_TTL_MS, claims.exp * 1000 - Date.now());
+      if (maxAge > 0) verified.set(token, claims, { ttl: maxAge });
+    }
+    // On every request, cached signature or not: the session ended, the user disabled, the day token revoked.
+    await assertNotRevoked(deps.revocations, token, claims);
     return claims;
   };
   const tickets = createTickets(deps.kv);

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { isAppError } from '@hpc/server-kit';
 import { readPortalConfig } from '../config';
 import { openPortalDeps, type PortalDeps } from '../deps';
-import { createIdentityServices, seedIdentity, type IdentityServices } from '../features/identity';
+import { identityServicesOf, seedIdentity, type IdentityServices } from '../features/identity';
 import { accountCommands } from './account.command';
 import { clusterCommands } from './cluster.command';
 import { UsageError, type Command, type CommandContext, type ParsedArgs } from './command';
@@ -118,7 +118,7 @@ async function dispatch(
   }
   const deps = await openPortalDeps(config);
   try {
-    const ctx: CommandContext = { config, deps, services: createIdentityServices(deps), out };
+    const ctx: CommandContext = { config, deps, services: identityServicesOf(deps), out };
     await command.run(ctx, parsed);
   } finally {
     await deps.close();

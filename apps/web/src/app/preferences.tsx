@@ -1,17 +1,12 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import i18n, { loadLanguage } from '../shared/i18n/i18n';
 import { storedLanguage, type Language } from '../shared/i18n/languages';
+import { PreferencesContext } from '../shared/preferences/preferences';
+import { DEFAULT_THEME, isThemeName, type ThemeName } from '../shared/preferences/themes';
 import { local, StorageKeys } from '../shared/utils/storage';
-import { DEFAULT_THEME, isThemeName, type ThemeName } from './theme/themes';
 
-interface Preferences {
-  language: Language;
-  setLanguage: (l: Language) => void;
-  theme: ThemeName;
-  setTheme: (t: ThemeName) => void;
-}
-
-const PreferencesContext = createContext<Preferences | null>(null);
+// Features read the preferences from shared/ (they never import the app); re-exported for the shell's own modules.
+export { usePreferences } from '../shared/preferences/preferences';
 
 function storedTheme(): ThemeName {
   const v = local.get(StorageKeys.theme);
@@ -46,10 +41,4 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
     [language, setLanguage, theme, setTheme],
   );
   return <PreferencesContext.Provider value={value}>{children}</PreferencesContext.Provider>;
-}
-
-export function usePreferences(): Preferences {
-  const p = useContext(PreferencesContext);
-  if (!p) throw new Error('usePreferences outside <PreferencesProvider>');
-  return p;
 }

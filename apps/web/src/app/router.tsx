@@ -57,7 +57,9 @@ function toRouteObject(
     ...(load
       ? {
           loader: ({ request, params }) => {
-            void load({ qc, url: new URL(request.url), params }).catch(() => undefined);
+            void load({ qc, url: new URL(request.url), params, signedIn: hasSessionHint() }).catch(
+              () => undefined,
+            );
             return null;
           },
         }

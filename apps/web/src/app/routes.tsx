@@ -19,6 +19,8 @@ export interface LoadArgs {
   qc: QueryClient;
   url: URL;
   params: Params;
+  /** The browser may have a session (the portal's CSRF cookie is set): a loader of a user's data starts only then. */
+  signedIn: boolean;
 }
 
 export interface AppRoute {
@@ -132,7 +134,8 @@ export const appRoutes: AppRoute[] = [
     path: '/efile',
     section: 'efile',
     page: () => import('../features/efile/pages/file-manager.page'),
-    load: async ({ qc, url }) => (await import('../features/efile/efile.loader')).efileLoader(qc, url),
+    load: async ({ qc, url, signedIn }) =>
+      (await import('../features/efile/efile.loader')).efileLoader(qc, url, signedIn),
     menu: { labelKey: 'efile.menu', icon: <FolderOpenOutlined /> },
   },
   // The anonymous recipient page of a share link (efile answers links of this form).

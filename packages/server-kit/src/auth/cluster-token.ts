@@ -25,6 +25,8 @@ const maxTtlOf = (payload: { use?: unknown }) =>
 export interface VerifiedClusterToken extends ClusterTokenClaims {
   /** Expiry, seconds since the epoch. */
   exp: number;
+  /** Issue time, seconds since the epoch (always present: the verifier refuses a token without it). */
+  iat: number;
 }
 
 /**
@@ -115,7 +117,7 @@ export function createClusterTokenVerifier(opts: VerifierOptions): ClusterTokenV
           `Invalid token: lifetime over the ${cap / 3600} h cap`,
         );
       }
-      return { ...claims, exp: payload.exp };
+      return { ...claims, exp: payload.exp, iat: payload.iat };
     },
   };
 }

@@ -30,7 +30,7 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
     const token = crypto.randomBytes(24).toString('base64url');
     const expiresAt = expiry(user);
     if (expiresAt <= deps.now()) throw new AppError(CommonCodes.userFrozen, 'The account has expired');
-    await repo.insert({
+    const row = {
       id: hash(token),
       owner_sub: user.sub,
       cun: user.cun,
@@ -39,6 +39,16 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
       roots: JSON.stringify(user.roots),
       expires_at: expiresAt,
       created_at: deps.now(),
+    };
+    await repo.insert(row);
+    // Listed in the user's centre, where they can revoke it (issue 25 §1.4): the shared store, not this database.
+    await deps.revocations.recordIssued(user.sub, {
+      id: row.id,
+      kind: 'linux',
+      clusterId: deps.config.EFILE_CLUSTER_ID,
+      issuedAt: row.created_at,
+      expiresAt,
+      detail: `${direction} ${paths.join(' ')}`,
     });
     return { token, expiresAt };
   }
@@ -55,6 +65,10 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
       throw new AppError(CommonCodes.tokenWithoutUser, 'The command has expired: generate a new one');
     if (row.direction !== direction && row.direction !== 'both')
       throw new AppError(CommonCodes.noApiPrivilege);
+    // Revoked by its user in the user centre, or its user disabled since it was made: refused on every instance.
+    const iat = Math.floor(row.created_at / 1000);
+    if (await deps.revocations.revoked({ sub: row.owner_sub, credential: row.id, iat }))
+      throw new AppError(CommonCodes.tokenWithoutUser, 'The command has been revoked: generate a new one');
     // The user's rights now, not those of the day the command was made: a disabled portal user or account, an
     // account past its end or a changed compute user stops the command; the folders must still be in their roots.
     const rights = await deps.ownerRights(row.owner_sub);

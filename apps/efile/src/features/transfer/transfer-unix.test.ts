@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FastransRefusal } from '@hpc/contracts';
 import { makeHarness, type Harness } from '../../efile.test-fixture';
 import { readTar } from '../../fs/tar-extract';
 import { defaultUmask } from '../../userfs/accounts';
@@ -184,6 +185,17 @@ describe.skipIf(!isRoot)('unix mode: fast transfer runs as the user', () => {
     expect(sent.files - before.files).toBe(300);
     expect(sent.requests - before.requests).toBeGreaterThanOrEqual(5);
     expect(sent.requests - before.requests).toBeLessThan(300);
+  });
+
+  it('refuses a folder the user cannot write with the no-permission warning', async () => {
+    // Owned by root, 0755, in the user's home: the user may read it, not write it; the kernel decides.
+    fs.mkdirSync(h.host(`${home}/ro`), { mode: 0o755 });
+    const r = await call('POST', '/fastrans/begin.action', {
+      files: [{ path: `${home}/ro/x.bin`, size: 10, identifier: 'ro' }],
+      rangeSize: RANGE,
+    });
+    expect(r.json().data.files[0]).toMatchObject({ code: '1030', reason: FastransRefusal.noWrite });
+    expect(fs.readdirSync(h.host(`${home}/ro`))).toEqual([]);
   });
 
   it("another user's 0700 home is refused, even through a link in the user's home", async () => {

@@ -367,18 +367,19 @@ describe.each(testDbTargets())('fast-transfer calls ($name)', (db) => {
     expect(s.json().data).toEqual({ sha256: sha(big), size: big.length });
   });
 
-  it('refuses a folder the compute user cannot write with the no-permission warning', async () => {
-    {
-      const home = h.host(`${HOME}`);
-      fs.mkdirSync(`${home}/ro`, { recursive: true });
-      fs.chmodSync(`${home}/ro`, 0o755); // owned by root: the user may read, not write
-      const t = await h.token({ cun: RO_USER });
-      const r = await call(h, t, 'POST', '/fastrans/begin.action', {
-        files: [{ path: `${HOME}/ro/x.bin`, size: 10, identifier: 'a' }],
-        rangeSize: RANGE,
-      });
-      expect(r.json().data.files[0]).toMatchObject({ code: '1030', reason: FastransRefusal.noWrite });
-      expect(fs.readdirSync(`${home}/ro`)).toEqual([]);
-    }
+  it('single mode: the write check is the service account’s, even where the compute user is a real account', async () => {
+    // A folder owned by the service, 0755: as RO_USER's mode bits it is read-only, but single mode writes as the
+    // service, so it checks as the service too (issue 25 §2). The refusal itself is unix mode's (the kernel's):
+    // transfer-unix.test.ts.
+    const home = h.host(`${HOME}`);
+    fs.mkdirSync(`${home}/ro`, { recursive: true });
+    fs.chmodSync(`${home}/ro`, 0o755);
+    const t = await h.token({ cun: RO_USER });
+    const r = await call(h, t, 'POST', '/fastrans/begin.action', {
+      files: [{ path: `${HOME}/ro/x.bin`, size: 10, identifier: 'a' }],
+      rangeSize: RANGE,
+    });
+    expect(r.json().data.files[0]).toMatchObject({ done: false, ranges: [] });
+    expect(r.json().data.files[0].code).toBeUndefined();
   });
 });

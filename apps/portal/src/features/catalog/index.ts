@@ -7,7 +7,7 @@ import { CatalogStorage, catalogStorageDir } from './catalog-storage';
 import { CatalogRepository } from './catalog.repository';
 import { appRoutes, catalogFileRoutes, imageRoutes, modelRoutes } from './catalog.routes';
 import { CatalogService } from './catalog.service';
-import { createIdentityServices, createSessionHttp, routeGroup } from '../identity';
+import { routeGroup } from '../identity';
 import { createEfileCaller } from './efile-caller';
 import { createModelCopyService } from './model-copy.service';
 import { createModelFilesService } from './model-files';
@@ -53,8 +53,7 @@ export async function catalogFeature(app: AppServer, deps: PortalDeps): Promise<
     new CatalogRepository(deps.db),
     new CatalogStorage(catalogStorageDir(deps)),
   );
-  const identity = createIdentityServices(deps);
-  const http = createSessionHttp({ sessions: identity.sessions, config: deps.config });
+  const { services: identity, http } = app.identity;
   const copies = createModelCopyService({
     files,
     kv: deps.kv,

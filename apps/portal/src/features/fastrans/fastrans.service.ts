@@ -121,6 +121,12 @@ export function fastransService(
         .setIssuedAt()
         .setExpirationTime(Math.floor(expiresAt / 1000))
         .sign(privateKey);
+      // Recorded for the user centre, where the user can revoke it (issue 25 §1.4; every efile checks).
+      await services.credentials.recordDayToken(userId, token, {
+        clusterId: info.clusterId,
+        expiresAt,
+        directory: dir,
+      });
       return {
         token,
         clusterUserName: info.username,

@@ -17,7 +17,6 @@ import {
 } from '@hpc/contracts';
 import { AppError, csrfCheck, installFormParser, ok, type AppServer } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
-import { createIdentityServices, createSessionHttp } from '../identity';
 import { fastransService, WebError } from './fastrans.service';
 import { packagePath, packageTail } from './client-package';
 import { relayService } from './relay.service';
@@ -33,8 +32,7 @@ const PREFIX = '/model-zoo/proxy/efile/fastrans';
  * (`POST /fastrans/api`, its own token).
  */
 export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise<void> {
-  const services = createIdentityServices(deps);
-  const http = createSessionHttp({ sessions: services.sessions, config: deps.config });
+  const { services, http } = app.identity;
   // Relative efile URLs ('/efile/<id>') are instances mounted on this very server: reach them on its own address.
   const selfBase = () => {
     const a = app.server.address() as AddressInfo | null;

@@ -1,6 +1,6 @@
 import type { ServiceEntry, ServiceListParam } from '@hpc/contracts';
 import type { PortalDeps } from '../../deps';
-import { createIdentityServices } from './identity.services';
+import { identityServicesOf } from './identity.services';
 
 const DAY = 24 * 3600 * 1000;
 const on = (url: string): ServiceEntry => ({ url, enable: 'true' });
@@ -56,7 +56,7 @@ const CLUSTERS: {
  * CLI. Runs only when there is no user at all, so an operator's data is never touched.
  */
 export async function seedIdentity(deps: PortalDeps): Promise<void> {
-  const s = createIdentityServices(deps);
+  const s = identityServicesOf(deps);
   if ((await s.users.count()) > 0) return;
   const password = deps.config.PORTAL_DEMO_PASSWORD;
   const now = deps.now();

@@ -1,15 +1,16 @@
 import type { AppServer } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
-import { createIdentityServices } from './identity.services';
+import { identityServicesOf } from './identity.services';
 
 // What other features, the app and the admin CLI use of identity: nothing else of this folder is imported from
 // outside it (eslint.config.js).
-export { createIdentityServices, type IdentityServices } from './identity.services';
-export { createSessionHttp, type SessionHttp } from './http/session-http';
+export { createIdentityServices, identityServicesOf, type IdentityServices } from './identity.services';
+export { identityServices, identityFeaturePlugin, type IdentityContext } from './identity.plugin';
+export type { SessionHttp } from './http/session-http';
 export { routeGroup, type Access } from './http/route-groups';
 export { seedIdentity } from './identity.seed';
 export { toAdminUser } from './data/user.model';
-export type { LiveSession } from './services/session.service';
+export type { LiveSession, SessionSummary } from './services/session.service';
 export type { UserRepository } from './data/user.repository';
 
 /**
@@ -26,7 +27,7 @@ export async function identityFeature(app: AppServer, deps: PortalDeps): Promise
  * start): what scaled-out instances ask `GET /api/internal/efile/owner-rights` for.
  */
 export function ownerRightsLookup(deps: PortalDeps) {
-  const { tokens } = createIdentityServices(deps);
+  const { tokens } = identityServicesOf(deps);
   return (clusterId: string) => (sub: string) => tokens.currentRights(sub, clusterId);
 }
 

@@ -5,6 +5,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { session, StorageKeys } from '../../shared/utils/storage';
 import { LIST_PATH, type Section } from '../routes';
 import { useSection } from './use-section';
+import { searchButton } from '../../shared/ui/search-button';
 
 /** Search targets: the catalogue of the current section; elsewhere the application centre (full-site search). */
 const TARGET: Record<Section, 'images' | 'models' | 'apps'> = {
@@ -97,6 +98,7 @@ export function HeaderSearch() {
       placeholder={t(`${target}.list.placeholder`)}
       aria-label={t(`${target}.list.placeholder`)}
       allowClear
+      enterButton={searchButton(t('common.search'))}
       value={value}
       maxLength={200}
       onChange={(e) => {

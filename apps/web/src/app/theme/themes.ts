@@ -1,10 +1,8 @@
 import type { ThemeConfig } from 'antd';
+import type { ThemeName } from '../../shared/preferences/themes';
 
-/** The two themes of spec §1: dark blue (default) and light blue. */
-export type ThemeName = 'dark_blue' | 'light_blue';
-export const THEME_NAMES: readonly ThemeName[] = ['dark_blue', 'light_blue'];
-export const DEFAULT_THEME: ThemeName = 'dark_blue';
-export const isThemeName = (v: unknown): v is ThemeName => THEME_NAMES.includes(v as ThemeName);
+// The names live in shared/ (features read the theme too); the Ant Design tokens of each are the shell's.
+export { THEME_NAMES, DEFAULT_THEME, isThemeName, type ThemeName } from '../../shared/preferences/themes';
 
 export const PRIMARY: Record<ThemeName, string> = { dark_blue: '#4c6ae9', light_blue: '#418bc9' };
 /**

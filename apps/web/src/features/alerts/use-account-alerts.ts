@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Limits, type AccountAlert } from '@hpc/contracts';
-import { useSession } from '../account/use-session';
+import { useSession } from '../account';
 import { sortAlerts } from './account-alerts';
 import type { AccountAlertsData } from '@hpc/api-client';
 import { identity } from '../../shared/api/client';

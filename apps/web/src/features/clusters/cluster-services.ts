@@ -1,4 +1,4 @@
-import { onSessionEnd } from '../account/session-expiry';
+import { onSessionEnd } from '../account';
 import { createServiceDiscovery, type KeyValueStorage } from './service-discovery';
 
 /** sessionStorage looked up on each use: reading it can throw (privacy modes), and the discovery copes with that. */

@@ -19,3 +19,10 @@ export function sortClusters<T extends Pick<ClusterSummary, 'centerName' | 'disa
     .sort((a, b) => a.off - b.off || a.i - b.i)
     .map((x) => x.c);
 }
+
+/**
+ * The user's account on this centre is deactivated (spec §1, accountDetail.status "Disable"): efile refuses every
+ * call there with 1007 until the sales manager reactivates it, so pages offer nothing that would only fail.
+ */
+export const accountDeactivated = (c: { accountDetail?: { status: string } | null } | undefined): boolean =>
+  c?.accountDetail?.status === 'Disable';

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSession } from '../account/use-session';
+import { useSession } from '../account';
 import { serviceDiscovery } from './cluster-services';
 import type { DiscoveryCluster } from './service-discovery';
 import { isServiceDiscoveryError, type ServiceDiscoveryError } from './service-errors';

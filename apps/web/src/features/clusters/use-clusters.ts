@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Cluster, ClusterUserBaseInfo } from '@hpc/contracts';
-import { useSession } from '../account/use-session';
+import { useSession } from '../account';
 import { sortClusters } from './cluster-sort';
 import { identity } from '../../shared/api/client';
 

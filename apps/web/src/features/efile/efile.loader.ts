@@ -1,10 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { hasSessionHint } from '../account/portal-headers';
-import { sessionQueryOptions } from '../account/use-session';
-import { sortClusters } from '../clusters/cluster-sort';
-import { serviceDiscovery } from '../clusters/cluster-services';
-import { clusterServiceQueryOptions } from '../clusters/use-cluster-service';
-import { clustersQueryOptions } from '../clusters/use-clusters';
+import { sessionQueryOptions } from '../account';
+import {
+  accountDeactivated,
+  clusterServiceQueryOptions,
+  clustersQueryOptions,
+  serviceDiscovery,
+  sortClusters,
+} from '../clusters';
 import { identity } from '../../shared/api/client';
 import { createEfileApi, type EfileApi } from './api/efile.api';
 import { directoryQueryOptions, pageRequest } from './hooks/use-directory';
@@ -20,14 +22,13 @@ import { parseLocation, type EfileLocation } from './hooks/use-efile-location';
  * It starts the work and does not hold the navigation: the page shows its own loading state and reports its own
  * failures (FolderError, ClusterUnavailable) inside itself, so a failure here is left for the page's queries to meet.
  */
-export function efileLoader(qc: QueryClient, url: URL): void {
-  void loadFolder(qc, url.searchParams).catch(() => undefined);
+export function efileLoader(qc: QueryClient, url: URL, signedIn: boolean): void {
+  // Without a session (the shell knows by its cookie) the page sends the visitor to the login page.
+  if (signedIn) void loadFolder(qc, url.searchParams).catch(() => undefined);
 }
 
 async function loadFolder(qc: QueryClient, search: URLSearchParams): Promise<void> {
   const loc = parseLocation(search);
-  // Without the CSRF cookie there is no session: the page sends the visitor to the login page.
-  if (!hasSessionHint()) return;
   const known = qc.getQueryData(sessionQueryOptions().queryKey);
   // On a first visit the cluster list is asked for together with the session (keyed by the user id, which only the
   // session's answer tells): one round trip less before the folder is asked for.
@@ -42,7 +43,8 @@ async function loadFolder(qc: QueryClient, search: URLSearchParams): Promise<voi
   );
   const clusters = sortClusters(list);
   const cluster = clusters.find((c) => c.clusterId === loc.cluster) ?? clusters[0];
-  if (!cluster) return;
+  // A deactivated account: the page calls nothing there, it shows why (efile would answer 1007 to each call).
+  if (!cluster || accountDeactivated(cluster)) return;
   const service = clusterServiceQueryOptions(user.id, cluster, 'efile');
   // A first visit checks the service's health before using it. The folder is asked of the instance the check will
   // most likely pick at the same time, and kept only if the check picks it: one round trip less on the first open.

@@ -17,22 +17,36 @@ export function createSessionRepository(db: Kysely<PortalDatabase>) {
       await db.updateTable('portal_session').set({ last_seen_at: at }).where('id', '=', id).execute();
     },
 
-    async delete(id: string): Promise<void> {
-      await db.deleteFrom('portal_session').where('id', '=', id).execute();
+    /** True when a row was there to delete. */
+    async delete(id: string): Promise<boolean> {
+      const r = await db.deleteFrom('portal_session').where('id', '=', id).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
     },
 
-    async deleteForUser(userId: number): Promise<number> {
-      const r = await db.deleteFrom('portal_session').where('user_id', '=', userId).executeTakeFirst();
-      return Number(r.numDeletedRows);
+    /** A user's sessions, the most recently used first. */
+    listForUser: (userId: number) =>
+      db
+        .selectFrom('portal_session')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('last_seen_at', 'desc')
+        .execute(),
+
+    /** Deletes a user's sessions but `keep` (if given) and returns the ids deleted. */
+    async deleteForUser(userId: number, keep?: string): Promise<string[]> {
+      let q = db.deleteFrom('portal_session').where('user_id', '=', userId);
+      if (keep) q = q.where('id', '!=', keep);
+      return (await q.returning('id').execute()).map((r) => r.id);
     },
 
-    /** Removes sessions past their absolute end or idle for longer than `idleMs`. */
-    async deleteExpired(now: number, idleMs: number): Promise<number> {
-      const r = await db
+    /** Removes sessions past their absolute end or idle for longer than `idleMs`; returns their ids. */
+    async deleteExpired(now: number, idleMs: number): Promise<string[]> {
+      const rows = await db
         .deleteFrom('portal_session')
         .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', now - idleMs)]))
-        .executeTakeFirst();
-      return Number(r.numDeletedRows);
+        .returning('id')
+        .execute();
+      return rows.map((r) => r.id);
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   OwnerRightsQuery,
   OwnerRightsResponse,
   PasswordChangeBody,
+  PasswordChangeResponse,
   PortalCodes,
   PublicJwks,
   REQUEST_TIME_HEADER,
@@ -93,7 +94,7 @@ export function sessionRoutes(app: AppServer, services: IdentityServices, http: 
   const { auth, users, tokens } = services;
 
   app.post('/api/auth/refresh', { schema: { tags, response: { 200: TokenRefreshResponse } } }, async (req) =>
-    ok({ tokenList: await tokens.tokenList(http.live(req).user.id) }),
+    ok({ tokenList: await tokens.tokenList(http.live(req).user.id, http.live(req).sid) }),
   );
 
   app.get('/api/user/info', { schema: { tags, response: { 200: CurrentUserResponse } } }, async (req) =>
@@ -102,10 +103,16 @@ export function sessionRoutes(app: AppServer, services: IdentityServices, http: 
 
   app.post(
     '/api/user/password',
-    { schema: { tags, body: PasswordChangeBody, response: { 200: EmptyResponse } } },
+    { schema: { tags, body: PasswordChangeBody, response: { 200: PasswordChangeResponse } } },
     async (req) => {
-      await users.changeOwnPassword(http.live(req).user.id, req.body.oldPassword, req.body.newPassword);
-      return ok(null);
+      const live = http.live(req);
+      const endedSessions = await users.changeOwnPassword(
+        live.user.id,
+        req.body.oldPassword,
+        req.body.newPassword,
+        live.session.id,
+      );
+      return ok({ endedSessions });
     },
   );
 }

@@ -1,6 +1,5 @@
 import { installFormParser, type AppServer } from '@hpc/server-kit';
 import type { PortalDeps } from '../../../deps';
-import { createIdentityServices } from '../identity.services';
 import { createOidcService } from '../services/oidc.service';
 import { accountRoutes } from './account.routes';
 import { adminRoutes } from './admin.routes';
@@ -8,7 +7,6 @@ import { authRoutes, sessionRoutes } from './auth.routes';
 import { clusterManagerRoutes, clusterRoutes, publicClusterRoutes } from './cluster.routes';
 import { oidcRoutes } from './oidc.routes';
 import { routeGroup } from './route-groups';
-import { createSessionHttp } from './session-http';
 
 /** Expired sessions are deleted now and then rather than on every request. */
 const SWEEP_MS = 15 * 60_000;
@@ -20,8 +18,7 @@ const SWEEP_MS = 15 * 60_000;
  * so the public catalogue pays for none of it.
  */
 export async function registerIdentity(app: AppServer, deps: PortalDeps): Promise<void> {
-  const services = createIdentityServices(deps);
-  const http = createSessionHttp({ sessions: services.sessions, config: deps.config });
+  const { services, http } = app.identity;
   const oidc = createOidcService({ config: deps.config, kv: deps.kv, users: services.users });
 
   const sweep = setInterval(() => {

@@ -36,7 +36,7 @@ export function createAuthService(deps: {
 
     async currentUser(
       user: UserRow,
-      session: Pick<NewSession, 'csrfToken' | 'expiresAt' | 'idleExpiresAt'>,
+      session: Pick<NewSession, 'sid' | 'csrfToken' | 'expiresAt' | 'idleExpiresAt'>,
       authMethod: 'password' | 'oidc',
     ): Promise<CurrentUser> {
       return {
@@ -48,7 +48,7 @@ export function createAuthService(deps: {
           role: user.role,
           authMethod,
         },
-        tokenList: await tokens.tokenList(user.id),
+        tokenList: await tokens.tokenList(user.id, session.sid),
         session: {
           csrfToken: session.csrfToken,
           expiresAt: session.expiresAt,
@@ -60,7 +60,12 @@ export function createAuthService(deps: {
     fromLive: (live: LiveSession) =>
       service.currentUser(
         live.user,
-        { csrfToken: live.session.csrf_token, expiresAt: live.expiresAt, idleExpiresAt: live.idleExpiresAt },
+        {
+          sid: live.sid,
+          csrfToken: live.session.csrf_token,
+          expiresAt: live.expiresAt,
+          idleExpiresAt: live.idleExpiresAt,
+        },
         live.session.auth_method,
       ),
   };

@@ -49,7 +49,12 @@ export function createClusterTokenService(deps: {
   }
 
   return {
-    async tokenList(userId: number): Promise<ClusterTokenEntry[]> {
+    /**
+     * One token per cluster of the user. `sid`: the session the tokens are for (the page's); when it ends, every
+     * cluster service refuses them (the revocation store). Without it (tokens the portal uses itself for a model
+     * copy or a permission check) only the user's disabling revokes them.
+     */
+    async tokenList(userId: number, sid?: string): Promise<ClusterTokenEntry[]> {
       const { kid, privateKey } = keys.active();
       return Promise.all(
         (await rightsOf(userId)).map(async ({ clusterId, rights }) => {
@@ -58,7 +63,7 @@ export function createClusterTokenService(deps: {
           const token = await signClusterToken(
             privateKey,
             kid,
-            { sub: String(userId), aud: clusterId, ...rights },
+            { sub: String(userId), aud: clusterId, ...rights, ...(sid ? { sid } : {}) },
             ttlSeconds,
           );
           return { clusterId, token, clusterUserName: rights.cun, expiresAt };

@@ -1,9 +1,10 @@
 import { CommonCodes, PortalCodes, type UserRole } from '@hpc/contracts';
-import { AppError } from '@hpc/server-kit';
+import { AppError, type RevocationStore } from '@hpc/server-kit';
 import type { InTransaction } from '../data/repositories';
 import type { SessionRepository } from '../data/session.repository';
 import type { UserRepository, UserRow } from '../data/user.repository';
 import { PASSWORD_MIN_LENGTH, hashPassword, verifyPassword } from '../data/password';
+import { sidOf } from './session.service';
 
 /** Login names: a letter, then letters, digits, `_`, `-` or `.`; at most 64 (POSIX-friendly, spec §5). */
 const USERNAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
@@ -30,10 +31,21 @@ export interface UserPatch {
 export function createUserService(deps: {
   users: UserRepository;
   sessions: SessionRepository;
+  revocations: RevocationStore;
   transaction: InTransaction;
   now: () => number;
 }) {
-  const { users, sessions, transaction, now } = deps;
+  const { users, sessions, revocations, transaction, now } = deps;
+
+  /**
+   * Records in the revocation store what a change ended, once it is committed: the deleted sessions, and a disabled
+   * user (every token of theirs issued until now, sessions or not: day tokens too). Wall-clock time, as the
+   * tokens' `iat` is.
+   */
+  const revoke = async (userId: number, sessionIds: readonly string[], disabled: boolean) => {
+    await revocations.endSessions(sessionIds.map(sidOf));
+    if (disabled) await revocations.disableUser(String(userId), Date.now());
+  };
 
   const checkPassword = (password: string) => {
     if (password.length < PASSWORD_MIN_LENGTH) {
@@ -88,7 +100,7 @@ export function createUserService(deps: {
       checkPassword(password);
       const user = await service.get(username);
       await users.update(user.id, { password_hash: await hashPassword(password), updated_at: now() });
-      await sessions.deleteForUser(user.id);
+      await revoke(user.id, await sessions.deleteForUser(user.id), false);
     },
 
     async setRole(username: string, role: UserRole): Promise<void> {
@@ -99,7 +111,7 @@ export function createUserService(deps: {
     async setStatus(username: string, status: UserRow['status']): Promise<void> {
       const user = await service.get(username);
       await users.update(user.id, { status, updated_at: now() });
-      if (status === 'disabled') await sessions.deleteForUser(user.id);
+      if (status === 'disabled') await revoke(user.id, await sessions.deleteForUser(user.id), true);
     },
 
     /**
@@ -112,7 +124,7 @@ export function createUserService(deps: {
       await service.get(username);
       if (password !== undefined) checkPassword(password);
       const hash = password === undefined ? undefined : await hashPassword(password);
-      await transaction(async (repos) => {
+      const { userId, ended } = await transaction(async (repos) => {
         const user = await repos.users.findByUsername(username);
         if (!user) throw new AppError(PortalCodes.notFound, `No user named ${username}`);
         await repos.users.update(user.id, {
@@ -123,8 +135,11 @@ export function createUserService(deps: {
           ...(status ? { status } : {}),
           updated_at: now(),
         });
-        if (hash !== undefined || status === 'disabled') await repos.sessions.deleteForUser(user.id);
+        const ended =
+          hash !== undefined || status === 'disabled' ? await repos.sessions.deleteForUser(user.id) : [];
+        return { userId: user.id, ended };
       });
+      await revoke(userId, ended, status === 'disabled');
     },
 
     async update(username: string, patch: { fullName?: string; email?: string }): Promise<void> {
@@ -153,12 +168,28 @@ export function createUserService(deps: {
       return good && user?.status === 'active' ? user : null;
     },
 
-    async changeOwnPassword(userId: number, oldPassword: string, newPassword: string): Promise<void> {
+    /**
+     * The user's own password change. Ends every other session of the user (a session stolen with the old
+     * password, or opened elsewhere, must not survive the change: issue 25 §1.2) and keeps `keepSession`, the one
+     * that made the change; returns how many were ended.
+     */
+    async changeOwnPassword(
+      userId: number,
+      oldPassword: string,
+      newPassword: string,
+      keepSession: string,
+    ): Promise<number> {
       const user = await users.findById(userId);
       if (!user || !(await verifyPassword(user.password_hash, oldPassword)))
         throw new AppError(PortalCodes.loginFailed);
       checkPassword(newPassword);
-      await users.update(user.id, { password_hash: await hashPassword(newPassword), updated_at: now() });
+      const hash = await hashPassword(newPassword);
+      const ended = await transaction(async (repos) => {
+        await repos.users.update(user.id, { password_hash: hash, updated_at: now() });
+        return repos.sessions.deleteForUser(user.id, keepSession);
+      });
+      await revoke(user.id, ended, false);
+      return ended.length;
     },
 
     /**

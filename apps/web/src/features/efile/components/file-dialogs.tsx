@@ -1,11 +1,22 @@
+import type { FileEntry } from '@hpc/contracts';
 import type { EfileApi } from '../api/efile.api';
-import type { Dialog } from '../hooks/use-file-actions';
 import { EditorDialog } from '../preview/editor-dialog';
 import { ImageDialog } from '../preview/image-dialog';
 import { MySharesDrawer } from '../share-dialog/my-shares';
 import { ShareDialog } from '../share-dialog/share-dialog';
 import { CopyMoveDialog } from './copy-move-dialog';
 import { NameDialog } from './name-dialog';
+
+/** The dialogs the file manager opens; one at a time. An action opens one through its context's `openDialog`. */
+export type Dialog =
+  | { kind: 'create'; type: 'file' | 'folder' }
+  | { kind: 'rename'; entry: FileEntry }
+  | { kind: 'copyMove'; mode: 'copy' | 'move'; paths: string[] }
+  | { kind: 'share'; entry: FileEntry }
+  | { kind: 'editor'; entry: FileEntry; check: { size: number; mtime: number } }
+  | { kind: 'image'; entry: FileEntry }
+  | { kind: 'myShares' }
+  | null;
 
 interface Props {
   api: EfileApi;

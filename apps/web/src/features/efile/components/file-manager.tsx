@@ -2,27 +2,28 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, App, Spin } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { CommonCodes, type FileEntry } from '@hpc/contracts';
-import { pick } from '../../../shared/i18n/languages';
+import { notifyError } from '../../../shared/api/notify';
 import { ClusterUnavailable } from '../../clusters';
+import type { ActionState } from '../actions';
+import { useEfileActions } from '../actions/use-efile-actions';
 import { directoryKey, useDirectory, usePrefetchNextPage } from '../hooks/use-directory';
 import { useEfileClient } from '../hooks/use-efile-client';
 import { folderPatch, useEfileLocation, type EfileLocation } from '../hooks/use-efile-location';
 import { useColumns } from '../hooks/use-columns';
 import { useDelayed } from '../hooks/use-delayed';
-import { useFileActions, type Dialog } from '../hooks/use-file-actions';
-import { useKeyboard } from '../hooks/use-keyboard';
 import { useFullscreen } from '../hooks/use-fullscreen';
+import { usePlaces } from '../hooks/use-places';
+import { useSelection } from '../hooks/use-selection';
 import { useStableCallback } from '../hooks/use-stable-callback';
 import { runningOperation, useRunningOperation } from '../hooks/running-operation';
 import { createEfileApi } from '../api/efile.api';
-import { homeDirectory, userHomes } from '../lib/home-places';
-import { parentPath } from '../lib/paths';
+import { CommonCodes } from '@hpc/contracts';
 import { useActiveUploadCount, useUploadLanded } from '../upload/use-uploads';
 import { FastransBar } from '../fastrans/fastrans-bar';
 import { UploadPanel } from '../upload/upload-panel';
-import { ContextMenu, type ContextAction } from './context-menu';
-import { FileDialogs } from './file-dialogs';
+import { AccountDeactivated } from './account-deactivated';
+import { ContextMenu } from './context-menu';
+import { FileDialogs, type Dialog } from './file-dialogs';
 import { FilePagination } from './file-pagination';
 import { FileTable } from './file-table';
 import { FileToolbar } from './file-toolbar';
@@ -31,13 +32,11 @@ import { OperationProgressBar } from './operation-progress';
 import { PathBar } from './path-bar';
 import { UploadDropZone, type UploadPickers } from './upload-drop-zone';
 
-const NONE: string[] = [];
-
 /**
- * The E-File screen: toolbar, path bar, the page of the folder, pagination, upload panel and dialogs. Paging
- * changes the address, which re-renders this component; its children get stable props (memoized values,
- * {@link useStableCallback}) so that only the table and the pagination render again, and the table only once its
- * rows are there.
+ * The E-File screen: toolbar, path bar, the page of the folder, pagination, upload panel and dialogs. What the user
+ * can do is the action registry's (actions/): the toolbar, the right-click menu and the keys are built from it, each
+ * action enabled by its own rule. Paging changes the address, which re-renders this component; its children get
+ * stable props (memoized values, {@link useStableCallback}) so that only the table and the pagination render again.
  */
 export function FileManager() {
   const { t, i18n } = useTranslation();
@@ -49,37 +48,29 @@ export function FileManager() {
   const path = loc.path ?? init?.homePath ?? null;
   const dir = useDirectory(api, loc, path);
   usePrefetchNextPage(api, loc, path, dir.isPlaceholderData ? undefined : dir.data?.total);
+  useReportRefreshFailure(dir);
   const { visible, toggle } = useColumns();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
-  const operation = useRunningOperation();
-  const operationApi = useMemo(
-    () => (operation ? createEfileApi(operation.clusterId, operation.baseUrl) : null),
-    [operation],
-  );
   const [panelOpen, setPanelOpen] = useState(false);
   const activeUploads = useActiveUploadCount();
   const root = useRef<HTMLDivElement>(null);
   useFocusReturn(root, dialog !== null);
   const pickers = useRef<UploadPickers>(null);
   const { fullscreen, toggle: toggleFullscreen } = useFullscreen(root);
-
-  // A selection belongs to the page it was made on. Keyed by that page, a new page starts with none without the
-  // extra render and commit of the whole screen that clearing it in an effect cost; it is dropped during this
-  // render (React re-runs only this function) so that coming back to the page does not bring it back.
-  const view = JSON.stringify([clusterId, path, loc.pageNum, loc.pageSize, loc.sort, loc.order, loc.keyword]);
-  const [selection, setSelection] = useState({ view, paths: NONE });
-  if (selection.view !== view && selection.paths.length > 0) setSelection({ view, paths: NONE });
-  const selected = selection.view === view ? selection.paths : NONE;
-  const setSelected = useStableCallback((paths: string[]) => setSelection({ view, paths }));
+  const operation = useRunningOperation();
+  const operationApi = useMemo(
+    () => (operation ? createEfileApi(operation.clusterId, operation.baseUrl) : null),
+    [operation],
+  );
 
   const rows = useMemo(() => dir.data?.list ?? [], [dir.data]);
-  const selectedEntries = useMemo(() => rows.filter((r) => selected.includes(r.path)), [rows, selected]);
+  const view = JSON.stringify([clusterId, path, loc.pageNum, loc.pageSize, loc.sort, loc.order, loc.keyword]);
+  const selection = useSelection(view, rows);
 
   /** Changes the address; the route's loader (efile.loader.ts) asks for the new listing at the navigation. */
   const show = useStableCallback((patch: Partial<EfileLocation>, push?: boolean) => update(patch, push));
   const goTo = useStableCallback((to: string, cluster?: string) => show(folderPatch(to, cluster), true));
-
   const refresh = useCallback(() => {
     void qc.invalidateQueries({ queryKey: directoryKey(clusterId) });
   }, [qc, clusterId]);
@@ -89,43 +80,48 @@ export function FileManager() {
   }, [qc, clusterId]);
   useUploadLanded(clusterId, path, refresh);
 
-  const roots = useMemo(() => init?.roots ?? [], [init]);
-  const canGoUp = path !== null && !roots.includes(path) && path !== '/';
-  const up = useStableCallback(() => {
-    if (path && canGoUp) goTo(parentPath(path));
-  });
-
-  const clearSelection = useStableCallback(() => setSelected([]));
-  const actions = useFileActions({
+  const places = usePlaces(efile.clusters, clusterId, init, i18n.language);
+  const canGoUp = path !== null && !places.roots.includes(path) && path !== '/';
+  // A centre without a working file service: its alert alone, and only what works without one stays enabled
+  // (another centre, the upload list of other centres). Nothing of the previously shown centre is left on screen.
+  const unavailable = efile.service.error;
+  const state = useMemo<ActionState>(
+    () => ({
+      selection: selection.entries,
+      dir: path,
+      online: unavailable === null && api !== null,
+      deactivated: efile.deactivated,
+      canGoUp,
+    }),
+    [selection.entries, path, unavailable, api, efile.deactivated, canGoUp],
+  );
+  const actions = useEfileActions({
+    state,
+    rows,
     api,
-    selected: selectedEntries,
+    openDialog: setDialog,
     goTo,
     refresh,
-    clearSelection,
-    setDialog,
+    select: selection.select,
+    pickUpload: (kind) => pickers.current?.[kind](),
+    keys: dialog === null && menuAt === null,
   });
+  const onRun = useStableCallback((id: string) => actions.run(id, menuAt ? 'menu' : 'toolbar'));
 
-  const onAction = useStableCallback((a: ContextAction | 'delete') => {
-    if (a === 'open') {
-      const only = selectedEntries[0];
-      if (only) void actions.open(only);
-    } else if (a === 'delete') actions.remove();
-    else if (a === 'download') void actions.download();
-    else if (a === 'rename') actions.rename();
-    else if (a === 'copy' || a === 'move') actions.copyMove(a);
-    else actions.share();
-  });
-
-  useKeyboard(dialog === null && menuAt === null, {
-    onDelete: () => onAction('delete'),
-    onRename: () => onAction('rename'),
-    onOpen: () => {
-      if (selectedEntries.length === 1) onAction('open');
-    },
-    onUp: up,
-    onSelectAll: () => setSelected(rows.map((r) => r.path)),
-  });
-
+  const onCluster = useStableCallback((id: string) =>
+    update({ cluster: id, path: null, pageNum: 1, keyword: '' }, true),
+  );
+  const onMyShares = useCallback(() => setDialog({ kind: 'myShares' }), []);
+  const onUploadList = useCallback(() => setPanelOpen((o) => !o), []);
+  const onSearch = useStableCallback((keyword: string) => show({ keyword, pageNum: 1 }));
+  const onInvalidPath = useStableCallback(() => void message.warning(t('efile.goto.invalid')));
+  const onSort = useStableCallback((sort: EfileLocation['sort'], order: EfileLocation['order']) =>
+    show({ sort, order, pageNum: 1 }),
+  );
+  const onContextMenu = useCallback((_e: unknown, x: number, y: number) => setMenuAt({ x, y }), []);
+  const onPage = useStableCallback((pageNum: number, pageSize: number) => show({ pageNum, pageSize }));
+  const closeMenu = useCallback(() => setMenuAt(null), []);
+  const onQueued = useCallback(() => setPanelOpen(true), []);
   const onOperationEnd = useCallback(
     (op: { status: string; errorCode: string | null } | null) => {
       runningOperation.set(null);
@@ -137,53 +133,6 @@ export function FileManager() {
     },
     [message, t, refresh],
   );
-
-  // Stable props of the memoized toolbar, path bar, table and pagination.
-  const clusterChoices = useMemo(
-    () =>
-      efile.clusters.map((c) => ({
-        id: c.clusterId,
-        name: pick(i18n.language, c.centerName, c.centerNameEn),
-      })),
-    [efile.clusters, i18n.language],
-  );
-  const current = efile.clusters.find((c) => c.clusterId === clusterId);
-  const homeDir = homeDirectory(current?.params.default_user_home_path, init);
-  const homes = useMemo(
-    () =>
-      userHomes(
-        efile.clusters.map((c) => ({
-          clusterId: c.clusterId,
-          centre: pick(i18n.language, c.centerName, c.centerNameEn),
-          homePath: c.homePath,
-        })),
-        { clusterId, homePath: init?.homePath ?? null },
-      ),
-    [efile.clusters, i18n.language, clusterId, init],
-  );
-  // Granted folders other than the home and the home root are the share directories.
-  const shareRoots = useMemo(
-    () => roots.filter((r) => r !== init?.homePath && r !== homeDir),
-    [roots, init, homeDir],
-  );
-  const onCluster = useStableCallback((id: string) =>
-    update({ cluster: id, path: null, pageNum: 1, keyword: '' }, true),
-  );
-  const onMyShares = useCallback(() => setDialog({ kind: 'myShares' }), []);
-  const onUploadFiles = useCallback(() => pickers.current?.files(), []);
-  const onUploadFolder = useCallback(() => pickers.current?.folder(), []);
-  const onCreate = useCallback((type: 'file' | 'folder') => setDialog({ kind: 'create', type }), []);
-  const onUploadList = useCallback(() => setPanelOpen((o) => !o), []);
-  const onSearch = useStableCallback((keyword: string) => show({ keyword, pageNum: 1 }));
-  const onInvalidPath = useStableCallback(() => void message.warning(t('efile.goto.invalid')));
-  const onSort = useStableCallback((sort: EfileLocation['sort'], order: EfileLocation['order']) =>
-    show({ sort, order, pageNum: 1 }),
-  );
-  const onOpen = useStableCallback((e: FileEntry) => void actions.open(e));
-  const onContextMenu = useCallback((_e: FileEntry, x: number, y: number) => setMenuAt({ x, y }), []);
-  const onPage = useStableCallback((pageNum: number, pageSize: number) => show({ pageNum, pageSize }));
-  const closeMenu = useCallback(() => setMenuAt(null), []);
-  const onQueued = useCallback(() => setPanelOpen(true), []);
   const uploadTarget = useMemo(
     () =>
       api && path
@@ -204,13 +153,12 @@ export function FileManager() {
   if (efile.clustersLoading) return <Spin className="efile-loading" />;
   if (efile.clusters.length === 0) return <Alert type="info" showIcon title={t('efile.noCluster')} />;
 
-  // A centre without a working file service: its alert alone, and only what works without one stays enabled
-  // (another centre, the upload list of other centres). Nothing of the previously shown centre is left on screen.
-  const unavailable = efile.service.error;
   // A listing (or the cluster's initInfo) that failed shows the error, not an empty folder; a refresh that failed
   // while a page is on screen keeps it (the failure is reported as a message).
   const failure = unavailable ? null : dir.error && !dir.data ? dir.error : !init ? efile.initError : null;
   const ownHome = init?.homePath ?? null;
+  const usable = !unavailable && !efile.deactivated;
+  const account = efile.clusters.find((c) => c.clusterId === clusterId)?.accountDetail?.name ?? '';
 
   return (
     <div ref={root} className={`efile ${fullscreen ? 'efile-fullscreen' : ''}`} data-testid="efile">
@@ -223,44 +171,42 @@ export function FileManager() {
         />
       )}
       <FileToolbar
-        clusters={clusterChoices}
+        clusters={places.clusterChoices}
         clusterId={clusterId}
         onCluster={onCluster}
-        homeDir={homeDir}
-        userHomes={homes}
-        shareRoots={shareRoots}
+        homeDir={places.homeDir}
+        userHomes={places.homes}
+        shareRoots={places.shareRoots}
         onGo={goTo}
         onMyShares={onMyShares}
-        onUploadFiles={onUploadFiles}
-        onUploadFolder={onUploadFolder}
-        onCreate={onCreate}
-        onAction={onAction}
+        actions={actions.views}
+        onRun={onRun}
         columns={visible}
         onToggleColumn={toggle}
         uploadCount={activeUploads}
         onUploadList={onUploadList}
         fullscreen={fullscreen}
         onFullscreen={toggleFullscreen}
-        disabled={unavailable !== null || api === null}
+        disabled={!state.online || !usable}
         extra={
           <FastransBar
             clusterId={clusterId}
             dir={path}
             homePath={ownHome}
-            selected={selectedEntries}
+            selected={selection.entries}
             refresh={refresh}
             goTo={goTo}
-            disabled={unavailable !== null || api === null}
+            disabled={!state.online || !usable}
           />
         }
       />
-      {path && !unavailable && (
+      {path && usable && (
         <PathBar
           path={path}
-          roots={roots}
+          roots={places.roots}
           keyword={loc.keyword}
           onGo={goTo}
-          onUp={canGoUp ? up : null}
+          onUp={canGoUp ? () => actions.run('up', 'toolbar') : null}
           onRefresh={refresh}
           onSearch={onSearch}
           onInvalidPath={onInvalidPath}
@@ -274,15 +220,16 @@ export function FileManager() {
           onEnd={onOperationEnd}
         />
       )}
-      {!unavailable && !failure && !api && <Spin className="efile-loading" />}
-      {failure && (
+      {efile.deactivated && <AccountDeactivated centre={efile.clusterName} account={account} />}
+      {usable && !failure && !api && <Spin className="efile-loading" />}
+      {usable && failure && (
         <FolderError
           error={failure}
           onRetry={retry}
           onHome={ownHome && path !== ownHome ? () => goTo(ownHome) : undefined}
         />
       )}
-      {!failure && !unavailable && api && init && uploadTarget && (
+      {usable && !failure && api && init && uploadTarget && (
         <UploadDropZone ref={pickers} api={api} init={init} target={uploadTarget} onQueued={onQueued}>
           <FileTable
             rows={rows}
@@ -290,15 +237,15 @@ export function FileManager() {
             columns={visible}
             sort={loc.sort}
             order={loc.order}
-            selected={selected}
-            onSelect={setSelected}
+            selected={selection.paths}
+            onSelect={selection.select}
             onSort={onSort}
-            onOpen={onOpen}
+            onOpen={actions.open}
             onContextMenu={onContextMenu}
           />
         </UploadDropZone>
       )}
-      {dir.data && api && !unavailable && (
+      {dir.data && api && usable && (
         <FilePagination
           total={dir.data.total}
           pageNum={loc.pageNum}
@@ -306,7 +253,7 @@ export function FileManager() {
           onChange={onPage}
         />
       )}
-      <ContextMenu at={menuAt} onAction={onAction} onClose={closeMenu} />
+      <ContextMenu at={menuAt} actions={actions.views} onRun={onRun} onClose={closeMenu} />
       {panelOpen && (
         <UploadPanel
           onClose={() => setPanelOpen(false)}
@@ -314,7 +261,7 @@ export function FileManager() {
           maxChunkSize={init?.maxChunkSize ?? 1024 * 1024}
         />
       )}
-      {api && path && !unavailable && (
+      {api && path && usable && (
         <FileDialogs
           api={api}
           dir={path}
@@ -330,6 +277,19 @@ export function FileManager() {
       )}
     </div>
   );
+}
+
+/**
+ * The folder's own failure is shown in place (FolderError) and is not also a message; a refresh that failed while
+ * the page stays on screen is one (the page's query is silent, see useDirectory).
+ */
+function useReportRefreshFailure(dir: { error: unknown; data: unknown; errorUpdatedAt: number }) {
+  const { error, data, errorUpdatedAt } = dir;
+  const onScreen = data !== undefined;
+  useEffect(() => {
+    if (error && onScreen) notifyError(error);
+    // Once per failure: errorUpdatedAt changes with each (error and onScreen are read as they are then).
+  }, [errorUpdatedAt]);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { memo, useCallback, useMemo } from 'react';
+import { memo, useCallback, useMemo, useRef } from 'react';
 import { Table, type TableColumnsType, type TableProps } from 'antd';
 import {
   FileOutlined,
@@ -11,7 +11,8 @@ import { useTranslation } from 'react-i18next';
 import { PREVIEWABLE_IMAGE_EXTENSIONS, type FileEntry } from '@hpc/contracts';
 import type { SortKey } from '@hpc/api-client';
 import type { ColumnKey } from '../hooks/use-columns';
-import { formatSize, formatSizeExact } from '../lib/format-size';
+import { rangeOf } from '../hooks/use-selection';
+import { formatSize, formatSizeExact } from '../../../shared/utils/format-size';
 import { isTextLike } from '../lib/file-kinds';
 
 interface Props {
@@ -39,10 +40,18 @@ function EntryIcon({ entry }: { entry: FileEntry }) {
   return <FileOutlined className="efile-icon" />;
 }
 
+/** The name links of the table's rows, in order: each row's one stop for the arrow keys. */
+const rowLinks = (table: HTMLElement) => [
+  ...table.querySelectorAll<HTMLElement>('tr.ant-table-row .efile-name'),
+];
+
 /**
  * The listing: only the page's rows are rendered; sorting is the server's (a click asks for the page again),
- * selection is by path. Double-click or Enter opens, right-click opens the context menu. Memoized with its columns
- * and row handlers: it renders when its rows, selection, columns or sort change, not on each render of the page.
+ * selection is by path. As on a desktop: a click selects a row, Ctrl/⌘-click adds or removes one, Shift-click selects
+ * the range from the last clicked row; double-click or Enter opens; ArrowDown from a column header enters the rows,
+ * ArrowUp/ArrowDown move between them selecting as they go (with Shift, the range). Right-click opens the context
+ * menu. Memoized with its columns and row handlers: it renders when its rows, selection, columns or sort change, not
+ * on each render of the page.
  */
 export const FileTable = memo(function FileTable(p: Props) {
   const { t, i18n } = useTranslation();
@@ -158,9 +167,20 @@ export const FileTable = memo(function FileTable(p: Props) {
     (e: FileEntry) => (selected.includes(e.path) ? 'efile-row-selected' : ''),
     [selected],
   );
+  // Where a Shift-click or Shift+arrow range starts: the row last clicked or moved to without Shift.
+  const anchor = useRef<string | null>(null);
+  const rows = p.rows;
   const onRow = useCallback(
     (e: FileEntry): React.HTMLAttributes<HTMLElement> => ({
+      // Shift-click selects, it does not select the text between the two rows.
+      onMouseDown: (ev) => ev.shiftKey && ev.preventDefault(),
       onClick: (ev) => {
+        if (ev.shiftKey) {
+          const range = rangeOf(rows, anchor.current, e.path);
+          onSelect(ev.ctrlKey || ev.metaKey ? [...new Set([...selected, ...range])] : range);
+          return;
+        }
+        anchor.current = e.path;
         if (ev.ctrlKey || ev.metaKey) {
           onSelect(selected.includes(e.path) ? selected.filter((x) => x !== e.path) : [...selected, e.path]);
         } else onSelect([e.path]);
@@ -172,27 +192,60 @@ export const FileTable = memo(function FileTable(p: Props) {
         onContextMenu(e, ev.clientX, ev.clientY);
       },
     }),
-    [selected, onSelect, onOpen, onContextMenu],
+    [rows, selected, onSelect, onOpen, onContextMenu],
+  );
+  // The arrow keys: from a column header into the rows, and from row to row.
+  const onKeyDown = useCallback(
+    (ev: React.KeyboardEvent<HTMLDivElement>) => {
+      if (ev.key !== 'ArrowDown' && ev.key !== 'ArrowUp') return;
+      const target = ev.target as HTMLElement;
+      const links = rowLinks(ev.currentTarget);
+      const inHeader = target.closest('thead') !== null;
+      const row = target.closest('tr.ant-table-row');
+      const at = row ? links.findIndex((l) => row.contains(l)) : -1;
+      let next: number;
+      if (inHeader) next = ev.key === 'ArrowDown' ? 0 : -1;
+      else if (at >= 0) next = at + (ev.key === 'ArrowDown' ? 1 : -1);
+      else return;
+      ev.preventDefault();
+      if (next < 0 && at === 0) {
+        ev.currentTarget.querySelector<HTMLElement>('thead th[tabindex]')?.focus();
+        return;
+      }
+      const link = links[next];
+      const entry = rows[next];
+      if (!link || !entry) return;
+      link.focus();
+      if (ev.shiftKey) onSelect(rangeOf(rows, anchor.current ?? rows[at]?.path ?? null, entry.path));
+      else {
+        anchor.current = entry.path;
+        onSelect([entry.path]);
+      }
+    },
+    [rows, onSelect],
   );
   const locale = useMemo(() => ({ emptyText: t('efile.empty') }), [t]);
 
   return (
-    <Table<FileEntry>
-      className="efile-table"
-      data-testid="efile-table"
-      size="small"
-      rowKey="path"
-      dataSource={p.rows}
-      columns={columns}
-      loading={p.loading}
-      pagination={false}
-      sortDirections={SORT_DIRECTIONS}
-      showSorterTooltip={false}
-      onChange={onChange}
-      locale={locale}
-      rowSelection={rowSelection}
-      rowClassName={rowClassName}
-      onRow={onRow}
-    />
+    // Key presses bubble here from the header's cells and the rows' controls: the arrow keys between them.
+    <div onKeyDown={onKeyDown} className="efile-table-keys">
+      <Table<FileEntry>
+        className="efile-table"
+        data-testid="efile-table"
+        size="small"
+        rowKey="path"
+        dataSource={p.rows}
+        columns={columns}
+        loading={p.loading}
+        pagination={false}
+        sortDirections={SORT_DIRECTIONS}
+        showSorterTooltip={false}
+        onChange={onChange}
+        locale={locale}
+        rowSelection={rowSelection}
+        rowClassName={rowClassName}
+        onRow={onRow}
+      />
+    </div>
   );
 });

@@ -1,24 +1,20 @@
 import { memo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Badge, Button, Checkbox, Dropdown, Select, Space, Tooltip } from 'antd';
 import {
   CloudUploadOutlined,
-  CopyOutlined,
-  DeleteOutlined,
-  DownloadOutlined,
-  EditOutlined,
   FolderAddOutlined,
   FullscreenExitOutlined,
   FullscreenOutlined,
   HomeOutlined,
   UserOutlined,
-  ScissorOutlined,
   SettingOutlined,
   ShareAltOutlined,
   TeamOutlined,
   UnorderedListOutlined,
   UploadOutlined,
 } from '@ant-design/icons';
-import { useTranslation } from 'react-i18next';
+import type { ActionView } from '../actions/use-efile-actions';
 import { ALL_COLUMNS, type ColumnKey } from '../hooks/use-columns';
 import type { UserHome } from '../lib/home-places';
 
@@ -33,17 +29,19 @@ interface Props {
   shareRoots: string[];
   onGo: (path: string, clusterId?: string) => void;
   onMyShares: () => void;
-  onUploadFiles: () => void;
-  onUploadFolder: () => void;
-  onCreate: (type: 'file' | 'folder') => void;
-  onAction: (a: 'download' | 'rename' | 'copy' | 'move' | 'delete' | 'share') => void;
+  /** The registry's actions as they stand (actions/): the Upload and New menus and the selection's buttons. */
+  actions: ActionView[];
+  onRun: (id: string) => void;
   columns: ColumnKey[];
   onToggleColumn: (c: ColumnKey, on: boolean) => void;
   uploadCount: number;
   onUploadList: () => void;
   fullscreen: boolean;
   onFullscreen: () => void;
-  /** No working file service on this centre (or not known yet): only the centre switch and the view stay enabled. */
+  /**
+   * No working file service on this centre (or not known yet), or the account is deactivated there: the places of
+   * this centre are disabled; the centre switch and the view stay enabled (the actions say for themselves).
+   */
   disabled?: boolean;
   /** More buttons after the selection's actions (fast transfer). */
   extra?: React.ReactNode;
@@ -55,27 +53,9 @@ interface Props {
  * Memoized: nothing of it changes when the page of the folder does.
  */
 export const FileToolbar = memo(function FileToolbar(p: Props) {
-  // The menu entry that opens the name dialog disappears with the menu: the focus goes back to the New button first,
-  // so that the dialog hands it back there when it closes (not to the top of the page).
-  const createButton = useRef<HTMLButtonElement>(null);
-  const create = (type: 'folder' | 'file') => {
-    createButton.current?.focus();
-    p.onCreate(type);
-  };
   const { t } = useTranslation();
   const off = p.disabled ?? false;
-  const btn = (key: Parameters<Props['onAction']>[0], icon: React.ReactNode, danger = false) => (
-    <Button
-      key={key}
-      icon={icon}
-      danger={danger}
-      disabled={off}
-      onClick={() => p.onAction(key)}
-      data-testid={`efile-action-${key}`}
-    >
-      {t(`efile.actions.${key}`)}
-    </Button>
-  );
+  const group = (g: ActionView['toolbar']) => p.actions.filter((a) => a.toolbar === g);
   return (
     <div className="efile-toolbar">
       <div className="efile-toolbar-row">
@@ -120,6 +100,8 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
                 items: p.userHomes.map((h) => ({
                   key: h.clusterId,
                   label: t('efile.places.userHomeOn', { centre: h.centre, path: h.path }),
+                  // The homes on other centres still lead somewhere that works.
+                  disabled: off && h.clusterId === p.clusterId,
                 })),
                 selectable: true,
                 selectedKeys: p.clusterId ? [p.clusterId] : [],
@@ -129,7 +111,11 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
                 },
               }}
             >
-              <Button icon={<UserOutlined />} disabled={off} data-testid="efile-user-home">
+              <Button
+                icon={<UserOutlined />}
+                disabled={off && p.userHomes.every((h) => h.clusterId === p.clusterId)}
+                data-testid="efile-user-home"
+              >
                 {t('efile.places.userHome')}
               </Button>
             </Dropdown>
@@ -201,49 +187,82 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
         </Space>
       </div>
       <Space wrap size={[6, 6]}>
-        <Dropdown
-          // Hover for the mouse; Enter or Space for the keyboard, which then moves into the menu.
-          trigger={['hover', 'click']}
-          autoFocus
-          menu={{
-            items: [
-              { key: 'files', label: t('efile.upload.files'), onClick: p.onUploadFiles },
-              { key: 'folder', label: t('efile.upload.folder'), onClick: p.onUploadFolder },
-            ],
-          }}
-        >
-          <Button type="primary" icon={<UploadOutlined />} disabled={off} data-testid="efile-upload-button">
-            {t('efile.upload.button')}
-          </Button>
-        </Dropdown>
-        <Dropdown
-          // Hover for the mouse; Enter or Space for the keyboard, which then moves into the menu.
-          trigger={['hover', 'click']}
-          autoFocus
-          menu={{
-            items: [
-              { key: 'folder', label: t('efile.create.folder'), onClick: () => create('folder') },
-              { key: 'file', label: t('efile.create.file'), onClick: () => create('file') },
-            ],
-          }}
-        >
+        <ActionMenu
+          actions={group('upload')}
+          onRun={p.onRun}
+          label={t('efile.upload.button')}
+          icon={<UploadOutlined />}
+          primary
+          testId="efile-upload-button"
+        />
+        <ActionMenu
+          actions={group('create')}
+          onRun={p.onRun}
+          label={t('efile.create.button')}
+          icon={<FolderAddOutlined />}
+          testId="efile-create-button"
+        />
+        {group('selection').map((a) => (
           <Button
-            ref={createButton}
-            icon={<FolderAddOutlined />}
-            disabled={off}
-            data-testid="efile-create-button"
+            key={a.id}
+            icon={a.icon}
+            danger={a.danger}
+            disabled={a.disabled}
+            onClick={() => p.onRun(a.id)}
+            data-testid={`efile-action-${a.id}`}
           >
-            {t('efile.create.button')}
+            {t(a.labelKey)}
           </Button>
-        </Dropdown>
-        {btn('download', <DownloadOutlined />)}
-        {btn('rename', <EditOutlined />)}
-        {btn('copy', <CopyOutlined />)}
-        {btn('move', <ScissorOutlined />)}
-        {btn('share', <ShareAltOutlined />)}
-        {btn('delete', <DeleteOutlined />, true)}
+        ))}
         {p.extra}
       </Space>
     </div>
   );
 });
+
+/**
+ * A toolbar button whose menu holds a group of the registry's actions (Upload, New). Disabled when none of them can
+ * run. Hover for the mouse; Enter or Space for the keyboard, which then moves into the menu.
+ */
+function ActionMenu(p: {
+  actions: ActionView[];
+  onRun: (id: string) => void;
+  label: string;
+  icon: React.ReactNode;
+  primary?: boolean;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  // The menu entry that opens a dialog disappears with the menu: the focus goes back to this button first, so that
+  // the dialog hands it back here when it closes (not to the top of the page).
+  const button = useRef<HTMLButtonElement>(null);
+  if (p.actions.length === 0) return null;
+  return (
+    <Dropdown
+      trigger={['hover', 'click']}
+      autoFocus
+      menu={{
+        items: p.actions.map((a) => ({
+          key: a.id,
+          label: t(a.labelKey),
+          icon: a.icon,
+          disabled: a.disabled,
+        })),
+        onClick: (i) => {
+          button.current?.focus();
+          p.onRun(i.key);
+        },
+      }}
+    >
+      <Button
+        ref={button}
+        type={p.primary ? 'primary' : 'default'}
+        icon={p.icon}
+        disabled={p.actions.every((a) => a.disabled)}
+        data-testid={p.testId}
+      >
+        {p.label}
+      </Button>
+    </Dropdown>
+  );
+}

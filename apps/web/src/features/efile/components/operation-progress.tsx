@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../../shared/api/notify';
 import type { OperationProgress as Op } from '@hpc/api-client';
 import type { EfileApi } from '../api/efile.api';
-import { formatSize } from '../lib/format-size';
+import { formatSize } from '../../../shared/utils/format-size';
 
 interface Props {
   api: EfileApi;

@@ -2,6 +2,7 @@ import { memo, useEffect, useState } from 'react';
 import { Breadcrumb, Button, Input, Space, Tooltip } from 'antd';
 import { ArrowUpOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { searchButton } from '../../../shared/ui/search-button';
 import { breadcrumbs, isInsideRoots, normalizeTypedPath } from '../lib/paths';
 
 interface Props {
@@ -99,6 +100,7 @@ export const PathBar = memo(function PathBar(p: Props) {
         onSearch={(v) => p.onSearch(v.trim())}
         placeholder={t('efile.search.placeholder')}
         aria-label={t('efile.search.placeholder')}
+        enterButton={searchButton(t('efile.search.button'))}
       />
     </div>
   );

@@ -38,7 +38,12 @@ export function directoryQueryOptions(api: EfileApi | null, loc: EfileLocation, 
  * of 100,000 entries costs what a page costs. The previous page stays on screen while the next one loads.
  */
 export function useDirectory(api: EfileApi | null, loc: EfileLocation, path: string | null) {
-  return useQuery({ ...directoryQueryOptions(api, loc, path), placeholderData: keepPreviousData });
+  // Silent: the page shows a failure in place of the folder, or reports a failed refresh itself (FileManager).
+  return useQuery({
+    ...directoryQueryOptions(api, loc, path),
+    placeholderData: keepPreviousData,
+    meta: { silent: true },
+  });
 }
 
 /**

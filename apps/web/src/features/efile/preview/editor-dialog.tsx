@@ -3,9 +3,9 @@ import { App, Button, Modal, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { FileEntry } from '@hpc/contracts';
 import { notifyError } from '../../../shared/api/notify';
-import { usePreferences } from '../../../app/preferences';
+import { usePreferences } from '../../../shared/preferences/preferences';
 import type { EfileApi } from '../api/efile.api';
-import { formatSizeExact } from '../lib/format-size';
+import { formatSizeExact } from '../../../shared/utils/format-size';
 
 const CodeEditor = lazy(() => import('./code-editor'));
 

@@ -10,7 +10,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { isAreaMode } from '../../account';
-import { formatSizeExact } from '../lib/format-size';
+import { formatSizeExact } from '../../../shared/utils/format-size';
 import type { RowView } from './upload-queue';
 import { CHUNK_SIZE_CHOICES_MIB, chunkSizeSetting, setChunkSizeSetting, uploadEngine } from './upload-store';
 import { UploadProgressCell } from './upload-progress-cell';

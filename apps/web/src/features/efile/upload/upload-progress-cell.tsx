@@ -1,5 +1,5 @@
 import { Progress } from 'antd';
-import { formatSpeed } from '../lib/format-size';
+import { formatSpeed } from '../../../shared/utils/format-size';
 import { useUploadProgress } from './use-uploads';
 
 /**

@@ -6,8 +6,8 @@ import { useNavigate } from 'react-router';
 import { DIRECT_MESSAGE_CODES, Limits, type ModelCopyJob } from '@hpc/contracts';
 import { errorMessage } from '../../../shared/api/error-message';
 import { pick } from '../../../shared/i18n/languages';
-import { useClusters } from '../../clusters/use-clusters';
-import { formatSize } from '../../efile/lib/format-size';
+import { useClusters } from '../../clusters';
+import { formatSize } from '../../../shared/utils/format-size';
 import { api, identity } from '../../../shared/api/client';
 
 interface Props {

@@ -4,7 +4,8 @@ import { DownloadOutlined, FileOutlined, FolderFilled } from '@ant-design/icons'
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Limits, type FileEntry } from '@hpc/contracts';
-import { formatSizeExact } from '../../efile/lib/format-size';
+import { formatSizeExact } from '../../../shared/utils/format-size';
+import { startDownload } from '../../../shared/utils/start-download';
 import { shareErrorKey, type ShareApi } from '../share.api';
 
 interface Props {
@@ -14,15 +15,6 @@ interface Props {
   isDir: boolean;
   onError: (key: string) => void;
 }
-
-const startDownload = (url: string) => {
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = '';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-};
 
 /** The shared folder, browsable below its top only, with download of files and a zip of folders. */
 export function ShareBrowser({ api, shareToken, name, isDir, onError }: Props) {

@@ -1,12 +1,5 @@
-import { useEffect, useRef } from 'react';
-
-export interface KeyHandlers {
-  onDelete: () => void;
-  onRename: () => void;
-  onOpen: () => void;
-  onUp: () => void;
-  onSelectAll: () => void;
-}
+import { useEffect } from 'react';
+import type { EfileAction, KeyBinding } from './action';
 
 const CONTROLS =
   'button, a[href], [role="button"], [role="link"], [role="menuitem"], [role="tab"], [role="option"]';
@@ -24,28 +17,35 @@ function ignored(e: KeyboardEvent): boolean {
   );
 }
 
-/** Desktop keys of the file list: Delete, F2 rename, Enter open, Backspace up, Ctrl/Cmd+A select all. */
-export function useKeyboard(enabled: boolean, handlers: KeyHandlers) {
-  // The latest handlers, read at key time: the listener is not re-added on every render of the file manager.
-  const ref = useRef(handlers);
-  ref.current = handlers;
+export const matchesKey = (e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>, b: KeyBinding) =>
+  e.key.toLowerCase() === b.key.toLowerCase() && (e.ctrlKey || e.metaKey) === (b.mod ?? false) && !e.altKey;
+
+/** The action a key press runs, if any (the first in the registry's order with a matching binding). */
+export const actionForKey = (actions: readonly EfileAction[], e: KeyboardEvent): EfileAction | undefined =>
+  actions.find((a) => a.keys?.some((b) => matchesKey(e, b)));
+
+/**
+ * The desktop keys of the file list, from the registry's bindings (Delete, F2, Enter, Backspace, Ctrl/⌘+A): one
+ * listener on the window while `enabled` (no dialog or menu open). Whether the action may run is `run`'s to decide.
+ */
+export function useActionKeys(
+  enabled: boolean,
+  actions: readonly EfileAction[],
+  run: (id: string, trigger: 'key') => void,
+) {
   useEffect(() => {
     if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
-      if (ignored(e)) return;
+      if (e.defaultPrevented || ignored(e)) return;
       // Enter on a button, link, tab or menu entry is that control's own (it would otherwise never open the New
       // menu or press a toolbar button from the keyboard).
       if (e.key === 'Enter' && (e.target as HTMLElement | null)?.closest?.(CONTROLS)) return;
-      const h = ref.current;
-      if (e.key === 'Delete') h.onDelete();
-      else if (e.key === 'F2') h.onRename();
-      else if (e.key === 'Enter') h.onOpen();
-      else if (e.key === 'Backspace') h.onUp();
-      else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'a') h.onSelectAll();
-      else return;
+      const action = actionForKey(actions, e);
+      if (!action) return;
       e.preventDefault();
+      run(action.id, 'key');
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [enabled]);
+  }, [enabled, actions, run]);
 }

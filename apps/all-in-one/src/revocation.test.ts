@@ -1,0 +1,223 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  REQUEST_TIME_HEADER,
+  type CurrentUser,
+  type IssuedCredential,
+  type UserSession,
+} from '@hpc/contracts';
+import { encodeRequestTime } from '@hpc/api-client';
+import { makeTempDir } from '@hpc/server-kit/testing';
+import { buildAllInOne } from './all-in-one';
+
+/**
+ * Issue 25 §1.2–§1.4 on the composition that serves them (portal and its efile instances in one process, one
+ * revocation store): whatever ends a session, disables a user or revokes a credential stops the efile at once.
+ */
+const PASSWORD = 'demo-portal-2026';
+type App = Awaited<ReturnType<typeof buildAllInOne>>['app'];
+const HOME = '/public/home/demo';
+/** The cluster of each demo user used here (wangwu's account on 11250 is disabled; lisi has none there). */
+const CLUSTER: Record<string, string> = { demo: '11250', lisi: '11251', wangwu: '11251', admin: '' };
+
+class Browser {
+  readonly cookies = new Map<string, string>();
+  token = '';
+  cluster = '';
+  constructor(
+    private readonly app: App,
+    readonly agent = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0',
+  ) {}
+  async call(method: 'GET' | 'POST', url: string, json?: unknown) {
+    const headers: Record<string, string> = {
+      [REQUEST_TIME_HEADER]: await encodeRequestTime(),
+      'user-agent': this.agent,
+    };
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const csrf = this.cookies.get(CSRF_COOKIE);
+    if (csrf) headers[CSRF_HEADER] = csrf;
+    if (json !== undefined) headers['content-type'] = 'application/json';
+    const res = await this.app.inject({
+      method,
+      url,
+      headers,
+      payload: json === undefined ? undefined : JSON.stringify(json),
+    });
+    for (const c of res.cookies) {
+      if (c.value === '' || (c.maxAge !== undefined && c.maxAge <= 0)) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    return res;
+  }
+  async login(username = 'demo') {
+    const res = await this.call('POST', '/api/auth/login', { username, password: PASSWORD });
+    if (res.statusCode !== 200) throw new Error(`login ${username}: ${res.body}`);
+    this.cluster = CLUSTER[username]!;
+    this.token = dataOf<CurrentUser>(res).tokenList.find((t) => t.clusterId === this.cluster)?.token ?? '';
+    return this;
+  }
+  /** A call to the user's cluster's efile with this browser's token (or another), as the page makes it. */
+  efile(method: 'GET' | 'POST', url: string, token = this.token, json?: unknown) {
+    return this.app.inject({
+      method,
+      url: `/efile/${this.cluster}${url}`,
+      headers: { token, ...(json ? { 'content-type': 'application/json' } : {}) },
+      payload: json ? JSON.stringify(json) : undefined,
+    });
+  }
+}
+
+const dataOf = <T>(res: LightMyRequestResponse): T => res.json<{ data: T }>().data;
+const codeOf = (res: LightMyRequestResponse) => res.json<{ code: string }>().code;
+const list = (b: Browser, token?: string) => b.efile('GET', `/list.action?path=${HOME}`, token);
+
+describe('revocation reaches the cluster services at once (all-in-one)', () => {
+  let app: App;
+  let tmp: ReturnType<typeof makeTempDir>;
+  beforeAll(async () => {
+    tmp = makeTempDir('revocation-');
+    ({ app } = await buildAllInOne({
+      DATA_DIR: tmp.dir,
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'true',
+      PORTAL_DEMO_PASSWORD: PASSWORD,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+    }));
+    await app.ready();
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    tmp?.cleanup();
+  });
+
+  it('logout stops that session’s cluster token, not another session’s', async () => {
+    const a = await new Browser(app).login();
+    const b = await new Browser(app).login();
+    expect(codeOf(await list(a))).toBe('0');
+    await a.call('POST', '/api/auth/logout');
+    const refused = await a.efile('POST', '/mkdir.action', a.token, { path: `${HOME}/after-logout` });
+    expect(refused.statusCode).toBe(401);
+    expect(codeOf(refused)).toBe('401');
+    expect(codeOf(await list(a))).toBe('401');
+    expect(codeOf(await list(b))).toBe('0');
+    expect(codeOf(await list(b, a.token))).toBe('401');
+  });
+
+  it('a password change ends the other sessions (portal and efile) and keeps the one that made it', async () => {
+    const keeper = await new Browser(app).login('lisi');
+    const other1 = await new Browser(app).login('lisi');
+    const other2 = await new Browser(app).login('lisi');
+    const changed = await keeper.call('POST', '/api/user/password', {
+      oldPassword: PASSWORD,
+      newPassword: 'a-new-password-2026',
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(dataOf(changed)).toEqual({ endedSessions: 2 });
+    for (const o of [other1, other2]) {
+      expect((await o.call('GET', '/api/user/info')).statusCode).toBe(401);
+      expect(codeOf(await o.efile('GET', '/list.action?path=/public/home/lisi'))).toBe('401');
+    }
+    expect((await keeper.call('GET', '/api/user/info')).statusCode).toBe(200);
+    expect(codeOf(await keeper.efile('GET', '/list.action?path=/public/home/lisi'))).toBe('0');
+    await keeper.call('POST', '/api/user/password', {
+      oldPassword: 'a-new-password-2026',
+      newPassword: PASSWORD,
+    });
+  });
+
+  it('the user centre lists the sessions and signs out one, or every other', async () => {
+    const here = await new Browser(app, 'Mozilla/5.0 (Windows NT 10.0) Firefox/128.0').login();
+    const there = await new Browser(app, 'curl/8.0').login();
+    const third = await new Browser(app).login();
+    const sessions = dataOf<UserSession[]>(await here.call('GET', '/api/user/sessions'));
+    const mine = sessions.find((s) => s.current)!;
+    expect(mine.userAgent).toContain('Firefox');
+    expect(sessions.filter((s) => s.current)).toHaveLength(1);
+    // Nothing of the cookie in the page: the id is the tokens' sid, one way from the row.
+    expect(JSON.stringify(sessions)).not.toContain(here.cookies.get('hpc_session'));
+    const curl = sessions.find((s) => s.userAgent === 'curl/8.0')!;
+    expect(dataOf(await here.call('POST', '/api/user/sessions/end', { id: curl.id }))).toEqual({ ended: 1 });
+    expect((await there.call('GET', '/api/user/info')).statusCode).toBe(401);
+    expect(codeOf(await list(there))).toBe('401');
+    // Not found twice, nor another user's id.
+    expect((await here.call('POST', '/api/user/sessions/end', { id: curl.id })).statusCode).toBe(404);
+    const lisi = await new Browser(app).login('lisi');
+    const lisiId = dataOf<UserSession[]>(await lisi.call('GET', '/api/user/sessions')).find(
+      (s) => s.current,
+    )!.id;
+    expect((await here.call('POST', '/api/user/sessions/end', { id: lisiId })).statusCode).toBe(404);
+    expect(codeOf(await lisi.efile('GET', '/list.action?path=/public/home/lisi'))).toBe('0');
+
+    const others = dataOf<{ ended: number }>(await here.call('POST', '/api/user/sessions/endOthers'));
+    expect(others.ended).toBeGreaterThanOrEqual(1);
+    expect(codeOf(await list(third))).toBe('401');
+    expect(codeOf(await list(here))).toBe('0');
+    const left = dataOf<UserSession[]>(await here.call('GET', '/api/user/sessions'));
+    expect(left.map((s) => s.id)).toEqual([mine.id]);
+  });
+
+  it('a day token and a Linux command are listed, revocable by their user only, and refused once revoked', async () => {
+    const page = await new Browser(app).login('wangwu');
+    const day = dataOf<{ token: string }>(
+      await page.call('POST', '/model-zoo/proxy/efile/fastrans/login', {
+        directory: encodeURIComponent('/public/home/wangwu'),
+        clusterId: '11251',
+      }),
+    ).token;
+    const cmd = dataOf<{ url: string }>(
+      await page.efile('GET', '/linuxUpload.action?path=/public/home/wangwu'),
+    );
+    const creds = dataOf<IssuedCredential[]>(await page.call('GET', '/api/user/credentials'));
+    expect(creds.map((c) => c.kind).sort()).toEqual(['fastrans', 'linux']);
+    const dayCred = creds.find((c) => c.kind === 'fastrans')!;
+    const linuxCred = creds.find((c) => c.kind === 'linux')!;
+    expect(dayCred).toMatchObject({ clusterId: '11251', detail: '/public/home/wangwu' });
+    expect(linuxCred.detail).toBe('up /public/home/wangwu');
+    expect(JSON.stringify(creds)).not.toContain(day);
+
+    const put = (name: string) =>
+      app.inject({ method: 'PUT', url: new URL(cmd.url + name).pathname, payload: 'x' });
+    expect(codeOf(await page.efile('GET', '/list.action?path=/public/home/wangwu', day))).toBe('0');
+    expect(codeOf(await put('before.txt'))).toBe('0');
+
+    // Another user can neither revoke them nor learn they exist.
+    const demo = await new Browser(app).login();
+    for (const c of creds)
+      expect((await demo.call('POST', '/api/user/credentials/revoke', { id: c.id })).statusCode).toBe(404);
+    expect(codeOf(await put('still.txt'))).toBe('0');
+
+    for (const c of creds)
+      expect((await page.call('POST', '/api/user/credentials/revoke', { id: c.id })).statusCode).toBe(200);
+    expect(codeOf(await page.efile('GET', '/list.action?path=/public/home/wangwu', day))).toBe('1406');
+    expect(codeOf(await put('after.txt'))).toBe('1406');
+    expect(dataOf<IssuedCredential[]>(await page.call('GET', '/api/user/credentials'))).toEqual([]);
+    // The page's own session token goes on.
+    expect(codeOf(await list(page, page.token))).not.toBe('401');
+  });
+
+  it('disabling a user stops their tokens at once, day tokens included', async () => {
+    const admin = await new Browser(app).login('admin');
+    const user = await new Browser(app).login('wangwu');
+    const day = dataOf<{ token: string }>(
+      await user.call('POST', '/model-zoo/proxy/efile/fastrans/login', {
+        directory: encodeURIComponent('/public/home/wangwu'),
+        clusterId: '11251',
+      }),
+    ).token;
+    const wangwuList = (t: string) => user.efile('GET', '/list.action?path=/public/home/wangwu', t);
+    expect(codeOf(await wangwuList(user.token))).toBe('0');
+    expect(codeOf(await wangwuList(day))).toBe('0');
+    const off = await admin.call('POST', '/api/admin/users/update', {
+      username: 'wangwu',
+      status: 'disabled',
+    });
+    expect(off.statusCode).toBe(200);
+    expect(codeOf(await wangwuList(user.token))).toBe('401');
+    expect(codeOf(await wangwuList(day))).not.toBe('0');
+    // Tokens issued after a re-enabling pass (revocation.test.ts in server-kit checks it by their iat).
+    await admin.call('POST', '/api/admin/users/update', { username: 'wangwu', status: 'active' });
+  });
+});

@@ -1,0 +1,113 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { FASTRANS_TOKEN_USE } from '@hpc/contracts';
+import { MemoryKv } from '../kv';
+import {
+  assertNotRevoked,
+  createRevocationStore,
+  credentialId,
+  openRevocationStore,
+  type IssuedCredential,
+  type RevocationStore,
+} from './revocation';
+
+const stores: [string, () => { store: RevocationStore; close(): Promise<void> }][] = [
+  [
+    'memory',
+    () => {
+      const kv = new MemoryKv();
+      return { store: createRevocationStore(kv), close: () => kv.close() };
+    },
+  ],
+];
+const REDIS = process.env.TEST_REDIS_URL;
+if (REDIS) stores.push(['redis', () => openRevocationStore(REDIS)]);
+else console.warn('revocation store: Redis case skipped (set TEST_REDIS_URL to run it)');
+
+const nowS = () => Math.floor(Date.now() / 1000);
+// Unique per run: the Redis keys are shared by design (no per-test prefix).
+const u = () => `t${Math.random().toString(36).slice(2)}`;
+
+describe.each(stores)('revocation store (%s)', (_name, open) => {
+  const opened = open();
+  const { store } = opened;
+  afterAll(() => opened.close());
+
+  it('an ended session refuses its tokens only; other sessions of the user go on', async () => {
+    const sub = u();
+    await store.endSessions(['s-ended']);
+    expect(await store.revoked({ sub, sid: 's-ended', iat: nowS() })).toBe('session');
+    expect(await store.revoked({ sub, sid: 's-other', iat: nowS() })).toBeNull();
+    // A token without a session (the portal's own) is not concerned.
+    expect(await store.revoked({ sub, iat: nowS() })).toBeNull();
+  });
+
+  it('a disabled user refuses the tokens issued until then, not those issued later', async () => {
+    const sub = u();
+    const at = Date.now();
+    await store.disableUser(sub, at);
+    expect(await store.revoked({ sub, iat: Math.floor(at / 1000) - 60 })).toBe('user');
+    expect(await store.revoked({ sub, iat: Math.floor(at / 1000) })).toBe('user');
+    expect(await store.revoked({ sub, iat: Math.floor(at / 1000) + 2 })).toBeNull();
+    expect(await store.revoked({ sub: u(), iat: 0 })).toBeNull();
+  });
+
+  it('records what was issued, lists the live ones newest first, revokes only its own user’s', async () => {
+    const sub = u();
+    const t = Date.now();
+    const cred = (id: string, issuedAt: number, expiresAt: number): IssuedCredential => ({
+      id,
+      kind: 'linux',
+      clusterId: 'c1',
+      issuedAt,
+      expiresAt,
+      detail: 'up /home/x',
+    });
+    await store.recordIssued(sub, cred('a', t - 2000, t + 60_000));
+    await store.recordIssued(sub, cred('b', t - 1000, t + 60_000));
+    await store.recordIssued(sub, cred('old', t - 5000, t - 1));
+    expect((await store.issued(sub)).map((c) => c.id)).toEqual(['b', 'a']);
+    // Another user cannot revoke it (nor learn whether it exists).
+    expect(await store.revokeCredential(u(), 'a')).toBe(false);
+    expect(await store.revoked({ sub, credential: 'a' })).toBeNull();
+    expect(await store.revokeCredential(sub, 'a')).toBe(true);
+    expect(await store.revoked({ sub, credential: 'a' })).toBe('credential');
+    expect((await store.issued(sub)).map((c) => c.id)).toEqual(['b']);
+  });
+
+  it('assertNotRevoked: an ended session answers 401, a revoked day token 1406', async () => {
+    const sub = u();
+    const claims = { sub, sid: u(), iat: nowS() };
+    await expect(assertNotRevoked(store, 'tok', claims)).resolves.toBeUndefined();
+    await store.endSessions([claims.sid]);
+    await expect(assertNotRevoked(store, 'tok', claims)).rejects.toMatchObject({ code: '401' });
+    const day = 'header.payload.signature';
+    await store.recordIssued(sub, {
+      id: credentialId(day),
+      kind: 'fastrans',
+      clusterId: 'c1',
+      issuedAt: Date.now(),
+      expiresAt: Date.now() + 60_000,
+      detail: '/home/x',
+    });
+    const dayClaims = { sub, iat: nowS(), use: FASTRANS_TOKEN_USE };
+    await expect(assertNotRevoked(store, day, dayClaims)).resolves.toBeUndefined();
+    await store.revokeCredential(sub, credentialId(day));
+    await expect(assertNotRevoked(store, day, dayClaims)).rejects.toMatchObject({ code: '1406' });
+  });
+});
+
+describe.skipIf(!REDIS)('revocation store through Redis: one set of keys for every service', () => {
+  it('what one process records, another opened separately sees at once', async () => {
+    const a = openRevocationStore(REDIS);
+    const b = openRevocationStore(REDIS);
+    try {
+      const sid = u();
+      expect(await b.store.revoked({ sub: '1', sid })).toBeNull();
+      await a.store.endSessions([sid]);
+      expect(await b.store.revoked({ sub: '1', sid })).toBe('session');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});

@@ -1,0 +1,143 @@
+import crypto from 'node:crypto';
+import { CommonCodes, FASTRANS_TOKEN_USE, PortalCodes } from '@hpc/contracts';
+import { AppError } from '../app-error';
+import { createKv, type KvStore } from '../kv';
+import { CLUSTER_TOKEN_MAX_TTL_S, DAY_TOKEN_MAX_TTL_S } from './cluster-token';
+
+/**
+ * The prefix of the revocation store's keys, the same in the portal and in every cluster service whatever prefix
+ * their own KV store has (`portal:`, `efile:<cluster>:`): they must all read the keys the portal writes.
+ */
+export const REVOCATION_KV_PREFIX = 'hpc:identity:';
+
+/** Slack for clocks and the verifier's 30 s tolerance: a mark outlives every token it can concern. */
+const SLACK_MS = 5 * 60_000;
+/** A session's cluster tokens live at most 12 h: its mark is kept that long. */
+const SESSION_MARK_MS = CLUSTER_TOKEN_MAX_TTL_S * 1000 + SLACK_MS;
+/** Day tokens and Linux commands live at most a day: a user's or a credential's mark is kept that long. */
+const DAY_MARK_MS = DAY_TOKEN_MAX_TTL_S * 1000 + SLACK_MS;
+
+/** What a user can see and revoke of what was issued for them today (the user centre). */
+export type IssuedKind = 'fastrans' | 'linux';
+export interface IssuedCredential {
+  /** SHA-256 (hex) of the secret: never the secret itself. */
+  id: string;
+  kind: IssuedKind;
+  clusterId: string;
+  issuedAt: number;
+  expiresAt: number;
+  /** What it is for: the fast-transfer folder, or a Linux command's direction and paths. */
+  detail: string;
+}
+
+/** Why a token is refused: its session ended, its user was disabled, or it was revoked itself. */
+export type Revoked = 'session' | 'user' | 'credential';
+
+/** What of a presented credential the check needs. */
+export interface PresentedToken {
+  sub: string;
+  /** The session the token was issued for (cluster tokens signed for a page; `sid` claim). */
+  sid?: string;
+  /** Issue time, seconds (a user disabled after it refuses the token). */
+  iat?: number;
+  /** The credential's own id (day tokens, Linux commands): `credentialId(secret)`. */
+  credential?: string;
+}
+
+/** The id under which a day token or a Linux command is recorded and revoked: the SHA-256 of the secret. */
+export const credentialId = (secret: string) => crypto.createHash('sha256').update(secret).digest('hex');
+
+/**
+ * The revocations the portal records and every cluster service checks on every request (issue 25 §1.3): a session
+ * ended (logout, password change, "sign out", an operator's reset, expiry), a user disabled, a day token or a Linux
+ * command revoked. Kept in the KV store: in memory in the all-in-one process (portal and efile share the one
+ * instance), in Redis when scaled out, under `REVOCATION_KV_PREFIX`. Each mark lives as long as the longest
+ * token it can concern, so the store stays small. Also the record of the day tokens and Linux commands issued to a
+ * user, which the user centre lists.
+ */
+export function createRevocationStore(kv: KvStore) {
+  const issuedKey = (sub: string) => `issued:${sub}`;
+  const store = {
+    /** Marks sessions ended (their `sid`s): every token issued for them is refused from now on. */
+    async endSessions(sids: readonly string[]): Promise<void> {
+      await Promise.all(sids.map((sid) => kv.set(`sid:${sid}`, '1', SESSION_MARK_MS)));
+    },
+
+    /** A user disabled at `atMs`: every token of theirs issued until then is refused. */
+    async disableUser(sub: string, atMs: number): Promise<void> {
+      await kv.set(`user:${sub}`, String(atMs), DAY_MARK_MS);
+    },
+
+    /** Revokes one day token or Linux command of `sub` and drops it from their record. */
+    async revokeCredential(sub: string, id: string): Promise<boolean> {
+      const known = (await kv.mapGetAll(issuedKey(sub)))[id] !== undefined;
+      if (!known) return false;
+      await kv.set(`cred:${id}`, '1', DAY_MARK_MS);
+      await kv.mapDelete(issuedKey(sub), id);
+      return true;
+    },
+
+    /** Records a day token or Linux command issued to `sub` (what the user centre lists). */
+    async recordIssued(sub: string, cred: IssuedCredential): Promise<void> {
+      await kv.mapSet(issuedKey(sub), cred.id, JSON.stringify(cred), DAY_MARK_MS);
+    },
+
+    /** What is recorded as issued to `sub` and still valid, the newest first. */
+    async issued(sub: string, now = Date.now()): Promise<IssuedCredential[]> {
+      const all = Object.entries(await kv.mapGetAll(issuedKey(sub)));
+      const live: IssuedCredential[] = [];
+      for (const [id, raw] of all) {
+        const cred = JSON.parse(raw) as IssuedCredential;
+        if (cred.expiresAt > now) live.push(cred);
+        else await kv.mapDelete(issuedKey(sub), id);
+      }
+      return live.sort((a, b) => b.issuedAt - a.issuedAt);
+    },
+
+    /** Why the token is refused, or null: one round trip to the store, on every request. */
+    async revoked(t: PresentedToken): Promise<Revoked | null> {
+      const [user, sid, cred] = await kv.getMany([
+        `user:${t.sub}`,
+        t.sid ? `sid:${t.sid}` : '',
+        t.credential ? `cred:${t.credential}` : '',
+      ]);
+      if (t.sid && sid) return 'session';
+      if (t.credential && cred) return 'credential';
+      // A token issued in the second of the disabling or before (iat is whole seconds).
+      if (user && (t.iat === undefined || t.iat * 1000 <= Number(user))) return 'user';
+      return null;
+    },
+  };
+  return store;
+}
+
+export type RevocationStore = ReturnType<typeof createRevocationStore>;
+
+/**
+ * The store on its own KV connection under the shared prefix: Redis when `redisUrl` is set, else memory (one
+ * process: the all-in-one hands the portal's store to its efile instances instead of opening another).
+ */
+export function openRevocationStore(redisUrl?: string): { store: RevocationStore; close(): Promise<void> } {
+  const kv = createKv(redisUrl || undefined, REVOCATION_KV_PREFIX);
+  return { store: createRevocationStore(kv), close: () => kv.close() };
+}
+
+/**
+ * The check a cluster service runs on every request after verifying a cluster token's signature (the verified-token
+ * cache does not cover it): a token of an ended session answers "401" (the web then goes to the login page, as for
+ * a timed-out session); a revoked day token or a disabled user's token "1406".
+ */
+export async function assertNotRevoked(
+  store: RevocationStore,
+  token: string,
+  claims: { sub: string; sid?: string; iat?: number; use?: string },
+): Promise<void> {
+  const why = await store.revoked({
+    sub: claims.sub,
+    sid: claims.sid,
+    iat: claims.iat,
+    credential: claims.use === FASTRANS_TOKEN_USE ? credentialId(token) : undefined,
+  });
+  if (why === 'session') throw new AppError(PortalCodes.unauthorized, 'The session has ended: log in again');
+  if (why) throw new AppError(CommonCodes.tokenWithoutUser, 'This token has been revoked');
+}
