@@ -67,6 +67,7 @@ export async function buildAllInOne(
     const jobsDeps = await openJobsDeps(jobsConfig, {
       jwks: () => deps.publicJwks(),
       ownerRights: rightsOn(jobsCluster),
+      revocations: deps.revocations,
     });
     app.addHook('onClose', () => jobsDeps.close());
     await registerJobs(app, jobsDeps, { prefix: `/jobs/${jobsCluster}` });

@@ -1,5 +1,11 @@
 import type { JSONWebKeySet } from 'jose';
-import { createClusterTokenVerifier, createKv, type KvStore } from '@hpc/server-kit';
+import {
+  createClusterTokenVerifier,
+  createKv,
+  openRevocationStore,
+  type KvStore,
+  type RevocationStore,
+} from '@hpc/server-kit';
 import {
   createTokenCheck,
   noOwnerRights,
@@ -37,6 +43,8 @@ export interface JobsDepsOptions {
   /** The portal's public keys in-process (all-in-one, tests); otherwise JOBS_JWKS_URL is used. */
   jwks?: () => JSONWebKeySet;
   kv?: KvStore;
+  /** The portal's revocation store in-process (all-in-one); otherwise REDIS_URL's, or memory. */
+  revocations?: RevocationStore;
   ownerRights?: OwnerRightsLookup;
   /** The scheduler's commands (tests with recorded output). */
   run?: RunCommand;
@@ -62,7 +70,16 @@ export async function openJobsDeps(config: JobsConfig, opts: JobsDepsOptions = {
       ? portalOwnerRights(portalUrl, config.JOBS_SERVICE_SECRET, config.JOBS_CLUSTER_ID)
       : noOwnerRights);
   const now = opts.now ?? Date.now;
-  const tokens = createTokenCheck({ verifier, homePattern: config.JOBS_HOME_PATTERN, ownerRights, now });
+  // The portal's revocations (ended sessions, disabled users), asked on every request as efile does.
+  const ownRevocations = opts.revocations ? null : openRevocationStore(config.REDIS_URL || undefined);
+  const revocations = opts.revocations ?? ownRevocations!.store;
+  const tokens = createTokenCheck({
+    verifier,
+    homePattern: config.JOBS_HOME_PATTERN,
+    ownerRights,
+    now,
+    isRevoked: async (c) => (await revocations.revoked({ sub: c.sub, sid: c.sid })) !== null,
+  });
   const slurm = {
     run: opts.run ?? runCommand,
     binDir: config.JOBS_SLURM_BIN_DIR,
@@ -94,6 +111,7 @@ export async function openJobsDeps(config: JobsConfig, opts: JobsDepsOptions = {
       await poller.stop();
       await workers?.close();
       if (ownKv) await kv.close();
+      await ownRevocations?.close();
     },
   };
 }

@@ -41,7 +41,7 @@ export async function publishMountedJobService(
   clusterId: string | null,
   url: string | null,
 ) {
-  const { clusters } = createIdentityServices(deps);
+  const { clusters } = identityServicesOf(deps);
   for (const c of await clusters.list()) {
     let entries: { url: string; enable: 'true' | 'false' }[] = [];
     try {

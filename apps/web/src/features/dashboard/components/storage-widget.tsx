@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorMessage } from '../../../shared/api/error-message';
 import { useClusterService } from '../../clusters';
-import { createEfileApi, formatSize } from '../../efile';
+import { createEfileApi } from '../../efile';
+import { formatSize } from '../../../shared/utils/format-size';
 import { formatTime } from '../../jobs';
 import { Widget, WidgetError } from './widget';
 

@@ -1,7 +1,6 @@
 import { Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { RequireSession } from '../../account/require-session';
-import { useSession } from '../../account/use-session';
+import { RequireSession, useSession } from '../../account';
 import { useClusters } from '../../clusters';
 import { pick } from '../../../shared/i18n/languages';
 import { AccountsWidget } from '../components/accounts-widget';

@@ -19,7 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { isApiError, type PartitionsData } from '@hpc/api-client';
 import type { JobTemplate, SubmitBody } from '@hpc/contracts';
 import type { TFunction } from 'i18next';
-import { usePreferences } from '../../../app/preferences';
+import { usePreferences } from '../../../shared/preferences/preferences';
 import { errorMessage } from '../../../shared/api/error-message';
 import type { EfileApi } from '../../efile';
 import type { JobsApi } from '../api/jobs.api';

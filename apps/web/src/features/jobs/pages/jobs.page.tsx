@@ -3,7 +3,7 @@ import { Alert, Select, Skeleton, Tabs } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { RequireSession } from '../../account/require-session';
+import { RequireSession } from '../../account';
 import { useClusterService, useClusters } from '../../clusters';
 import { createEfileApi } from '../../efile';
 import { pick } from '../../../shared/i18n/languages';
