@@ -182,6 +182,17 @@ export default tseslint.config(
     { group: ['@hpc/portal', '@hpc/efile', '@hpc/web'], message: 'apps never import each other' },
   ]),
   {
+    files: ['packages/cluster-kit/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        {
+          group: ['@hpc/*', '!@hpc/contracts', '!@hpc/server-kit'],
+          message: 'the cluster kit imports no app',
+        },
+      ]),
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/*.test.tsx', '**/*.test-fixture.ts', 'e2e/**', 'bench/**', 'test-support/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -6,6 +6,7 @@ const projects = [
   'packages/contracts',
   'packages/server-kit',
   'packages/api-client',
+  'packages/cluster-kit',
   'apps/portal',
   'apps/efile',
   'apps/jobs',

@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cpuOf, median, MiB, ms, reporter, secs, settle, writeRandomFile } from '../bench-kit';
 import { readEfileConfig } from '../../apps/efile/src/config';
-import { PathResolver } from '../../apps/efile/src/fs/path-resolver';
+import { PathResolver } from '@hpc/cluster-kit';
 import { WorkerUserFs } from '../../apps/efile/src/userfs/worker-client';
 import { uploadChunked } from './chunk-client';
 import { efileCalls, startStandInPortal, warmUp } from '../../test-support/stand-in-portal';

@@ -5,6 +5,7 @@ import { createServer, type AppServer } from '@hpc/server-kit';
 import type { EfileConfig } from './config';
 import { openEfileDeps, type EfileDeps, type EfileDepsOptions } from './deps';
 import { createAuth } from './http/auth';
+import { demoHomes } from './http/demo-homes';
 import type { EfileApp, EfileContext } from './http/context';
 import { installParsers } from './http/parsers';
 import { registerFeatures } from './features';
@@ -39,6 +40,7 @@ export async function registerEfile(
         reply.header('x-content-type-options', 'nosniff');
       });
       scope.addHook('onRequest', (req) => auth.hook(req));
+      if (deps.config.EFILE_DEMO) scope.addHook('onRequest', demoHomes(deps, auth));
       scope.get(
         '/check.action',
         { config: { efileAuth: 'none' }, schema: { response: { 200: CheckResponse } } },

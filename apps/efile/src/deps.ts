@@ -14,8 +14,7 @@ import {
 import type { EfileConfig } from './config';
 import type { EfileDatabase } from './db/database';
 import { migrations } from './db/migrations';
-import { PathResolver } from './fs/path-resolver';
-import { noOwnerRights, portalOwnerRights, type OwnerRightsLookup } from './http/owner-rights';
+import { noOwnerRights, PathResolver, portalOwnerRights, type OwnerRightsLookup } from '@hpc/cluster-kit';
 import { createUserFs } from './userfs';
 import type { UserFs } from './userfs/types';
 

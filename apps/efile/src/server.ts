@@ -5,7 +5,7 @@
  */
 import { readEfileConfig } from './config';
 import { buildEfile } from './app';
-import { lookupAccount } from './userfs/accounts';
+import { becomeServiceAccount, serviceAccount } from '@hpc/cluster-kit';
 
 if (!process.env.UV_THREADPOOL_SIZE) {
   console.warn('UV_THREADPOOL_SIZE is not set: file I/O runs on 4 threads (set it before starting, e.g. 16)');
@@ -19,13 +19,8 @@ process.send?.({ listening });
 if (config.EFILE_USER_MODE === 'unix' && config.EFILE_SERVICE_USER) {
   // Unix mode: the port is bound and the root launcher started (buildEfile); the front end never needs root again
   // and never touches a user's file itself, so it becomes the service account for good.
-  const service = lookupAccount(config.EFILE_SERVICE_USER)!;
-  (process as unknown as { initgroups(user: string, gid: number): void }).initgroups(
-    service.name,
-    service.gid,
-  );
-  process.setgid!(service.gid);
-  process.setuid!(service.uid);
+  const service = serviceAccount(config.EFILE_SERVICE_USER)!;
+  becomeServiceAccount(service);
   app.log.info({ uid: service.uid }, `serving as ${service.name}`);
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '@hpc/server-kit/testing';
 import { atomicWriteFile, makeDir, openForRead, removeEntry, renameNoReplace, touchFile } from './file-ops';
-import type { Resolved } from './path-resolver';
+import type { Resolved } from '@hpc/cluster-kit';
 
 /** What the sentinel folder (another user's, outside the roots) holds: names and contents. */
 const snapshot = (dir: string) =>

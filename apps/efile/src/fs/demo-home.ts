@@ -1,8 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { EfileConfig } from '../config';
-import { checkAccount, parseShells, type Account } from '../userfs/accounts';
-import type { PathResolver, UserScope } from './path-resolver';
+import { checkAccount, parseShells, type Account, type PathResolver, type UserScope } from '@hpc/cluster-kit';
 
 // A 1×1 PNG: enough for the image preview to show something real.
 const PNG = Buffer.from(

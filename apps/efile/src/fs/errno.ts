@@ -1,2 +1,2 @@
-/** The `code` of a failed system call (ENOENT, EXDEV…), undefined for other errors. */
-export const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException).code;
+/** The one errno helper lives with the path resolver in the cluster kit; efile's fs modules take it from here. */
+export { errno } from '@hpc/cluster-kit';

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '@hpc/server-kit';
-import type { Resolved } from './path-resolver';
+import type { Resolved } from '@hpc/cluster-kit';
 import { tempName } from './names';
 import { atFolder, atHost, atHosts, checkOpened } from './anchored';
 import { errno } from './errno';

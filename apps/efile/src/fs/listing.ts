@@ -7,7 +7,7 @@ import { mapLimit } from './concurrency';
 import { fsError } from './file-ops';
 import { isInternalName } from './names';
 import { groupName, permissionString, userName } from './owners';
-import { isUnder } from './path-resolver';
+import { isUnder } from '@hpc/cluster-kit';
 import { anchor, checkOpened, DIR_FLAGS, followLink } from './anchored';
 import { errno } from './errno';
 

@@ -9,7 +9,7 @@ import { anchor, checkOpened, DIR_FLAGS } from './anchored';
 import { errno } from './errno';
 import { conflictError, fsError, renameNoReplace, replaceFile } from './file-ops';
 import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from './names';
-import type { PathResolver, UserScope } from './path-resolver';
+import type { PathResolver, UserScope } from '@hpc/cluster-kit';
 import { removeTree } from './safe-remove';
 import { readTar } from './tar-extract';
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { BrowserAction, BrowserTicketBody } from '@hpc/contracts';
 import { AppError, type KvStore } from '@hpc/server-kit';
-import type { EfileUser } from './auth';
+import type { ServiceUser } from '@hpc/cluster-kit';
 import { CommonCodes } from '@hpc/contracts';
 
 /** How long a browser ticket may be used: it is asked for right before the browser opens the URL. */
@@ -14,7 +14,7 @@ const boundOf = (q: Record<string, unknown>) =>
 const hash = (t: string) => crypto.createHash('sha256').update(t).digest('hex');
 
 interface Saved {
-  user: EfileUser;
+  user: ServiceUser;
   action: BrowserAction;
   bound: string;
   /** ms; never past the expiry of the token it was issued for. */
@@ -31,7 +31,7 @@ interface Saved {
  */
 export function createTickets(kv: KvStore) {
   return {
-    async issue(user: EfileUser, tokenExpS: number, body: BrowserTicketBody) {
+    async issue(user: ServiceUser, tokenExpS: number, body: BrowserTicketBody) {
       const ticket = crypto.randomBytes(24).toString('base64url');
       const until = Math.min(Date.now() + TICKET_TTL_MS, tokenExpS * 1000);
       const saved: Saved = { user, action: body.action, bound: boundOf(body), until };
@@ -39,7 +39,11 @@ export function createTickets(kv: KvStore) {
       return { ticket, expiresAt: until };
     },
     /** The user of a ticket for this action and these query parameters, or "1406". */
-    async redeem(ticket: string, action: BrowserAction, query: Record<string, unknown>): Promise<EfileUser> {
+    async redeem(
+      ticket: string,
+      action: BrowserAction,
+      query: Record<string, unknown>,
+    ): Promise<ServiceUser> {
       const raw = await kv.get(`ticket:${hash(ticket)}`);
       const saved = raw ? (JSON.parse(raw) as Saved) : null;
       if (!saved || saved.action !== action || saved.bound !== boundOf(query) || saved.until <= Date.now())

@@ -1,5 +1,5 @@
 import type { EfileConfig } from '../config';
-import type { PathResolver } from '../fs/path-resolver';
+import { serviceAccount, type PathResolver } from '@hpc/cluster-kit';
 import { LocalUserFs } from './local';
 import type { UserFs } from './types';
 
@@ -11,11 +11,8 @@ export async function createUserFs(config: EfileConfig, resolver: PathResolver):
   if (config.EFILE_USER_MODE !== 'unix') return new LocalUserFs(resolver);
   if (process.getuid?.() !== 0) throw new Error('EFILE_USER_MODE=unix needs efile to start as root');
   const { WorkerUserFs } = await import('./worker-client');
-  const { lookupAccount } = await import('./accounts');
   // Worker sockets belong to the account the front end will run as (root when it stays root, as in tests).
-  const service = config.EFILE_SERVICE_USER ? lookupAccount(config.EFILE_SERVICE_USER) : null;
-  if (config.EFILE_SERVICE_USER && !service)
-    throw new Error(`EFILE_SERVICE_USER ${config.EFILE_SERVICE_USER} does not exist`);
+  const service = serviceAccount(config.EFILE_SERVICE_USER);
   const w = new WorkerUserFs(config, resolver);
   await w.startLauncher(service?.uid ?? 0);
   return w;

@@ -21,7 +21,7 @@ import {
 } from '../fs/file-ops';
 import { childFolders, listDirectory } from '../fs/listing';
 import { PARTIAL_SUFFIX, TEMP_SUFFIX, tempName, validateName } from '../fs/names';
-import { isUnder, type PathResolver, type Resolved } from '../fs/path-resolver';
+import { isUnder, type PathResolver, type Resolved } from '@hpc/cluster-kit';
 import { atHost } from '../fs/anchored';
 import { removeTree } from '../fs/safe-remove';
 import * as tops from '../fs/transfer-ops';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EfileConfig } from '../config';
-import type { PathResolver } from '../fs/path-resolver';
+import type { PathResolver } from '@hpc/cluster-kit';
 import { realUserName } from '../fs/owners';
 
 /**

@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { FileEntry } from '@hpc/contracts';
 import type { ListOptions } from '../fs/listing';
-import type { ResolveOptions, UserScope } from '../fs/path-resolver';
+import type { ResolveOptions, UserScope } from '@hpc/cluster-kit';
 import type { Progress } from '../fs/copy-tree';
 import type { WalkEntry } from '../fs/transfer-ops';
 
@@ -48,6 +48,15 @@ export interface ReadHandle {
   pipeTo(out: Writable, start: number, end: number): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * What a user's worker writes itself on a client connection handed over to it (unix mode, the cluster kit's
+ * handoff.ts): a range of a file the front end has stat'ed (the worker checks it is still that file), or a zip laid
+ * out in the worker.
+ */
+export type ServeJob =
+  | { kind: 'read'; scope: FsScope; host: string; start: number; end: number; size: number; mtimeMs: number }
+  | { kind: 'zip'; id: string };
 
 /** A zip of a selection, laid out (its exact size known) before the first byte. */
 export interface ZipHandle {

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORM, form, makeHarness, type Harness } from '../efile.test-fixture';
 import type { WorkerUserFs } from './worker-client';
-import { checkAccount } from './accounts';
+import { checkAccount } from '@hpc/cluster-kit';
 import {
   buildWorkerBundle,
   createUsers,

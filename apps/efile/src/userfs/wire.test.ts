@@ -1,20 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CommonCodes } from '@hpc/contracts';
 import { readSmallFiles, smallFilesBody, type SmallFilesHead } from './wire';
-import { jsonLines } from './wire';
-
-describe("a worker's JSON lines", () => {
-  it('keeps a file name whose UTF-8 is split between two pieces of the socket', async () => {
-    const all = Buffer.from(
-      JSON.stringify({ rel: '数据/结果.bin' }) + '\n' + JSON.stringify({ done: true }) + '\n',
-    );
-    // Cut inside the three bytes of 数 (it starts at byte 8).
-    const pieces = [all.subarray(0, 9), all.subarray(9, 20), all.subarray(20)];
-    const got: unknown[] = [];
-    for await (const line of jsonLines(pieces)) got.push(line);
-    expect(got).toEqual([{ rel: '数据/结果.bin' }, { done: true }]);
-  });
-});
 
 describe('a request of small files', () => {
   const head: SmallFilesHead = {

@@ -1,29 +1,33 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http, { type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { CommonCodes, FileCodes } from '@hpc/contracts';
-import { AppError, isAppError } from '@hpc/server-kit';
+import { isAppError } from '@hpc/server-kit';
+import {
+  UserWorkers,
+  fromWire,
+  gone,
+  isGone,
+  jsonLines,
+  parseShells,
+  type PathResolver,
+  type WireError,
+} from '@hpc/cluster-kit';
 import { BLOCK, BlockWriter, takeBlock } from '../fs/block-pool';
 import type { EfileConfig } from '../config';
-import type { PathResolver } from '../fs/path-resolver';
-import { checkAccount, parseShells } from './accounts';
-import type { FsScope, PartialHandle, ReadHandle, TarResult, UserFs, WalkEntry, ZipHandle } from './types';
-import { fromWire, jsonLines, smallFilesBody, type WireError } from './wire';
-import { handOffTarget, type ServeJob, type ServeMessage } from './handoff';
-
-interface Worker {
-  user: string;
-  socket: string;
-  pid: number;
-  agent: http.Agent;
-  inFlight: number;
-  lastUsed: number;
-}
+import type {
+  FsScope,
+  PartialHandle,
+  ReadHandle,
+  ServeJob,
+  TarResult,
+  UserFs,
+  WalkEntry,
+  ZipHandle,
+} from './types';
+import { smallFilesBody } from './wire';
 
 /**
  * A worker's V8 heap starts with room: `--initial-old-space-size=128` (MiB; the launcher passes its flags on to
@@ -115,243 +119,86 @@ interface SmallQueue {
   sending: number;
 }
 
-const gone = () => new AppError(CommonCodes.unavailable, 'The user worker stopped during the request; retry');
-
 /**
- * Unix mode (issue 10 §1): every operation of a user runs in that user's worker process. This side keeps one
- * worker per active user (started through the root launcher, at most EFILE_MAX_WORKERS, the least recently used
- * idle one stopped at the limit, "1001 busy, retry" when none is idle), and speaks the wire format of wire.ts to
- * it. A worker that dies fails only the requests in flight (1001); the next request starts a new one.
+ * Unix mode (issue 10 §1): every operation of a user runs in that user's worker process. The cluster kit's
+ * `UserWorkers` keeps one worker per active user (started through the root launcher, at most EFILE_MAX_WORKERS, the
+ * least recently used idle one stopped at the limit, "1001 busy, retry" when none is idle); this side speaks efile's
+ * calls to it. A worker that dies fails only the requests in flight (1001); the next request starts a new one.
  */
 export class WorkerUserFs implements UserFs {
-  private launcher: ChildProcess | null = null;
-  private launcherReady: Promise<void> | null = null;
-  private readonly workers = new Map<string, Worker>();
-  private readonly starting = new Map<string, Promise<Worker>>();
-  private readonly pending = new Map<
-    number,
-    (m: { socket?: string; pid?: number; error?: WireError }) => void
-  >();
-  private nextId = 1;
+  private readonly workers: UserWorkers;
   /** Small files waiting for their user's worker, by scope (see storeSmall). */
   private readonly smallQueues = new Map<string, SmallQueue>();
   /** How many small files went to workers in how many requests (for tests and the bench). */
   readonly smallSent = { files: 0, requests: 0 };
-  /** Cold starts measured (ms), for the bench. */
-  readonly coldStarts: number[] = [];
 
   constructor(
     private readonly config: EfileConfig,
     readonly resolver: PathResolver,
-  ) {}
+  ) {
+    const { script, execArgv } = workerScript();
+    this.workers = new UserWorkers({
+      name: 'efile',
+      script,
+      execArgv,
+      runDir: config.EFILE_RUN_DIR || path.join(config.dataDir, 'run'),
+      rules: { minUid: config.EFILE_MIN_UID, refusedShells: parseShells(config.EFILE_REFUSED_SHELLS) },
+      idleSeconds: config.EFILE_WORKER_IDLE_S,
+      maxWorkers: config.EFILE_MAX_WORKERS,
+      workerEnv: { EFILE_WORKER_FS_ROOT: resolver.fsRoot },
+    });
+  }
 
-  private rules() {
-    return {
-      minUid: this.config.EFILE_MIN_UID,
-      refusedShells: parseShells(this.config.EFILE_REFUSED_SHELLS),
-    };
+  /** Cold starts measured (ms), for the bench. */
+  get coldStarts(): number[] {
+    return this.workers.coldStarts;
   }
 
   /** Starts the root launcher (must run while this process is still root: server.ts calls it before dropping). */
   startLauncher(socketOwnerUid = process.getuid?.() ?? 0): Promise<void> {
-    if (this.launcherReady) return this.launcherReady;
-    const { script, execArgv } = workerScript();
-    const runDir = this.config.EFILE_RUN_DIR || path.join(this.config.dataDir, 'run');
-    fs.mkdirSync(runDir, { recursive: true, mode: 0o711 });
-    const child = fork(script, ['launcher'], {
-      execArgv,
-      env: {
-        ...process.env,
-        EFILE_RUN_DIR: runDir,
-        EFILE_MIN_UID: String(this.config.EFILE_MIN_UID),
-        EFILE_REFUSED_SHELLS: this.config.EFILE_REFUSED_SHELLS,
-        EFILE_SOCKET_OWNER_UID: String(socketOwnerUid),
-        EFILE_WORKER_FS_ROOT: this.resolver.fsRoot,
-        EFILE_WORKER_IDLE_S: String(this.config.EFILE_WORKER_IDLE_S),
-      },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    this.launcher = child;
-    this.launcherReady = new Promise<void>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (code) => reject(new Error(`the efile launcher exited (${code})`)));
-      child.on('message', (m: { launcherReady?: boolean; id?: number; exit?: string; pid?: number }) => {
-        if (m.launcherReady) resolve();
-        else if (m.exit) {
-          const w = this.workers.get(m.exit);
-          if (w && w.pid === m.pid) {
-            this.workers.delete(m.exit);
-            w.agent.destroy();
-          }
-        } else if (m.id !== undefined) {
-          this.pending.get(m.id)?.(m);
-          this.pending.delete(m.id);
-        }
-      });
-    });
-    return this.launcherReady;
+    return this.workers.startLauncher(socketOwnerUid);
   }
 
   /** The admin's "restart this user's worker": stops it; the next request starts a new one (with current groups). */
   restart(user: string): void {
-    this.launcher?.send({ op: 'stop', id: 0, user });
+    this.workers.restart(user);
   }
 
   /** Running workers (user → pid), for tests and the admin. */
   running(): Map<string, number> {
-    return new Map([...this.workers].map(([u, w]) => [u, w.pid]));
-  }
-
-  private async worker(user: string): Promise<Worker> {
-    const w = this.workers.get(user);
-    if (w) return w;
-    const s = this.starting.get(user);
-    if (s) return s;
-    const p = this.start(user).finally(() => this.starting.delete(user));
-    this.starting.set(user, p);
-    return p;
-  }
-
-  private async start(user: string): Promise<Worker> {
-    // The front end checks first (a clear answer without a round trip); the launcher checks again itself.
-    checkAccount(user, this.rules());
-    if (this.workers.size + this.starting.size - 1 >= this.config.EFILE_MAX_WORKERS) {
-      const idle = [...this.workers.values()]
-        .filter((x) => x.inFlight === 0)
-        .sort((a, b) => a.lastUsed - b.lastUsed)[0];
-      if (!idle) throw new AppError(CommonCodes.unavailable, 'Every user worker is busy: retry in a moment');
-      this.workers.delete(idle.user);
-      idle.agent.destroy();
-      this.restart(idle.user);
-    }
-    await this.startLauncher();
-    const t0 = performance.now();
-    const id = this.nextId++;
-    const m = await new Promise<{ socket?: string; pid?: number; error?: WireError }>((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        resolve({
-          error: { code: CommonCodes.unavailable, message: 'The user worker did not start in time; retry' },
-        });
-      }, 30_000);
-      this.pending.set(id, (m) => {
-        clearTimeout(timer);
-        resolve(m);
-      });
-      this.launcher!.send({ op: 'start', id, user });
-    });
-    if (m.error) throw fromWire(m.error);
-    this.coldStarts.push(performance.now() - t0);
-    const w: Worker = {
-      user,
-      socket: m.socket!,
-      pid: m.pid!,
-      agent: new http.Agent({ keepAlive: true, maxSockets: 64 }),
-      inFlight: 0,
-      lastUsed: Date.now(),
-    };
-    this.workers.set(user, w);
-    return w;
+    return this.workers.running();
   }
 
   /**
    * One request to the scope's worker; `body` is JSON or a stream. Resolves with the response when its status is
    * 200, else throws the worker's AppError. `done` must be called when the response was consumed.
    */
-  private async request(
+  private request(
     s: FsScope,
     route: string,
     body: unknown,
     opts: { stream?: AsyncIterable<Buffer>; args?: unknown } = {},
   ): Promise<{ res: IncomingMessage; done: () => void }> {
-    if (!s.cun) throw new AppError(FileCodes.permissionDenied, 'No cluster user to run this as');
-    const w = await this.worker(s.cun);
-    w.inFlight++;
-    w.lastUsed = Date.now();
-    let finished = false;
-    const done = () => {
-      if (finished) return;
-      finished = true;
-      w.inFlight--;
-      w.lastUsed = Date.now();
-    };
-    try {
-      const res = await new Promise<IncomingMessage>((resolve, reject) => {
-        const headers: Record<string, string> = {};
-        if (opts.args !== undefined)
-          headers['x-args'] = Buffer.from(JSON.stringify(opts.args)).toString('base64url');
-        const req = http.request(
-          { socketPath: w.socket, path: route, method: 'POST', agent: w.agent, headers },
-          resolve,
-        );
-        req.on('error', reject);
-        if (opts.stream) pipeline(opts.stream, req).catch(reject);
-        else req.end(JSON.stringify(body ?? {}));
-      });
-      if (res.statusCode !== 200) {
-        const parts: Buffer[] = [];
-        for await (const c of res as AsyncIterable<Buffer>) parts.push(c);
-        done();
-        const j = JSON.parse(Buffer.concat(parts).toString('utf8')) as { error: WireError };
-        throw fromWire(j.error);
-      }
-      res.once('close', done);
-      return { res, done };
-    } catch (e) {
-      done();
-      if (isAppError(e)) throw e;
-      // The socket failed: the worker died (or is dying). Forget it; the next request starts a new one.
-      if (this.workers.get(s.cun) === w) {
-        this.workers.delete(s.cun);
-        w.agent.destroy();
-      }
-      throw gone();
-    }
+    return this.workers.request(s.cun, route, { json: body, ...opts });
   }
 
   /**
-   * Hands the client's connection to the scope's worker for this one answer (handoff.ts) and resolves when the
-   * worker has written it: `handed` false when this response cannot be handed over (the caller relays it then),
-   * `error` what the worker reported (the client then saw the connection cut).
+   * Hands the client's connection to the scope's worker for this one answer (the kit's handoff.ts) and resolves
+   * when the worker has written it: `handed` false when this response cannot be handed over (the caller relays it
+   * then), `error` what the worker reported (the client then saw the connection cut).
    */
   private async handOff(
     s: FsScope,
     out: Writable,
     job: ServeJob,
-  ): Promise<{ handed: boolean; error?: AppError }> {
-    const target = this.config.EFILE_WORKER_HANDOFF ? handOffTarget(out) : null;
-    if (!target || !s.cun) return { handed: false };
-    const w = await this.worker(s.cun);
-    w.inFlight++;
-    w.lastUsed = Date.now();
-    const id = this.nextId++;
-    const answer = new Promise<{ error?: WireError }>((resolve) => this.pending.set(id, resolve));
-    try {
-      const msg: ServeMessage = { op: 'serve', id, user: s.cun, job, head: target.head };
-      await new Promise<void>((resolve, reject) =>
-        this.launcher!.send(msg, target.socket, { keepOpen: true }, (err) => (err ? reject(err) : resolve())),
-      );
-    } catch {
-      this.pending.delete(id);
-      target.socket.destroy();
-      w.inFlight--;
-      return { handed: true, error: gone() };
-    }
-    // The launcher holds its own descriptor of the connection now: let go of ours without ending the connection.
-    target.socket.destroy();
-    const m = await answer;
-    w.inFlight--;
-    w.lastUsed = Date.now();
-    return { handed: true, error: m.error ? fromWire(m.error) : undefined };
+  ): Promise<{ handed: boolean; error?: Error }> {
+    if (!this.config.EFILE_WORKER_HANDOFF || !s.cun) return { handed: false };
+    return this.workers.handOff(s.cun, out, job);
   }
 
   /** Forgets a worker whose socket failed: the next request starts a new one. */
-  private forget(user: string, w?: Worker) {
-    const cur = this.workers.get(user);
-    if (cur && (!w || cur === w)) {
-      this.workers.delete(user);
-      cur.agent.destroy();
-    }
+  private forget(user: string) {
+    this.workers.forget(user);
   }
 
   private async json<T>(
@@ -384,7 +231,7 @@ export class WorkerUserFs implements UserFs {
     try {
       return await this.json<T>(s, `/call/${method}`, body);
     } catch (e) {
-      if (!(isAppError(e) && e.code === CommonCodes.unavailable && e.message === gone().message)) throw e;
+      if (!isGone(e)) throw e;
       this.forget(s.cun);
       return this.json<T>(s, `/call/${method}`, body);
     }
@@ -623,12 +470,6 @@ export class WorkerUserFs implements UserFs {
   }
 
   async close(): Promise<void> {
-    for (const w of this.workers.values()) w.agent.destroy();
-    this.workers.clear();
-    if (this.launcher && this.launcher.exitCode === null) {
-      const exited = new Promise((r) => this.launcher!.once('exit', r));
-      this.launcher.disconnect();
-      await exited;
-    }
+    await this.workers.close();
   }
 }

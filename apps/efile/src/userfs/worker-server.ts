@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type net from 'node:net';
 import { finished } from 'node:stream/promises';
 import { CommonCodes, FileCodes, PortalCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
+import { readJson, toWire, type WorkerService } from '@hpc/cluster-kit';
 import type { LocalUserFs } from './local';
-import type { ServeJob } from './handoff';
-import type { FsScope, PartialHandle, ZipHandle } from './types';
-import { readJson, readSmallFiles, toWire } from './wire';
+import type { FsScope, PartialHandle, ServeJob, ZipHandle } from './types';
+import { readSmallFiles } from './wire';
 
 /** The plain calls a worker answers: JSON arguments in, JSON out. */
 const CALLS = new Set([
@@ -40,14 +40,11 @@ const argsOf = <T>(req: IncomingMessage): T =>
  * Serves one user's LocalUserFs to the front end (see wire.ts). Runs inside the worker, after it has become the
  * user: every call below is checked by the kernel against the user's uid and groups, and by the resolver against
  * the scope the front end verified. Open zips and upload partials are kept by id between requests and closed
- * after two idle minutes. `onActivity` tells the worker when it is busy (for its idle exit).
+ * after two idle minutes. The cluster kit's worker host runs it (idle exit, the handed socket).
  *
- * `serve` answers a download or a zip on a client connection handed over by the front end (handoff.ts).
+ * `serve` answers a download or a zip on a client connection handed over by the front end (the kit's handoff.ts).
  */
-export function workerServer(
-  fsx: LocalUserFs,
-  onActivity: (delta: number) => void,
-): { server: http.Server; serve: (job: ServeJob, head: string, socket: net.Socket) => Promise<void> } {
+export function workerServer(fsx: LocalUserFs): WorkerService {
   const zips = new Map<string, { h: ZipHandle; at: number }>();
   const partials = new Map<string, { h: PartialHandle; at: number }>();
   const sweep = setInterval(() => {
@@ -244,7 +241,6 @@ export function workerServer(
    * would: the client sees fewer bytes than the Content-Length it was promised, never a wrong file.
    */
   async function serve(job: ServeJob, head: string, socket: net.Socket): Promise<void> {
-    onActivity(1);
     try {
       socket.write(Buffer.from(head, 'latin1'));
       if (job.kind === 'read') await sendRange(job, (h) => h.pipeTo(socket, job.start, job.end));
@@ -261,18 +257,11 @@ export function workerServer(
     } catch (e) {
       socket.destroy();
       throw e;
-    } finally {
-      onActivity(-1);
     }
   }
 
-  const server = http.createServer((req, res) => {
-    onActivity(1);
-    res.on('close', () => onActivity(-1));
-    handle(req, res).catch((e: unknown) => {
-      if (res.headersSent) return res.destroy();
-      json(res, 500, { error: toWire(e) });
-    });
-  });
-  return { server, serve };
+  return {
+    handle: async (req, res) => void (await handle(req, res)),
+    serve: (job, head, socket) => serve(job as ServeJob, head, socket),
+  };
 }

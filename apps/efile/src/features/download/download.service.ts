@@ -4,7 +4,7 @@ import { Limits, CommonCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
-import type { UserScope } from '../../fs/path-resolver';
+import type { UserScope } from '@hpc/cluster-kit';
 import { contentDisposition, sendFile, takeOverResponse } from '../../fs/file-send';
 import type { FsScope } from '../../userfs/types';
 

@@ -5,7 +5,7 @@ import { AppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import { validateName } from '../../fs/names';
-import { refusalOf, rootsOf } from '../../http/owner-rights';
+import { refusalOf, rootsOf } from '@hpc/cluster-kit';
 import type { FsScope, Info } from '../../userfs/types';
 import type { LinuxRepository } from './linux.repository';
 

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
-import { isUnder } from '../../fs/path-resolver';
+import { isUnder } from '@hpc/cluster-kit';
 import type { Progress } from '../../fs/copy-tree';
 import { errno } from '../../fs/errno';
 import type { TransferItem } from '../../userfs/types';

@@ -3,8 +3,7 @@ import { CommonCodes, FileCodes, PortalCodes, ShareCodes } from '@hpc/contracts'
 import { AppError, createAttemptThrottle, isAppError, type AttemptRule } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
-import { isUnder } from '../../fs/path-resolver';
-import { refusalOf, rootsOf } from '../../http/owner-rights';
+import { isUnder, refusalOf, rootsOf } from '@hpc/cluster-kit';
 import type { FsScope, Info } from '../../userfs/types';
 import type { ShareRepository, ShareRow } from './share.repository';
 

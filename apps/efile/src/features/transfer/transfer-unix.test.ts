@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FastransRefusal } from '@hpc/contracts';
 import { makeHarness, type Harness } from '../../efile.test-fixture';
 import { readTar } from '../../fs/tar-extract';
-import { defaultUmask } from '../../userfs/accounts';
+import { defaultUmask } from '@hpc/cluster-kit';
 import type { WorkerUserFs } from '../../userfs/worker-client';
 import { transferRepository } from './transfer.repository';
 import { MANIFEST_NAME, transferService } from './transfer.service';

@@ -14,7 +14,7 @@ import {
 import { AppError, acquireLock, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
-import { isUnder, normalizeClusterPath } from '../../fs/path-resolver';
+import { isUnder, normalizeClusterPath } from '@hpc/cluster-kit';
 import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '../../fs/names';
 import { readTar } from '../../fs/tar-extract';
 import { sendFile } from '../../fs/file-send';

@@ -1,29 +1,27 @@
 import { ServerResponse } from 'node:http';
 import net from 'node:net';
 import type { Writable } from 'node:stream';
-import type { FsScope } from './types';
 
 /**
- * Unix mode's connection hand-off (issue 10 §4). A download's or a zip's bytes would otherwise cross the front end:
- * worker → Unix socket → front end → client, two more copies and a relay whose per-piece cost made unix mode
- * 0.33× of single mode on a quiet machine. Instead, once the headers are final, the front end passes the client's
- * TCP connection (the file descriptor, over the launcher's IPC channels: front end → launcher → worker) to the
- * user's worker, which writes the head and the body itself and closes the connection. File bytes never reach the
- * front end, as in single mode.
+ * Unix mode's connection hand-off (issue 10 §4), for any service on user workers. A download's or a zip's bytes
+ * would otherwise cross the front end: worker → Unix socket → front end → client, two more copies and a relay whose
+ * per-piece cost made unix mode 0.33× of single mode on a quiet machine. Instead, once the headers are final, the
+ * front end passes the client's TCP connection (the file descriptor, over the launcher's IPC channels: front end →
+ * launcher → worker) to the user's worker, which writes the head and the body itself and closes the connection.
+ * File bytes never reach the front end, as in single mode.
  *
  * The response says `Connection: close`, so no client or proxy reuses a connection the worker once held: the
- * worker sees only the one answer it was asked to write (docs/SECURITY.md "Unix mode").
+ * worker sees only the one answer it was asked to write (docs/SECURITY.md "Unix mode"). The front end's side is
+ * `UserWorkers.handOff`, the launcher forwards (launcher.ts), the worker host passes it to the service's `serve`.
  */
-export type ServeJob =
-  | { kind: 'read'; scope: FsScope; host: string; start: number; end: number; size: number; mtimeMs: number }
-  | { kind: 'zip'; id: string };
 
-/** What the front end sends the launcher with the connection, and the launcher forwards to the worker. */
+/** What the front end sends the launcher with the connection, and the launcher forwards to the user's worker. */
 export interface ServeMessage {
   op: 'serve';
   id: number;
   user: string;
-  job: ServeJob;
+  /** The service's description of the answer to write (efile: a file's range, a zip laid out in the worker). */
+  job: unknown;
   /** The response head as Node would have sent it, with `Connection: close` (latin1: header bytes). */
   head: string;
 }

@@ -5,10 +5,15 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '@hpc/server-kit';
 import { makeTempDir } from '@hpc/server-kit/testing';
-import { PathResolver, isUnder, normalizeClusterPath } from './path-resolver';
+import { PathResolver, isUnder, normalizeClusterPath } from '@hpc/cluster-kit';
 import { atomicWriteFile, makeDir, openForRead, removeEntry, touchFile } from './file-ops';
 import { listDirectory } from './listing';
 import { validateName } from './names';
+
+/*
+ * The path resolver (now in @hpc/cluster-kit, shared with the job service) together with efile's file-system
+ * primitives, which act on what it resolves: malformed and foreign paths, links in and out, hostile paths.
+ */
 
 /** Every file under a folder with its sha256 (links recorded by target, never followed). */
 function snapshot(dir: string, skip: string[]): Map<string, string> {

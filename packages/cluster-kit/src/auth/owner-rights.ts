@@ -1,7 +1,7 @@
 import { Value } from 'typebox/value';
 import { OWNER_RIGHTS_PATH, OwnerRightsResponse, type OwnerRights, CommonCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
-import type { UserScope } from '../fs/path-resolver';
+import type { UserScope } from '../paths/path-resolver';
 
 /** The current rights of a portal user (by `sub`) on this cluster, or null (unknown, disabled, no compute user). */
 export type OwnerRightsLookup = (sub: string) => Promise<OwnerRights | null>;

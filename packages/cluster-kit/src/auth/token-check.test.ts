@@ -1,0 +1,100 @@
+import { exportJWK, generateKeyPair } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FASTRANS_TOKEN_USE, type ClusterTokenClaims, type OwnerRights } from '@hpc/contracts';
+import {
+  createClusterTokenVerifier,
+  createKv,
+  createRevocationStore,
+  createServer,
+  signClusterToken,
+  type AppServer,
+} from '@hpc/server-kit';
+import { createTokenCheck, registerTokenCheck } from './token-check';
+
+/** The per-cluster token check as any service registers it: real keys, a real Fastify, the portal's revocation store. */
+describe('the token check of a per-cluster service', () => {
+  const revocations = createRevocationStore(createKv());
+  const rights = new Map<string, OwnerRights | null>();
+  let sign: (c?: Partial<ClusterTokenClaims>) => Promise<string>;
+  let app: AppServer;
+
+  beforeAll(async () => {
+    const { publicKey, privateKey } = await generateKeyPair('EdDSA', { extractable: true });
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'EdDSA', use: 'sig' };
+    sign = (c = {}) =>
+      signClusterToken(privateKey, 'k1', {
+        sub: 'u1',
+        aud: 'c1',
+        cun: 'demo',
+        home: '',
+        paths: ['/public/share/p'],
+        st: 'Normal',
+        exp_acct: null,
+        ...c,
+      });
+    const check = createTokenCheck({
+      verifier: createClusterTokenVerifier({ clusterId: 'c1', jwks: () => ({ keys: [jwk] }) }),
+      homePattern: '/public/home/{user}',
+      ownerRights: async (sub) => rights.get(sub) ?? null,
+      revocations,
+    });
+    app = createServer({ logLevel: 'silent' });
+    await app.register(async (scope) => {
+      const auth = registerTokenCheck(scope, check, {
+        isPublic: (req) => req.url === '/health',
+        allowDisabled: (req) => req.url === '/whoami',
+      });
+      scope.get('/health', async () => ({ ok: true }));
+      scope.get('/whoami', async (req) => auth.user(req));
+      scope.get('/work', async (req) => auth.user(req));
+    });
+  });
+  afterAll(() => app?.close());
+
+  const get = async (url: string, token?: string) =>
+    (await app.inject({ method: 'GET', url, headers: token ? { token } : {} })).json<
+      Record<string, unknown>
+    >();
+
+  it('gives the user of a token from the header only; public routes need none', async () => {
+    const t = await sign();
+    expect(await get('/work', t)).toEqual({
+      sub: 'u1',
+      cun: 'demo',
+      home: '/public/home/demo',
+      roots: ['/public/home/demo', '/public/share/p'],
+      expAcct: null,
+    });
+    expect((await get(`/work?token=${t}`)).code).toBe('1406');
+    expect((await get('/work', 'x.y.z')).code).toBe('1406');
+    expect(await get('/health')).toEqual({ ok: true });
+  });
+
+  it('refuses a disabled account except where allowed', async () => {
+    const t = await sign({ st: 'Disable' });
+    expect((await get('/work', t)).code).toBe('1007');
+    expect((await get('/whoami', t)).cun).toBe('demo');
+  });
+
+  it('asks the revocation store on every request, a cached token too, and refuses a revoked one', async () => {
+    const t = await sign({ sub: 'u-rev', sid: 's-rev' });
+    expect((await get('/work', t)).sub).toBe('u-rev');
+    expect((await get('/work', t)).sub).toBe('u-rev'); // now from the verified-token cache
+    await revocations.endSessions(['s-rev']);
+    expect((await get('/work', t)).code).toBe('401');
+    const u = await sign({ sub: 'u-dis' });
+    expect((await get('/work', u)).sub).toBe('u-dis');
+    await revocations.disableUser('u-dis', Date.now());
+    expect((await get('/work', u)).code).toBe('1406');
+  });
+
+  it("a day token carries the rights of the moment: the portal's answer on every use", async () => {
+    const t = await sign({ sub: 'u-day', use: FASTRANS_TOKEN_USE, paths: [] });
+    rights.set('u-day', { cun: 'demo', home: '/h/demo', paths: ['/x'], st: 'Normal', exp_acct: null });
+    expect((await get('/work', t)).roots).toEqual(['/h/demo', '/x']);
+    rights.set('u-day', { cun: 'other', home: '/h/o', paths: [], st: 'Normal', exp_acct: null });
+    expect((await get('/work', t)).code).toBe('1406');
+    rights.set('u-day', { cun: 'demo', home: '/h/demo', paths: [], st: 'Disable', exp_acct: null });
+    expect((await get('/work', t)).code).toBe('1007');
+  });
+});

@@ -1,0 +1,67 @@
+import type { IncomingMessage } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
+import { CommonCodes } from '@hpc/contracts';
+import { AppError, isAppError } from '@hpc/server-kit';
+
+/**
+ * The wire between a service's front end and a user's worker (issue 10 §1): HTTP/1.1 over a Unix socket that only
+ * the front end's account may open. A call is `POST /call/<name>`; arguments travel as JSON (in the body, or in the
+ * `x-args` header when the body is the bytes of an upload); bodies stream as raw HTTP bodies both ways, so neither
+ * side holds a whole file. A failure is status 4xx/5xx with `{ error: { code, message, data } }`, turned back into
+ * the same AppError on the front end. What each call sends is declared once in a call table (call-table.ts).
+ */
+export interface WireError {
+  code: string;
+  message: string;
+  data?: unknown;
+}
+
+export const toWire = (e: unknown): WireError =>
+  isAppError(e)
+    ? { code: e.code, message: e.message, data: e.data }
+    : { code: CommonCodes.unavailable, message: e instanceof Error ? e.message : String(e) };
+
+export const fromWire = (w: WireError): AppError =>
+  new AppError(w.code as never, w.message, w.data === undefined ? undefined : { data: w.data });
+
+/** The failure of a call whose worker stopped (killed, crashed, idle exit racing the request): retry. */
+export const GONE_MESSAGE = 'The user worker stopped during the request; retry';
+export const gone = () => new AppError(CommonCodes.unavailable, GONE_MESSAGE);
+export const isGone = (e: unknown) =>
+  isAppError(e) && e.code === CommonCodes.unavailable && e.message === GONE_MESSAGE;
+
+/** Reads a JSON body whole, at most `max` bytes. */
+export async function readJson<T>(req: IncomingMessage, max = 16 * 1024 * 1024): Promise<T> {
+  const parts: Buffer[] = [];
+  let n = 0;
+  for await (const c of req as AsyncIterable<Buffer>) {
+    n += c.length;
+    if (n > max) throw new AppError(CommonCodes.invalidInput, 'Request too large');
+    parts.push(c);
+  }
+  return JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as T;
+}
+
+/** Arguments of a call whose body is bytes travel in this header (base64url JSON). */
+export const ARGS_HEADER = 'x-args';
+export const encodeArgsHeader = (args: unknown) => Buffer.from(JSON.stringify(args)).toString('base64url');
+export const decodeArgsHeader = <T>(req: IncomingMessage): T =>
+  JSON.parse(Buffer.from(String(req.headers[ARGS_HEADER] ?? ''), 'base64url').toString('utf8') || '{}') as T;
+
+/**
+ * The JSON lines of a worker's streamed answer (a walk, a copy's progress). Decoded across pieces: a piece of the
+ * socket may end inside a multi-byte character of a file name, which a per-piece toString would garble.
+ */
+export async function* jsonLines<T>(res: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncGenerator<T> {
+  const text = new StringDecoder('utf8');
+  let buf = '';
+  for await (const piece of res) {
+    buf += text.write(piece);
+    let nl: number;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      if (line) yield JSON.parse(line) as T;
+    }
+  }
+}
