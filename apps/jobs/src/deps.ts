@@ -78,7 +78,7 @@ export async function openJobsDeps(config: JobsConfig, opts: JobsDepsOptions = {
     homePattern: config.JOBS_HOME_PATTERN,
     ownerRights,
     now,
-    isRevoked: async (c) => (await revocations.revoked({ sub: c.sub, sid: c.sid })) !== null,
+    revocations,
   });
   const slurm = {
     run: opts.run ?? runCommand,
