@@ -171,6 +171,17 @@ export default tseslint.config(
     },
   },
   {
+    files: ['apps/jobs/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['@hpc/portal', '@hpc/efile', '@hpc/web'], message: 'apps never import each other' },
+      ]),
+    },
+  },
+  ...layerRules('jobs', [
+    { group: ['@hpc/portal', '@hpc/efile', '@hpc/web'], message: 'apps never import each other' },
+  ]),
+  {
     files: ['packages/cluster-kit/**'],
     rules: {
       'no-restricted-imports': restrict([

@@ -283,7 +283,7 @@ describe('E-File navigation in the browser', () => {
         language,
         at: '/efile',
       });
-      // lisi starts on Kunshan, whose folder has entries and a count under the table.
+      // lisi starts on Hefei, whose folder has entries and a count under the table.
       await page.getByTestId('efile-pagination').waitFor();
       await page.getByTestId('efile-cluster').click();
       await page

@@ -8,15 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, screenshotter } from './support/browser';
 import { logInToEfile, message, nameLink, select } from './support/efile-page';
 import { startPortal, type RunningPortal } from './support/portal';
-import { createUsers, idOf, isRoot, known, removeUsers } from '../test-support/unix-users';
+import { createUsers, idOf, isRoot, removeUsers } from '../test-support/unix-users';
 
 const HOME = 'public/home/demo';
-// The demo login's cluster user is `demo`: the test creates that system user and removes it, so a machine with a
-// real `demo` account is left alone.
-const demoTaken = known('demo');
+// The demo login's cluster user is `demo`: the test makes that system user when the machine has none, and removes
+// only one it made (a real `demo`, e.g. of `npm run start:cluster`, is used and kept).
 if (!isRoot)
   console.warn('SKIPPED efile-unix-mode e2e: it creates real users and needs root (CI runs as root)');
-else if (demoTaken) console.warn('SKIPPED efile-unix-mode e2e: a system user `demo` exists already');
 
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
@@ -25,7 +23,7 @@ const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
  * root with EFILE_USER_MODE=unix, the demo login's cluster user `demo` is a real system user made here, and every
  * file the browser makes is owned by that user on disk.
  */
-describe.skipIf(!isRoot || demoTaken)('E-File in unix mode, in the browser', () => {
+describe.skipIf(!isRoot)('E-File in unix mode, in the browser', () => {
   let portal: RunningPortal;
   let browser: Browser;
   let dataDir: string;

@@ -13,6 +13,9 @@ export const entries = [
   ['apps/efile/src/server.ts', 'apps/efile/dist/server.js'],
   // Unix mode's root launcher and per-user worker (issue 10): one small bundle, so a worker starts in milliseconds.
   ['apps/efile/src/userfs/worker-main.ts', 'apps/efile/dist/efile-worker.js'],
+  // The job service of one cluster (issue 22), and its per-user worker (the kit's launcher and worker roles).
+  ['apps/jobs/src/server.ts', 'apps/jobs/dist/server.js'],
+  ['apps/jobs/src/worker/job-worker-main.ts', 'apps/jobs/dist/jobs-worker.js'],
 ];
 
 const externalizeNpm = {
@@ -60,7 +63,11 @@ export const buildEfileServer = () =>
   buildServers(entries.filter(([src]) => src === 'apps/efile/src/server.ts'));
 
 /** Just the efile worker bundle (the unix-mode tests build it before they start workers). */
-export const buildEfileWorker = () => buildServers(entries.filter(([src]) => src.includes('worker-main')));
+export const buildEfileWorker = () =>
+  buildServers(entries.filter(([src]) => src.includes('userfs/worker-main')));
+
+/** Just the job service's worker bundle (its tests on the real Slurm build it before they start workers). */
+export const buildJobsWorker = () => buildServers(entries.filter(([src]) => src.includes('job-worker-main')));
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   await buildServers();

@@ -9,6 +9,7 @@ const projects = [
   'packages/cluster-kit',
   'apps/portal',
   'apps/efile',
+  'apps/jobs',
   'apps/fastrans',
   'apps/all-in-one',
   'apps/web',

@@ -28,9 +28,20 @@ const quiet = (cmd: string, ...args: string[]) => {
   }
 };
 
-/** Removes the test's users (and left-overs of an interrupted run). */
+/**
+ * The users this process made. A test never removes or re-creates a user that existed before it: a machine's own
+ * accounts, and the real demo users `npm run start:cluster` makes (and CI keeps for the tests on the real Slurm),
+ * must survive every other test file (issue 22).
+ */
+const madeHere = new Set<string>();
+
+/** Removes the users this process made among `names`; any other user is left as it is. */
 export function removeUsers(names: string[]): void {
-  for (const u of names) quiet('userdel', u);
+  for (const u of names) {
+    if (!madeHere.has(u)) continue;
+    quiet('userdel', u);
+    madeHere.delete(u);
+  }
 }
 
 /** Removes groups made by a test. */
@@ -39,12 +50,20 @@ export function removeGroups(names: string[]): void {
 }
 
 /**
- * Creates login users without homes (their homes live under the test's file-system root), after removing
- * left-overs of an interrupted run. `extra` adds useradd options per user (`-G group`, `-r`, `-s shell`).
+ * Creates the login users that do not exist yet, without homes (their homes live under the test's file-system
+ * root); a user that exists already is kept as it is, and never removed by `removeUsers` (a left-over of an
+ * interrupted run included: names unique to a test make those harmless). `extra` adds useradd options per user
+ * (`-G group`, `-r`, `-s shell`). Returns the names made here.
  */
-export function createUsers(names: string[], extra: Record<string, string[]> = {}): void {
-  removeUsers(names);
-  for (const u of names) execFileSync('useradd', ['-M', '-s', '/bin/bash', ...(extra[u] ?? []), u]);
+export function createUsers(names: string[], extra: Record<string, string[]> = {}): string[] {
+  const made: string[] = [];
+  for (const u of names) {
+    if (known(u)) continue;
+    execFileSync('useradd', ['-M', '-s', '/bin/bash', ...(extra[u] ?? []), u]);
+    madeHere.add(u);
+    made.push(u);
+  }
+  return made;
 }
 
 /** Lets users walk down to the test root: temp folders are 0700 and root-owned. */

@@ -1,8 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppServer } from '@hpc/server-kit';
-import { buildPortal, ownerRightsLookup, readPortalConfig, type PortalConfig } from '@hpc/portal';
+import {
+  buildPortal,
+  ownerRightsLookup,
+  publishMountedJobService,
+  readPortalConfig,
+  type PortalConfig,
+} from '@hpc/portal';
 import { openEfileDeps, readEfileConfig, registerEfile } from '@hpc/efile';
+import { openJobsDeps, readJobsConfig, registerJobs } from '@hpc/jobs';
 
 /** The demo clusters whose efile instances this process mounts under /efile/<clusterId>/. */
 export const DEMO_CLUSTERS = ['11250', '11251'];
@@ -18,6 +25,10 @@ export async function buildAllInOne(
   const config = readPortalConfig(env);
   const { app, deps } = await buildPortal(config);
   const rightsOn = ownerRightsLookup(deps);
+  // The demo cluster whose scheduler this machine is (`npm run start:cluster` sets it): its E-File serves the real
+  // file system, where the scheduler's jobs run and write, and its job service is mounted at /jobs/<id>.
+  const jobsCluster =
+    env.JOBS_CLUSTER_ID && DEMO_CLUSTERS.includes(env.JOBS_CLUSTER_ID) ? env.JOBS_CLUSTER_ID : null;
 
   for (const clusterId of DEMO_CLUSTERS) {
     // Each cluster's file system is DATA_DIR/clusters/<id>/ (cluster path /public/home/demo/a.txt maps below it);
@@ -26,7 +37,7 @@ export async function buildAllInOne(
     const efileConfig = readEfileConfig({
       ...env,
       EFILE_CLUSTER_ID: clusterId,
-      EFILE_FS_ROOT: path.join(config.dataDir, 'clusters', clusterId),
+      EFILE_FS_ROOT: clusterId === jobsCluster ? '/' : path.join(config.dataDir, 'clusters', clusterId),
       EFILE_DEMO: env.EFILE_DEMO ?? 'true',
       EFILE_PORTAL_PUBLIC_URL: config.PUBLIC_URL,
       DATA_DIR: config.dataDir,
@@ -43,6 +54,26 @@ export async function buildAllInOne(
     app.addHook('onClose', () => efileDeps.close());
     await registerEfile(app, efileDeps, { prefix: `/efile/${clusterId}` });
   }
+
+  if (jobsCluster) {
+    const jobsConfig = readJobsConfig({
+      ...env,
+      JOBS_CLUSTER_ID: jobsCluster,
+      // Each user's jobs are submitted by a process running as that user: the per-user mode of E-File here too.
+      JOBS_USER_MODE: env.JOBS_USER_MODE ?? env.EFILE_USER_MODE ?? 'single',
+      JOBS_FS_ROOT: '/',
+      DATA_DIR: config.dataDir,
+    });
+    const jobsDeps = await openJobsDeps(jobsConfig, {
+      jwks: () => deps.publicJwks(),
+      ownerRights: rightsOn(jobsCluster),
+      revocations: deps.revocations,
+    });
+    app.addHook('onClose', () => jobsDeps.close());
+    await registerJobs(app, jobsDeps, { prefix: `/jobs/${jobsCluster}` });
+  }
+  // The cluster's service list names the job service exactly while it is mounted (none: "no scheduler").
+  await publishMountedJobService(deps, jobsCluster, jobsCluster ? `/jobs/${jobsCluster}` : null);
   return { app, config };
 }
 

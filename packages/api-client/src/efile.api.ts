@@ -8,6 +8,7 @@ import {
   ShareRoutes,
   TicketRoutes,
   UploadRoutes,
+  UsageRoutes,
   type BrowserAction,
   type ListQuery,
   type RouteBody,
@@ -63,6 +64,8 @@ export function efileApi(client: ApiClient, clusterId: string) {
     list: (query: ListParams, signal?: AbortSignal) =>
       client.request(FileRoutes.list, { query }, { signal, timeoutMs: Limits.timeouts.list }),
     initInfo: (signal?: AbortSignal) => client.request(FileRoutes.initInfo, {}, { signal }),
+    /** The home's used space and recent files, from the cache a background count fills (issue 22 §4). */
+    usage: (signal?: AbortSignal) => client.request(UsageRoutes.usage, {}, { signal }),
     mkdir: (path: string) => client.request(FileRoutes.mkdir, { body: { path } }),
     touch: (path: string) => client.request(FileRoutes.touch, { body: { path } }),
     remove: (paths: string[]) =>

@@ -71,3 +71,17 @@ export {
   type TransferBatchResult,
   type TransferStatus,
 } from './fastrans.api';
+export {
+  jobsApi,
+  type JobsCalls,
+  type JobAction,
+  type JobActionData,
+  type JobDetailData,
+  type JobHistoryPage,
+  type JobListPage,
+  type JobOutputData,
+  type JobOverviewData,
+  type JobTemplates,
+  type JobVersion,
+  type PartitionsData,
+} from './jobs.api';

@@ -40,6 +40,7 @@ import {
   TreeResponse,
   UploadTargetQuery,
 } from './efile';
+import { HomeUsageResponse } from './efile-usage';
 import { defineRoute } from './route';
 
 /**
@@ -229,4 +230,9 @@ export const OperationRoutes = {
     bodyAs: 'form',
     response: OkResponse,
   }),
+};
+
+/** The home's used space and recent files, for the Dashboard (issue 22 §4): from a background count's cache. */
+export const UsageRoutes = {
+  usage: defineRoute({ method: 'GET', path: '/usage.action', response: HomeUsageResponse }),
 };

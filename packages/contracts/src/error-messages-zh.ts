@@ -58,6 +58,18 @@ export const ErrorMessagesZh: Record<ErrorCode, string> = {
   LOGIN_THROTTLED: '登录失败次数过多，请稍后再试',
   CSRF: '请求被拒绝：缺少或无效的 CSRF 令牌',
   REQUEST_TIME: '请求时间与服务器时间相差过大，请检查本机时钟',
+  JOB_USER_MODE: '作业功能需要按用户运行的模式：本作业服务以单一账号运行所有用户',
+  JOB_NOT_FOUND: '作业不存在或不属于您',
+  JOB_SCRIPT_TEXT: '作业脚本必须是文本',
+  JOB_SCHEDULER_DOWN: '调度系统没有响应，请稍后再试',
+  JOB_REFUSED: '调度系统拒绝了该作业',
+  JOB_PARTITION: '调度系统拒绝了该作业：队列无效',
+  JOB_TIME_LIMIT: '调度系统拒绝了该作业：运行时间超过队列上限',
+  JOB_GRES: '调度系统拒绝了该作业：GPU 或通用资源申请无效',
+  JOB_ACCOUNT: '调度系统拒绝了该作业：账号无效或账号与队列不匹配',
+  JOB_QOS: '调度系统拒绝了该作业：QOS 无效',
+  JOB_RESOURCES: '调度系统拒绝了该作业：申请的资源超过队列所有',
+  JOB_STATE: '作业当前的状态不允许此操作',
 };
 
 /** The languages the servers answer messages in. */

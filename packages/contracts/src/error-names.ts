@@ -70,3 +70,18 @@ export const PortalCodes = {
   csrf: 'CSRF',
   requestTime: 'REQUEST_TIME',
 } as const satisfies Record<string, ErrorCode>;
+
+export const JobCodes = {
+  userMode: 'JOB_USER_MODE',
+  notFound: 'JOB_NOT_FOUND',
+  scriptNotText: 'JOB_SCRIPT_TEXT',
+  schedulerDown: 'JOB_SCHEDULER_DOWN',
+  refused: 'JOB_REFUSED',
+  partition: 'JOB_PARTITION',
+  timeLimit: 'JOB_TIME_LIMIT',
+  gres: 'JOB_GRES',
+  account: 'JOB_ACCOUNT',
+  qos: 'JOB_QOS',
+  resources: 'JOB_RESOURCES',
+  state: 'JOB_STATE',
+} as const satisfies Record<string, ErrorCode>;

@@ -60,6 +60,31 @@ export const ErrorCodes = {
   LOGIN_THROTTLED: { status: 429, en: 'Too many failed logins, please try again later' },
   CSRF: { status: 403, en: 'The request was refused: missing or invalid CSRF token' },
   REQUEST_TIME: { status: 400, en: 'The request time is too far from the server time, check your clock' },
+  // The job service (issue 22): Slurm's own refusals keep its reason in the answer's data.reason.
+  JOB_USER_MODE: {
+    status: 501,
+    en: 'Jobs need the per-user mode: this job service runs every user as one account',
+  },
+  JOB_NOT_FOUND: { status: 404, en: 'The job does not exist or is not yours' },
+  JOB_SCRIPT_TEXT: { status: 400, en: 'The job script must be text' },
+  JOB_SCHEDULER_DOWN: { status: 503, en: 'The scheduler is not answering, please try again later' },
+  JOB_REFUSED: { status: 400, en: 'The scheduler refused the job' },
+  JOB_PARTITION: { status: 400, en: 'The scheduler refused the job: invalid partition' },
+  JOB_TIME_LIMIT: {
+    status: 400,
+    en: "The scheduler refused the job: the time limit exceeds the partition's limit",
+  },
+  JOB_GRES: { status: 400, en: 'The scheduler refused the job: invalid GPU or generic resource request' },
+  JOB_ACCOUNT: {
+    status: 400,
+    en: 'The scheduler refused the job: invalid account or account and partition combination',
+  },
+  JOB_QOS: { status: 400, en: 'The scheduler refused the job: invalid QOS' },
+  JOB_RESOURCES: {
+    status: 400,
+    en: 'The scheduler refused the job: more resources requested than the partition has',
+  },
+  JOB_STATE: { status: 409, en: 'The job is not in a state that allows this' },
 } as const satisfies Record<string, { status: number; en: string }>;
 
 export type ErrorCode = keyof typeof ErrorCodes;

@@ -26,6 +26,8 @@ export const ClusterTokenClaims = Type.Object({
    * efile re-checks the user's rights of the moment on every use of it, as for a Linux command.
    */
   use: Type.Optional(Type.String()),
+  /** The portal account the compute user is charged to on that cluster (null: none), e.g. for the job service. */
+  acct: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   /**
    * The portal session the token was issued for (not the cookie, nor anything that leads to it): when that session
    * ends (logout, password change, "sign out"), every cluster service refuses the token at once (issue 25 §1.3,
@@ -46,6 +48,8 @@ export const OwnerRights = Type.Object({
   paths: Type.Array(Type.String()),
   st: Type.Union([Type.Literal('Normal'), Type.Literal('Disable')]),
   exp_acct: Type.Union([Type.Integer(), Type.Null()]),
+  /** The portal account charged there (null: none): the job service's account check (issue 22 §2). */
+  acct: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type OwnerRights = Static<typeof OwnerRights>;
 export const OwnerRightsQuery = Type.Object({
@@ -246,15 +250,23 @@ export const ThemeName = Type.Union([Type.Literal('dark_blue'), Type.Literal('li
 export type ThemeName = Static<typeof ThemeName>;
 
 /** Interface preferences kept per user on the server (null: never chosen, the browser's own choice stands). */
+/** A Dashboard quick entry: the id of a portal feature the user put there (issue 22 §4). */
+export const DashboardEntry = Type.String({ pattern: '^[a-z][a-z0-9-]{0,31}$' });
 export const UserPreferences = Type.Object({
   language: Type.Union([Locale, Type.Null()]),
   theme: Type.Union([ThemeName, Type.Null()]),
+  /** The Dashboard's quick entries in the user's order (null: never chosen, the default set). */
+  dashboardEntries: Type.Union([Type.Array(DashboardEntry, { maxItems: 32 }), Type.Null()]),
 });
 export type UserPreferences = Static<typeof UserPreferences>;
 
 /** `PUT /api/user/preferences` (JSON): the preferences to change; absent keys are kept. */
 export const UserPreferencesBody = Type.Object(
-  { language: Type.Optional(Locale), theme: Type.Optional(ThemeName) },
+  {
+    language: Type.Optional(Locale),
+    theme: Type.Optional(ThemeName),
+    dashboardEntries: Type.Optional(Type.Array(DashboardEntry, { maxItems: 32, uniqueItems: true })),
+  },
   { additionalProperties: false },
 );
 export type UserPreferencesBody = Static<typeof UserPreferencesBody>;

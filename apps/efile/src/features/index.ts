@@ -20,6 +20,7 @@ import { linuxService } from './linux/linux.service';
 import { linuxRoutes } from './linux/linux.routes';
 import { ticketRoutes } from './ticket/ticket.routes';
 import { transferFeature } from './transfer';
+import { usageRoutes } from './usage/usage.routes';
 
 /** Sweeps abandoned partial uploads every EFILE_SWEEP_INTERVAL_MINUTES (0 = never; tests call sweep directly). */
 function startSweeper(app: EfileApp, ctx: EfileContext, sweep: () => Promise<number>) {
@@ -53,4 +54,5 @@ export async function registerFeatures(app: EfileApp, ctx: EfileContext): Promis
   ticketRoutes(app, ctx);
   operationsRoutes(app, ctx, operationsService(ctx.deps, operationsRepository(ctx.deps.db), shares, app.log));
   transferFeature(app, ctx);
+  usageRoutes(app, ctx);
 }

@@ -20,6 +20,7 @@ import {
   touchFile,
 } from '../fs/file-ops';
 import { childFolders, listDirectory } from '../fs/listing';
+import { countHome } from '../fs/home-usage';
 import { PARTIAL_SUFFIX, TEMP_SUFFIX, tempName, validateName } from '../fs/names';
 import { isUnder, type PathResolver, type Resolved } from '@hpc/cluster-kit';
 import { atHost } from '../fs/anchored';
@@ -38,6 +39,9 @@ import type {
   WalkEntry,
   ZipHandle,
 } from './types';
+
+/** A home's count stops after this many entries (its figure is then a lower bound, said so). */
+const HOME_USAGE_MAX_ENTRIES = 500_000;
 
 const parentOf = (p: string) => (p.lastIndexOf('/') <= 0 ? '/' : p.slice(0, p.lastIndexOf('/')));
 const joinCluster = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
@@ -204,6 +208,19 @@ export class LocalUserFs implements UserFs {
         if (isAppError(e) && e.code === FileCodes.notFound) return { exist: false, isDirectory: false };
         throw e;
       }
+    });
+  }
+
+  /** The home's used space and recent files, walked as whoever runs this (the user, in their worker). */
+  homeUsage(s: FsScope, home: string) {
+    return coded(async () => {
+      const dir = await this.resolver.resolve(s, home);
+      if (!dir.stat?.isDirectory()) throw new AppError(FileCodes.notAFolder);
+      return countHome(dir.host, {
+        maxEntries: HOME_USAGE_MAX_ENTRIES,
+        recent: 10,
+        clusterPath: dir.clusterPath,
+      });
     });
   }
 

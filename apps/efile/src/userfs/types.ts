@@ -3,6 +3,7 @@ import type { FileEntry } from '@hpc/contracts';
 import type { ListOptions } from '../fs/listing';
 import type { ResolveOptions, UserScope } from '@hpc/cluster-kit';
 import type { Progress } from '../fs/copy-tree';
+import type { HomeUsageCount } from '../fs/home-usage';
 import type { WalkEntry } from '../fs/transfer-ops';
 
 export type { WalkEntry };
@@ -117,6 +118,8 @@ export interface UserFs {
   ): Promise<{ list: { name: string; path: string; isLeaf: boolean }[]; truncated: boolean }>;
   /** The kernel's answer for this user (access(2) in unix mode); false for anything the resolver refuses. */
   access(s: FsScope, path: string, action: 'read' | 'write'): Promise<boolean>;
+  /** The home's used space and most recently modified files, counted as the user (the Dashboard, features/usage). */
+  homeUsage(s: FsScope, home: string): Promise<HomeUsageCount>;
 
   /** The first `maxBytes` of a regular file (text preview); `head` only reads the first 8 KiB. */
   readFile(s: FsScope, host: string, maxBytes: number): Promise<Buffer>;

@@ -245,6 +245,7 @@ export class WorkerUserFs implements UserFs {
   rename: UserFs['rename'] = (s, p, n) => this.call(s, 'rename', p, n);
   exist: UserFs['exist'] = (s, p) => this.call(s, 'exist', p);
   tree: UserFs['tree'] = (s, p) => this.call(s, 'tree', p);
+  homeUsage: UserFs['homeUsage'] = (s, h) => this.call(s, 'homeUsage', h);
   access: UserFs['access'] = (s, p, a) => this.call(s, 'access', p, a);
   writeFile: UserFs['writeFile'] = (s, p, d) => this.call(s, 'writeFile', p, d);
   ensureDir: UserFs['ensureDir'] = (s, p) => this.call(s, 'ensureDir', p);

@@ -19,6 +19,7 @@ const CALLS = new Set([
   'rename',
   'exist',
   'tree',
+  'homeUsage',
   'access',
   'writeFile',
   'ensureDir',

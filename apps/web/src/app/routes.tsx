@@ -4,13 +4,15 @@ import type { Params } from 'react-router';
 import {
   AppstoreOutlined,
   ContainerOutlined,
+  DashboardOutlined,
   ExperimentOutlined,
   FolderOpenOutlined,
   HomeOutlined,
+  ScheduleOutlined,
 } from '@ant-design/icons';
 
 /** The part of the site a route belongs to: selects the menu item and the header search's target. */
-export type Section = 'home' | 'images' | 'models' | 'apps' | 'efile' | 'other';
+export type Section = 'dashboard' | 'jobs' | 'home' | 'images' | 'models' | 'apps' | 'efile' | 'other';
 
 /** What a route's loader gets: the query cache to fill, the address and the route's parameters. */
 export interface LoadArgs {
@@ -42,6 +44,20 @@ export interface AppRoute {
 /** The one route table: the router and the main menu are both built from it (spec §2 routes table). */
 export const appRoutes: AppRoute[] = [
   { path: '/', section: 'home', redirect: '/main-page' },
+  // spec §2: the main menu of the larger product starts with Dashboard and Job (issue 22 §3, §4).
+  {
+    path: '/dashboard',
+    section: 'dashboard',
+    page: () => import('../features/dashboard/pages/dashboard.page'),
+    load: async ({ qc }) => (await import('../features/dashboard/dashboard.loader')).loadDashboard(qc),
+    menu: { labelKey: 'dashboard.menu', icon: <DashboardOutlined /> },
+  },
+  {
+    path: '/jobs',
+    section: 'jobs',
+    page: () => import('../features/jobs/pages/jobs.page'),
+    menu: { labelKey: 'jobs.menu', icon: <ScheduleOutlined /> },
+  },
   {
     path: '/main-page',
     section: 'home',
@@ -142,6 +158,8 @@ export const appRoutes: AppRoute[] = [
 
 /** Where each section's list lives: the header search sends its query there. */
 export const LIST_PATH: Record<Section, string> = {
+  dashboard: '/full-site-list',
+  jobs: '/full-site-list',
   home: '/full-site-list',
   images: '/service-list',
   models: '/model-zoo/list',

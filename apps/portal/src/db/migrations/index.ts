@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as m001 from './001-catalog';
 import * as m002 from './002-identity';
 import * as m003 from './003-model-files-and-preferences';
+import * as m004 from './004-dashboard-entries';
 
 /**
  * Every migration, in order. Written once with Kysely's schema builder so they run on SQLite and PostgreSQL alike;
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '001-catalog': m001,
   '002-identity': m002,
   '003-model-files-and-preferences': m003,
+  '004-dashboard-entries': m004,
 };

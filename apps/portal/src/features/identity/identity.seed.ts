@@ -20,7 +20,9 @@ const CLUSTERS: {
     services: {
       // Relative URL = the efile instance the all-in-one start mounts; operators put absolute URLs.
       efileUrl: [on('/efile/11250')],
-      gridview_service: [on('https://hf-gridview.example.cn:8443/gridview')],
+      // No job service by default (`npm start` has no scheduler: the Job page says so). `npm run start:cluster`
+      // mounts the real one at /jobs/11250 and the all-in-one publishes it here at start (issue 22 §1).
+      gridview_service: [],
       sothisai_service: [on('https://hf-ai.example.cn/sothisai'), off('https://hf-ai2.example.cn/sothisai')],
       sshAddressList: [on('login01.hf.example.cn:22'), off('login02.hf.example.cn:22')],
     },
@@ -31,7 +33,7 @@ const CLUSTERS: {
     centerNameEn: 'Kunshan Supercomputing Center',
     services: {
       efileUrl: [on('/efile/11251')],
-      gridview_service: [on('https://ks-gridview.example.cn:8443/gridview')],
+      gridview_service: [],
       sothisai_service: [off('https://ks-ai.example.cn/sothisai')],
       sshAddressList: [on('login01.ks.example.cn:22'), on('login02.ks.example.cn:22')],
     },
@@ -97,9 +99,11 @@ export async function seedIdentity(deps: PortalDeps): Promise<void> {
     { username: 'demo', clusterId: '11251', accountId: 'acct-demo-ks' },
     { username: 'wangwu', clusterId: '11250', accountId: 'acct-wangwu-hf' },
     { username: 'wangwu', clusterId: '11251', accountId: 'acct-wangwu-ks' },
-    // lisi's one account spans two centres, one of them disabled: grouping and the 停用 ordering show.
+    // lisi's one account spans three centres, one of them disabled: grouping and the 停用 ordering show. On 11250
+    // lisi is demo's neighbour on the real scheduler of `start:cluster` (issue 22 §5: never sees demo's jobs).
     { username: 'lisi', clusterId: '11252', accountId: 'acct-lisi' },
     { username: 'lisi', clusterId: '11251', accountId: 'acct-lisi' },
+    { username: 'lisi', clusterId: '11250', accountId: 'acct-lisi' },
   ];
   for (const c of computeUsers) await s.computeUsers.setComputeUser(c);
 

@@ -30,3 +30,28 @@ export function ownerRightsLookup(deps: PortalDeps) {
   const { tokens } = identityServicesOf(deps);
   return (clusterId: string) => (sub: string) => tokens.currentRights(sub, clusterId);
 }
+
+/**
+ * Publishes the job service the all-in-one mounts (issue 22 §1): `url` (relative, e.g. '/jobs/11250') becomes the
+ * cluster's enabled `gridview_service`, and a relative /jobs/ entry an earlier start left on any other cluster is
+ * taken away, so a centre lists a job service only while one is mounted. Operators' absolute URLs are never touched.
+ */
+export async function publishMountedJobService(
+  deps: PortalDeps,
+  clusterId: string | null,
+  url: string | null,
+) {
+  const { clusters } = identityServicesOf(deps);
+  for (const c of await clusters.list()) {
+    let entries: { url: string; enable: 'true' | 'false' }[] = [];
+    try {
+      entries = JSON.parse(c.params.gridview_service ?? '[]') as typeof entries;
+    } catch {
+      continue;
+    }
+    const kept = entries.filter((e) => !e.url.startsWith('/jobs/'));
+    const next = c.clusterId === clusterId && url ? [{ url, enable: 'true' as const }, ...kept] : kept;
+    if (JSON.stringify(next) !== JSON.stringify(entries))
+      await clusters.setServiceList(c.clusterId, 'gridview_service', next);
+  }
+}

@@ -35,6 +35,7 @@ export function createUserCentreService(deps: {
       return {
         language: row?.language === 'zh-CN' || row?.language === 'en-US' ? row.language : null,
         theme: row?.theme === 'dark_blue' || row?.theme === 'light_blue' ? row.theme : null,
+        dashboardEntries: entriesOf(row?.dashboard_entries ?? null),
       };
     },
 
@@ -42,9 +43,12 @@ export function createUserCentreService(deps: {
       const patch = {
         ...(body.language !== undefined ? { language: body.language } : {}),
         ...(body.theme !== undefined ? { theme: body.theme } : {}),
+        ...(body.dashboardEntries !== undefined
+          ? { dashboard_entries: JSON.stringify(body.dashboardEntries) }
+          : {}),
       };
       if (Object.keys(patch).length === 0)
-        throw new AppError(CommonCodes.incompleteParams, 'Send language or theme');
+        throw new AppError(CommonCodes.incompleteParams, 'Send language, theme or dashboardEntries');
       await preferences.upsert(userId, patch, now());
       return this.preferences(userId);
     },
@@ -52,3 +56,16 @@ export function createUserCentreService(deps: {
 }
 
 export type UserCentreService = ReturnType<typeof createUserCentreService>;
+
+/** The stored quick entries, or null when never chosen or no longer readable (the default set then shows). */
+function entriesOf(text: string | null): string[] | null {
+  if (!text) return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) && v.every((x) => typeof x === 'string' && /^[a-z][a-z0-9-]{0,31}$/.test(x))
+      ? v
+      : null;
+  } catch {
+    return null;
+  }
+}

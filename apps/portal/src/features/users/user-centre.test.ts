@@ -47,30 +47,52 @@ describe.each(testDbTargets())('user centre ($name)', (target) => {
 
   it('keeps language and theme per user on the server, so they follow the user to another browser', async () => {
     const first = await loggedIn(portal.app, 'wangwu');
-    expect(dataOf(await first.get('/api/user/preferences'))).toEqual({ language: null, theme: null });
+    expect(dataOf(await first.get('/api/user/preferences'))).toEqual({
+      language: null,
+      theme: null,
+      dashboardEntries: null,
+    });
     const save = (b: Browser, json: unknown) => b.call('PUT' as 'POST', '/api/user/preferences', { json });
-    expect(dataOf(await save(first, { language: 'en-US' }))).toEqual({ language: 'en-US', theme: null });
+    expect(dataOf(await save(first, { language: 'en-US' }))).toEqual({
+      language: 'en-US',
+      theme: null,
+      dashboardEntries: null,
+    });
     expect(dataOf(await save(first, { theme: 'light_blue' }))).toEqual({
       language: 'en-US',
       theme: 'light_blue',
+      dashboardEntries: null,
     });
 
     const elsewhere = await loggedIn(portal.app, 'wangwu', '10.0.0.9');
     expect(dataOf(await elsewhere.get('/api/user/preferences'))).toEqual({
       language: 'en-US',
       theme: 'light_blue',
+      dashboardEntries: null,
     });
     // Another user's are their own.
     const lisi = await loggedIn(portal.app, 'lisi');
-    expect(dataOf(await lisi.get('/api/user/preferences'))).toEqual({ language: null, theme: null });
+    expect(dataOf(await lisi.get('/api/user/preferences'))).toEqual({
+      language: null,
+      theme: null,
+      dashboardEntries: null,
+    });
 
+    // The Dashboard's quick entries (issue 22 §4), in the user's order; malformed or repeated ids change nothing.
+    expect(dataOf(await save(first, { dashboardEntries: ['jobs', 'efile', 'apps'] }))).toMatchObject({
+      dashboardEntries: ['jobs', 'efile', 'apps'],
+    });
+    for (const bad of [{ dashboardEntries: ['Jobs!'] }, { dashboardEntries: ['jobs', 'jobs'] }]) {
+      expect((await save(first, bad)).json().code).toBe('1004');
+    }
+    await save(first, { dashboardEntries: [] });
     for (const bad of [{ language: 'fr-FR' }, { theme: 'red' }, {}]) {
       const res = await save(first, bad);
       expect(['1004', '1003']).toContain(res.json().code);
     }
     expect(
       (await save(first, { language: 'zh-CN' }).then(() => first.get('/api/user/preferences'))).json().data,
-    ).toEqual({ language: 'zh-CN', theme: 'light_blue' });
+    ).toEqual({ language: 'zh-CN', theme: 'light_blue', dashboardEntries: [] });
     const noCsrf = await first.call('PUT' as 'POST', '/api/user/preferences', {
       json: { theme: 'dark_blue' },
       noCsrf: true,

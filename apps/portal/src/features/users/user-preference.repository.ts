@@ -11,12 +11,19 @@ export function createUserPreferenceRepository(db: Kysely<PortalDatabase>) {
     /** Sets the given columns, creating the row on first use; one statement, so parallel saves cannot collide. */
     async upsert(
       userId: number,
-      patch: Partial<Pick<UserPreferenceTable, 'language' | 'theme'>>,
+      patch: Partial<Pick<UserPreferenceTable, 'language' | 'theme' | 'dashboard_entries'>>,
       now: number,
     ): Promise<void> {
       await db
         .insertInto('user_preference')
-        .values({ user_id: userId, language: null, theme: null, ...patch, updated_at: now })
+        .values({
+          user_id: userId,
+          language: null,
+          theme: null,
+          dashboard_entries: null,
+          ...patch,
+          updated_at: now,
+        })
         .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...patch, updated_at: now }))
         .execute();
     },

@@ -9,6 +9,8 @@ import { searchButton } from '../../shared/ui/search-button';
 
 /** Search targets: the catalogue of the current section; elsewhere the application centre (full-site search). */
 const TARGET: Record<Section, 'images' | 'models' | 'apps'> = {
+  dashboard: 'apps',
+  jobs: 'apps',
   home: 'apps',
   images: 'images',
   models: 'models',

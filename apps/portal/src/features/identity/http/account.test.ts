@@ -52,9 +52,9 @@ describe.each(testDbTargets())('account calls on $name', (target: TestDbTarget) 
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({
       accountId: 'acct-lisi',
-      clusterIds: ['11251', '11252'],
-      centerNames: '昆山超算中心、无锡中心（停用）',
-      centerNamesEn: 'Kunshan Supercomputing Center, Wuxi Center (disabled)',
+      clusterIds: ['11250', '11251', '11252'],
+      centerNames: '合肥先进计算中心、昆山超算中心、无锡中心（停用）',
+      centerNamesEn: 'Hefei Advanced Computing Center, Kunshan Supercomputing Center, Wuxi Center (disabled)',
       status: 'Normal',
       balance: 20000,
     });

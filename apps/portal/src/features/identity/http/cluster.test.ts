@@ -97,7 +97,7 @@ describe.each(testDbTargets())('cluster and service calls on $name', (target: Te
     // A manager without compute users has none; lisi's disabled centre sorts last although added first.
     expect((await admin.get('/api/computeuser/queryClusterUsersDetail.action')).json().data).toEqual([]);
     expect(ids(dataOf<Cluster[]>(await lisi.get('/api/computeuser/queryClusterUsersDetail.action')))).toEqual(
-      ['11251', '11252'],
+      ['11250', '11251', '11252'],
     );
   });
 

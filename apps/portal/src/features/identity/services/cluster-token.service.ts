@@ -42,6 +42,7 @@ export function createClusterTokenService(deps: {
           paths: paths.filter((p) => p.cluster_id === r.cluster_id).map((p) => p.path),
           st: account?.status ?? 'Normal',
           exp_acct: account?.end_use_time ?? null,
+          acct: account?.account_id ?? null,
         },
       };
     });

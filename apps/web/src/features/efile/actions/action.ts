@@ -39,6 +39,8 @@ export interface ActionContext extends ActionState {
   modal: ReturnType<typeof App.useApp>['modal'];
   openDialog: (d: Dialog) => void;
   goTo: (path: string) => void;
+  /** Leaves E-File for another page of the portal (the Job page's form, for "submit as job"). */
+  navigate: (to: string) => void;
   refresh: () => void;
   select: (paths: string[]) => void;
   /** Opens the browser's chooser of files or of a folder, whose choice is queued for upload here. */

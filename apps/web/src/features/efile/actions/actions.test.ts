@@ -40,7 +40,15 @@ describe('the E-File action registry', () => {
     const where = (g: string) => EFILE_ACTIONS.filter((a) => a.toolbar === g).map((a) => a.id);
     expect(where('upload')).toEqual(['uploadFiles', 'uploadFolder']);
     expect(where('create')).toEqual(['newFolder', 'newFile']);
-    expect(where('selection')).toEqual(['download', 'rename', 'copy', 'move', 'share', 'delete']);
+    expect(where('selection')).toEqual([
+      'download',
+      'rename',
+      'copy',
+      'move',
+      'share',
+      'submit-job',
+      'delete',
+    ]);
     expect(EFILE_ACTIONS.filter((a) => a.contextMenu).map((a) => a.id)).toEqual([
       'open',
       'download',
@@ -48,8 +56,18 @@ describe('the E-File action registry', () => {
       'copy',
       'move',
       'share',
+      'submit-job',
       'delete',
     ]);
+  });
+
+  it('offers "submit as job" on one script file only (.slurm, .sh, .sbatch)', () => {
+    const submit = EFILE_ACTIONS.find((a) => a.id === 'submit-job')!;
+    const file = (name: string, ext: string) => ({ ...entry(name), ext });
+    expect(submit.visible!(state({ selection: [file('run.slurm', 'slurm')] }))).toBe(true);
+    expect(submit.visible!(state({ selection: [file('a.sbatch', 'sbatch')] }))).toBe(true);
+    expect(submit.visible!(state({ selection: [file('a.txt', 'txt')] }))).toBe(false);
+    expect(submit.visible!(state({ selection: [file('a.sh', 'sh'), file('b.sh', 'sh')] }))).toBe(false);
   });
 
   it('maps the desktop keys to their actions, Ctrl/⌘ only where bound', () => {

@@ -7,6 +7,7 @@ import { selectAllAction, upAction } from './navigate.action';
 import { openAction } from './open.action';
 import { renameAction } from './rename.action';
 import { shareAction } from './share.action';
+import { submitJobAction } from './submit-job.action';
 import { uploadFilesAction, uploadFolderAction } from './upload.action';
 
 /**
@@ -36,6 +37,7 @@ export const EFILE_ACTIONS: readonly EfileAction[] = [
   copyAction,
   moveAction,
   shareAction,
+  submitJobAction,
   deleteAction,
   selectAllAction,
   upAction,

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { App } from 'antd';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { FileEntry } from '@hpc/contracts';
 import { notifyError } from '../../../shared/api/notify';
@@ -58,13 +59,23 @@ function hasSelection(a: EfileAction, ctx: ActionContext): boolean {
 export function useEfileActions(deps: Deps) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
+  const navigate = useNavigate();
   const { state } = deps;
 
   const run = useStableCallback((id: string, trigger: Trigger) => {
     const a = EFILE_ACTIONS.find((x) => x.id === id);
     const { api } = deps;
     if (!a || !api || !a.enabled(state) || (a.visible && !a.visible(state))) return;
-    const ctx: ActionContext = { ...state, ...deps, api, trigger, t, message, modal };
+    const ctx: ActionContext = {
+      ...state,
+      ...deps,
+      api,
+      trigger,
+      t,
+      message,
+      modal,
+      navigate: (to) => void navigate(to),
+    };
     if (!hasSelection(a, ctx)) return;
     void (async () => a.run(ctx))().catch(notifyError);
   });

@@ -6,7 +6,10 @@ export interface PreferenceValues {
 }
 
 /** At login: the server's choice wins where it has one; the browser's stands where it has none. */
-export function atLogin(server: UserPreferences, local: PreferenceValues): PreferenceValues {
+export function atLogin(
+  server: Pick<UserPreferences, 'language' | 'theme'>,
+  local: PreferenceValues,
+): PreferenceValues {
   return { language: server.language ?? local.language, theme: server.theme ?? local.theme };
 }
 

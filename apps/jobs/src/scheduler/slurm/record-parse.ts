@@ -1,0 +1,138 @@
+import type { QueueJob } from '../scheduler';
+import { gpusOfTres, keyValues, mbOf, minutesOf, textOf, tresMap } from './slurm-values';
+
+/**
+ * The fields the history asks `sacct` for, in this order, JobName last: `--parsable2` separates with `|`, and a job
+ * name is the one field a user writes freely, so everything after the 20th separator is the name. Times come as
+ * epoch seconds (SLURM_TIME_FORMAT=%s). Slurm 22.05's `sacct --json` reports every exit code as 0 (a bug of its
+ * data_parser v0.0.38), so the history reads the parsable text instead (docs/DECISIONS.md).
+ */
+export const SACCT_FORMAT = [
+  'JobID',
+  'State',
+  'ExitCode',
+  'Account',
+  'Partition',
+  'QOS',
+  'User',
+  'NodeList',
+  'NNodes',
+  'AllocCPUS',
+  'ReqCPUS',
+  'AllocTRES',
+  'ReqTRES',
+  'ReqMem',
+  'Submit',
+  'Start',
+  'End',
+  'ElapsedRaw',
+  'TimelimitRaw',
+  'WorkDir',
+  'JobName',
+];
+
+const epochMs = (v: string | undefined): number | null =>
+  v && /^\d+$/.test(v) && v !== '0' ? Number(v) * 1000 : null;
+const int = (v: string | undefined, d = 0): number => (v && /^\d+$/.test(v) ? Number(v) : d);
+
+/** `sacct -X -n -P --format=<SACCT_FORMAT>` → jobs (allocations only, no steps). */
+export function parseSacct(text: string): QueueJob[] {
+  const out: QueueJob[] = [];
+  const n = SACCT_FORMAT.length;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const parts = line.split('|');
+    if (parts.length < n) continue;
+    const f = [...parts.slice(0, n - 1), parts.slice(n - 1).join('|')];
+    const [
+      jobId,
+      state,
+      exitCode,
+      account,
+      partition,
+      qos,
+      user,
+      nodeList,
+      nnodes,
+      alloc,
+      reqCpus,
+      allocTres,
+      reqTres,
+      reqMem,
+      submit,
+      start,
+      end,
+      elapsed,
+      limit,
+      workDir,
+      name,
+    ] = f;
+    const started = epochMs(start);
+    const cpus = int(alloc) || int(reqCpus, 1);
+    out.push({
+      jobId: jobId ?? '',
+      name: name ?? '',
+      user: user ?? '',
+      // "CANCELLED by 1004" → CANCELLED.
+      state: (state ?? '').split(' ')[0] ?? '',
+      reason: 'None',
+      account: account ?? '',
+      partition: partition ?? '',
+      qos: qos ?? '',
+      nodeList: nodeList === 'None assigned' ? '' : (nodeList ?? ''),
+      nodes: int(nnodes, 1),
+      cpus,
+      gpus: gpusOfTres(allocTres || reqTres),
+      tasks: 1,
+      cpusPerTask: cpus,
+      memoryMb: mbOf(reqMem) || mbOf(tresMap(reqTres).get('mem')),
+      submitTime: epochMs(submit),
+      startTime: started,
+      endTime: epochMs(end),
+      timeLimitMinutes: limit && /^\d+$/.test(limit) ? Number(limit) : null,
+      elapsedSeconds: int(elapsed),
+      workDir: workDir ?? '',
+      command: '',
+      exitCode: exitCode ?? '0:0',
+    });
+  }
+  return out;
+}
+
+/**
+ * `scontrol show job -o <id>`: the one place 22.05 gives a job's stdout and stderr paths (its squeue JSON leaves
+ * them empty). Null when the line is not a job record.
+ */
+export function parseScontrolJob(text: string): (Partial<QueueJob> & { jobId: string; user: string }) | null {
+  const line = text.split('\n').find((l) => l.startsWith('JobId='));
+  if (!line) return null;
+  const kv = keyValues(line);
+  const user = /^([^(]+)/.exec(kv.get('UserId') ?? '')?.[1] ?? '';
+  const tres = tresMap(kv.get('TRES'));
+  return {
+    jobId:
+      kv.get('ArrayJobId') && kv.get('ArrayTaskId')
+        ? `${kv.get('ArrayJobId')}_${kv.get('ArrayTaskId')}`
+        : (kv.get('JobId') ?? ''),
+    name: kv.get('JobName') ?? '',
+    user,
+    state: kv.get('JobState') ?? '',
+    reason: kv.get('Reason') ?? 'None',
+    account: kv.get('Account') ?? '',
+    partition: kv.get('Partition') ?? '',
+    qos: kv.get('QOS') ?? '',
+    nodeList: textOf(kv.get('NodeList')),
+    nodes: int(kv.get('NumNodes'), 1),
+    cpus: int(kv.get('NumCPUs'), 1),
+    tasks: int(kv.get('NumTasks'), 1),
+    cpusPerTask: int(kv.get('CPUs/Task'), 1),
+    gpus: gpusOfTres(kv.get('TRES')),
+    memoryMb: mbOf(tres.get('mem')),
+    timeLimitMinutes: minutesOf(kv.get('TimeLimit')),
+    workDir: textOf(kv.get('WorkDir')),
+    command: textOf(kv.get('Command')),
+    exitCode: kv.get('ExitCode') ?? '0:0',
+    stdout: textOf(kv.get('StdOut')),
+    stderr: textOf(kv.get('StdErr')),
+  };
+}

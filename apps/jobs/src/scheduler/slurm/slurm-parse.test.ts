@@ -1,0 +1,227 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { JobCodes } from '@hpc/contracts';
+import { parseAssociations, parsePartitions, parseQos, parseSinfoJson } from './cluster-parse';
+import { parseSacct, parseScontrolJob } from './record-parse';
+import { classifyRefusal } from './refusals';
+import { parseSqueueJson, exitCodeOf } from './squeue-parse';
+import { parseSqueueText } from './slurm-reader';
+import { sbatchArgs } from './slurm-user-calls';
+import { gpusOfGres, gpusOfTres, keyValues, mbOf, minutesOf } from './slurm-values';
+
+/** Output recorded from Slurm 22.05.8 of `npm run start:cluster` (jobs of demo and lisi in every state). */
+const recorded = (name: string) =>
+  fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'recorded', name), 'utf8');
+
+describe('Slurm value formats', () => {
+  it('reads durations in minutes, unlimited as null', () => {
+    expect(minutesOf('1-00:00:00')).toBe(1440);
+    expect(minutesOf('01:00:00')).toBe(60);
+    expect(minutesOf('5:00')).toBe(5);
+    expect(minutesOf('30')).toBe(30);
+    expect(minutesOf('00:00:30')).toBe(1);
+    expect(minutesOf('UNLIMITED')).toBeNull();
+    expect(minutesOf('garbage')).toBeNull();
+  });
+  it('reads memory, GPUs of TRES and GRES, exit codes', () => {
+    expect(mbOf('24105M')).toBe(24105);
+    expect(mbOf('2G')).toBe(2048);
+    expect(gpusOfTres('cpu=2,mem=100M,node=1,gres/gpu=2')).toBe(2);
+    expect(gpusOfTres('cpu=2,gres/gpu:a100=1,gres/gpu:v100=2')).toBe(3);
+    expect(gpusOfTres('cpu=1')).toBe(0);
+    expect(gpusOfGres('gpu:a100:4(S:0-1)')).toBe(4);
+    expect(gpusOfGres('gpu:a100:2(IDX:0-1),gpu:v100:1(IDX:2)')).toBe(3);
+    expect(exitCodeOf(768)).toBe('3:0');
+    expect(exitCodeOf(9)).toBe('0:9');
+  });
+  it('splits key=value lines whose values hold spaces', () => {
+    const kv = keyValues('JobId=7 JobName=my job name UserId=demo(1004) WorkDir=/a b/c StdOut=/x');
+    expect(kv.get('JobName')).toBe('my job name');
+    expect(kv.get('WorkDir')).toBe('/a b/c');
+    expect(kv.get('StdOut')).toBe('/x');
+  });
+});
+
+describe('recorded Slurm output', () => {
+  it('parses squeue --json: states, reasons, users, resources, times', () => {
+    const jobs = parseSqueueJson(recorded('squeue.json'));
+    expect(jobs.map((j) => j.jobId)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+    const byId = new Map(jobs.map((j) => [j.jobId, j]));
+    expect(byId.get('4')).toMatchObject({
+      state: 'PENDING',
+      reason: 'JobHeldUser',
+      user: 'demo',
+      account: 'acct-demo-hf',
+      partition: 'short',
+      cpus: 2,
+      memoryMb: 100,
+      timeLimitMinutes: 5,
+      startTime: null,
+      nodeList: '',
+    });
+    expect(byId.get('6')).toMatchObject({
+      state: 'RUNNING',
+      user: 'lisi',
+      name: 'lisi 作业',
+      cpus: 2,
+      nodeList: 'vm',
+    });
+    expect(byId.get('6')!.startTime).toBeGreaterThan(0);
+    expect(byId.get('5')).toMatchObject({ state: 'FAILED', exitCode: '3:0' });
+    expect(byId.get('7')!.command).toBe('');
+    expect(() => parseSqueueJson('{"errors":[],"nope":1}')).toThrow(/jobs/);
+    expect(() => parseSqueueJson('not json')).toThrow();
+  });
+
+  it('parses sinfo --json nodes and scontrol partitions', () => {
+    const nodes = parseSinfoJson(recorded('sinfo.json'));
+    expect(nodes).toEqual([
+      expect.objectContaining({
+        name: 'vm',
+        state: 'allocated',
+        down: false,
+        cpus: 2,
+        partitions: ['normal', 'short'],
+      }),
+    ]);
+    const parts = parsePartitions(recorded('scontrol-partitions.txt'));
+    expect(parts).toEqual([
+      expect.objectContaining({
+        name: 'normal',
+        isDefault: true,
+        maxTimeMinutes: 1440,
+        defaultTimeMinutes: 60,
+        maxNodes: null,
+        allowQos: ['ALL'],
+      }),
+      expect.objectContaining({
+        name: 'short',
+        isDefault: false,
+        maxTimeMinutes: 30,
+        defaultTimeMinutes: 10,
+      }),
+    ]);
+    expect(parseAssociations(recorded('sacctmgr-assoc.txt'))).toContainEqual({
+      user: 'demo',
+      account: 'acct-demo-hf',
+    });
+    expect(parseAssociations(recorded('sacctmgr-assoc.txt')).some((a) => a.user === '')).toBe(false);
+    expect(parseQos(recorded('sacctmgr-qos.txt'))).toEqual(['normal']);
+  });
+
+  it('parses sacct: exit codes, "CANCELLED by", elapsed, a name with the separator', () => {
+    const jobs = parseSacct(recorded('sacct.txt'));
+    const byId = new Map(jobs.map((j) => [j.jobId, j]));
+    expect(byId.get('5')).toMatchObject({ state: 'FAILED', exitCode: '3:0', user: 'demo' });
+    expect(byId.get('3')).toMatchObject({ state: 'CANCELLED', elapsedSeconds: 4, workDir: '/tmp' });
+    expect(byId.get('1')).toMatchObject({
+      state: 'COMPLETED',
+      timeLimitMinutes: 60,
+      workDir: '/public/home/demo',
+    });
+    const odd = parseSacct(recorded('sacct.txt').split('\n')[0]!.replace(/\|t1$/, '|a|b'));
+    expect(odd[0]!.name).toBe('a|b');
+  });
+
+  it('parses scontrol show job: stdout and stderr paths, the owner', () => {
+    const lines = recorded('scontrol-jobs.txt').split('\n');
+    const held = parseScontrolJob(lines[1]!);
+    expect(held).toMatchObject({
+      jobId: '7',
+      user: 'demo',
+      stdout: '/tmp/out-7.txt',
+      stderr: '/tmp/out-7.txt',
+      command: '',
+      workDir: '/tmp',
+    });
+    expect(parseScontrolJob('slurm_load_jobs error: Invalid job id specified')).toBeNull();
+  });
+
+  it('parses the targeted text read', () => {
+    const line = [
+      '7',
+      'PENDING',
+      'JobHeldUser',
+      'demo',
+      'acct-demo-hf',
+      'normal',
+      'normal',
+      '',
+      '1',
+      '1',
+      '1795692625',
+      'N/A',
+      'N/A',
+      '5:00',
+      'N/A',
+      '/tmp',
+      'a\x1fname',
+    ].join('\x1f');
+    expect(parseSqueueText(line)).toEqual([
+      expect.objectContaining({
+        jobId: '7',
+        state: 'PENDING',
+        reason: 'JobHeldUser',
+        timeLimitMinutes: 5,
+        submitTime: 1795692625000,
+        startTime: null,
+        name: 'a\x1fname',
+      }),
+    ]);
+  });
+});
+
+describe('sbatch', () => {
+  it('passes each value as one --opt=value argument', () => {
+    const args = sbatchArgs({
+      account: 'acct-demo-hf',
+      partition: 'normal',
+      nodes: 1,
+      tasks: 2,
+      cpusPerTask: 1,
+      gpus: 0,
+      memoryMb: 0,
+      timeLimitMinutes: 10,
+      jobName: '--wrap=rm -rf ~',
+      workDir: '/public/home/demo',
+      script: '#!/bin/bash\n',
+    });
+    expect(args).toContain('--job-name=--wrap=rm -rf ~');
+    expect(args).not.toContain('--wrap=rm -rf ~');
+    expect(args.some((a) => a.startsWith('--gpus'))).toBe(false);
+  });
+
+  it('classifies the refusals of Slurm 22.05', () => {
+    const cases: [string, string][] = [
+      [
+        'sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified',
+        JobCodes.account,
+      ],
+      [
+        'sbatch: error: Batch job submission failed: Requested time limit is invalid (missing or exceeds some limit)',
+        JobCodes.timeLimit,
+      ],
+      ['sbatch: error: Invalid generic resource (gres) specification', JobCodes.gres],
+      [
+        'sbatch: error: invalid partition specified: nope\nsbatch: error: Batch job submission failed: Invalid partition name specified',
+        JobCodes.partition,
+      ],
+      [
+        'sbatch: error: Batch job submission failed: More processors requested than permitted',
+        JobCodes.resources,
+      ],
+      ['sbatch: error: Batch job submission failed: Invalid qos specification', JobCodes.qos],
+      [
+        'sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure)',
+        JobCodes.schedulerDown,
+      ],
+      ['sbatch: error: This does not look like a batch script.', JobCodes.refused],
+    ];
+    for (const [stderr, code] of cases) expect(classifyRefusal(stderr).code, stderr).toBe(code);
+    expect(classifyRefusal(cases[0]![0]).reason).toBe(
+      'Invalid account or account/partition combination specified',
+    );
+  });
+});

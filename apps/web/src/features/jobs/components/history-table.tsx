@@ -1,0 +1,127 @@
+import { useState } from 'react';
+import { Button, DatePicker, Select, Table, type TableColumnsType } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import dayjs, { type Dayjs } from 'dayjs';
+import { Limits, type JobHistoryEntry } from '@hpc/contracts';
+import type { JobsApi } from '../api/jobs.api';
+import { FINISHED_STATES, formatDuration, formatTime } from '../lib/job-format';
+import { JobStateTag } from './job-state-tag';
+
+/** Finished jobs from accounting (issue 22 §3): time range, state and account filters, the spec's page sizes. */
+export function HistoryTable({
+  api,
+  accounts,
+  onDetail,
+}: {
+  api: JobsApi;
+  accounts: string[];
+  onDetail: (jobId: string) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [
+    dayjs().subtract(7, 'day').startOf('day'),
+    dayjs().endOf('day'),
+  ]);
+  const [state, setState] = useState<string | undefined>();
+  const [account, setAccount] = useState<string | undefined>();
+  const [page, setPage] = useState<{ pageNum: number; pageSize: number }>({
+    pageNum: 1,
+    pageSize: Limits.defaultPageSize,
+  });
+  const q = {
+    start: range[0].valueOf(),
+    end: range[1].valueOf(),
+    ...(state ? { state } : {}),
+    ...(account ? { account } : {}),
+    ...page,
+  };
+  const history = useQuery({
+    queryKey: ['jobs', api.clusterId, 'history', q],
+    queryFn: ({ signal }) => api.history({ query: q }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+  const columns: TableColumnsType<JobHistoryEntry> = [
+    {
+      title: t('jobs.col.jobId'),
+      dataIndex: 'jobId',
+      render: (id: string) => (
+        <Button type="link" size="small" onClick={() => onDetail(id)} data-testid={`history-link-${id}`}>
+          {id}
+        </Button>
+      ),
+    },
+    { title: t('jobs.col.name'), dataIndex: 'name', ellipsis: true },
+    { title: t('jobs.col.state'), dataIndex: 'state', render: (s: string) => <JobStateTag state={s} /> },
+    { title: t('jobs.col.exit'), dataIndex: 'exitCode' },
+    { title: t('jobs.col.account'), dataIndex: 'account' },
+    { title: t('jobs.col.partition'), dataIndex: 'partition' },
+    { title: t('jobs.col.elapsed'), dataIndex: 'elapsedSeconds', render: (s: number) => formatDuration(s) },
+    {
+      title: t('jobs.col.end'),
+      dataIndex: 'endTime',
+      render: (v: number | null) => formatTime(v, i18n.language),
+    },
+  ];
+  const reset = () => setPage((p) => ({ ...p, pageNum: 1 }));
+  return (
+    <div data-testid="jobs-history">
+      <div className="hpc-jobs-toolbar">
+        <DatePicker.RangePicker
+          aria-label={t('jobs.filter.range')}
+          value={range}
+          allowClear={false}
+          onChange={(v) => {
+            if (v?.[0] && v[1]) setRange([v[0].startOf('day'), v[1].endOf('day')]);
+            reset();
+          }}
+        />
+        <Select
+          aria-label={t('jobs.filter.state')}
+          className="hpc-jobs-filter"
+          allowClear
+          placeholder={t('jobs.filter.anyState')}
+          value={state}
+          onChange={(v?: string) => {
+            setState(v);
+            reset();
+          }}
+          options={FINISHED_STATES.map((s) => ({
+            value: s,
+            label: t(`jobs.states.${s}`, { defaultValue: s }),
+          }))}
+        />
+        <Select
+          aria-label={t('jobs.filter.account')}
+          className="hpc-jobs-filter"
+          allowClear
+          placeholder={t('jobs.filter.anyAccount')}
+          value={account}
+          onChange={(v?: string) => {
+            setAccount(v);
+            reset();
+          }}
+          options={accounts.map((a) => ({ value: a, label: a }))}
+        />
+      </div>
+      <Table<JobHistoryEntry>
+        rowKey="jobId"
+        size="middle"
+        columns={columns}
+        dataSource={history.data?.list ?? []}
+        loading={history.isFetching}
+        locale={{ emptyText: t('jobs.empty.history') }}
+        scroll={{ x: 'max-content' }}
+        pagination={{
+          current: page.pageNum,
+          pageSize: page.pageSize,
+          total: history.data?.total ?? 0,
+          pageSizeOptions: Limits.pageSizes.map(String),
+          showSizeChanger: true,
+          showQuickJumper: true,
+          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,154 @@
+import { useMemo } from 'react';
+import { Alert, Select, Skeleton, Tabs } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { RequireSession } from '../../account';
+import { useClusterService, useClusters } from '../../clusters';
+import { createEfileApi } from '../../efile';
+import { pick } from '../../../shared/i18n/languages';
+import { errorMessage } from '../../../shared/api/error-message';
+import { ActiveJobs } from '../components/active-jobs';
+import { HistoryTable } from '../components/history-table';
+import { JobDetailDrawer } from '../components/job-detail';
+import { NoScheduler } from '../components/no-scheduler';
+import { SubmitForm, type SubmitDraft } from '../components/submit-form';
+import { useJobsClient } from '../hooks/use-jobs-client';
+import { folderOf } from '../lib/job-format';
+import '../jobs.css';
+
+type Tab = 'submit' | 'active' | 'history';
+const TABS: Tab[] = ['submit', 'active', 'history'];
+
+/**
+ * The form's starting point from the address: `?script=<path>` (E-File's "submit as job": the file's text, its
+ * folder as the working directory, read through E-File as the user) or none.
+ */
+function useDraft(efile: ReturnType<typeof createEfileApi> | null, scriptPath: string | null) {
+  const file = useQuery({
+    queryKey: ['jobs', 'draft', efile?.clusterId, scriptPath],
+    queryFn: () => efile!.previewText(scriptPath!),
+    enabled: efile !== null && scriptPath !== null,
+    staleTime: Infinity,
+    retry: false,
+  });
+  const draft = useMemo<SubmitDraft | null>(() => {
+    if (!scriptPath || !file.data) return null;
+    const base = scriptPath.split('/').pop() ?? 'job';
+    const name = base
+      .replace(/\.[^.]*$/, '')
+      .replace(/[^A-Za-z0-9\u4e00-\u9fa5_-]/g, '_')
+      .replace(/^[^A-Za-z\u4e00-\u9fa5]+/, '');
+    return {
+      script: file.data.content,
+      values: { workDir: folderOf(scriptPath), jobName: name || 'job' },
+      from: { kind: 'file', name: scriptPath },
+    };
+  }, [scriptPath, file.data]);
+  return { draft, loading: scriptPath !== null && file.isLoading, error: file.error };
+}
+
+function JobsPageBody() {
+  const { t, i18n } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const { clusters, isLoading } = useClusters();
+  const cluster = clusters.find((c) => c.clusterId === params.get('cluster')) ?? clusters[0];
+  const clusterId = cluster?.clusterId ?? null;
+  const tab: Tab = TABS.includes(params.get('tab') as Tab)
+    ? (params.get('tab') as Tab)
+    : params.get('script')
+      ? 'submit'
+      : 'active';
+  const { api, state } = useJobsClient(clusterId);
+  const efileService = useClusterService(clusterId, 'efile');
+  const efile = useMemo(
+    () => (clusterId && efileService.url ? createEfileApi(clusterId, efileService.url) : null),
+    [clusterId, efileService.url],
+  );
+  const { draft, loading: draftLoading, error: draftError } = useDraft(efile, params.get('script'));
+  const set = (patch: Record<string, string | null>) =>
+    setParams((prev) => {
+      const next = new URLSearchParams(prev);
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === null) next.delete(k);
+        else next.set(k, v);
+      }
+      return next;
+    });
+  const center = cluster ? pick(i18n.language, cluster.centerName, cluster.centerNameEn) : '';
+  const accounts = cluster?.accountDetail ? [cluster.accountDetail.accountId.toLowerCase()] : [];
+
+  if (isLoading) return <Skeleton active />;
+  return (
+    <div className="hpc-jobs">
+      <div className="hpc-jobs-head">
+        <h1 className="hpc-jobs-title">{t('jobs.title')}</h1>
+        {clusters.length > 0 ? (
+          <Select
+            aria-label={t('jobs.cluster')}
+            className="hpc-jobs-cluster"
+            value={clusterId}
+            onChange={(id: string) => set({ cluster: id, job: null, script: null })}
+            options={clusters.map((c) => ({
+              value: c.clusterId,
+              label: pick(i18n.language, c.centerName, c.centerNameEn),
+            }))}
+            data-testid="jobs-cluster"
+          />
+        ) : null}
+      </div>
+      {clusters.length === 0 ? <NoScheduler state="none" center={t('jobs.none.noClusters')} compact /> : null}
+      {clusterId && (state === 'none' || state === 'unreachable') ? (
+        <NoScheduler state={state} center={center} />
+      ) : null}
+      {clusterId && state === 'loading' ? <Skeleton active /> : null}
+      {api ? (
+        <>
+          {draftError ? <Alert type="warning" showIcon title={errorMessage(draftError, t) ?? ''} /> : null}
+          <Tabs
+            activeKey={tab}
+            onChange={(k) => set({ tab: k })}
+            destroyOnHidden
+            items={[
+              {
+                key: 'submit',
+                label: t('jobs.tabs.submit'),
+                children: draftLoading ? (
+                  <Skeleton active />
+                ) : (
+                  <SubmitForm
+                    api={api}
+                    homePath={cluster?.homePath ?? '/'}
+                    efile={efile}
+                    draft={draft}
+                    onSubmitted={(jobId) => set({ tab: 'active', job: jobId, script: null })}
+                  />
+                ),
+              },
+              {
+                key: 'active',
+                label: t('jobs.tabs.active'),
+                children: <ActiveJobs api={api} onDetail={(id) => set({ job: id })} />,
+              },
+              {
+                key: 'history',
+                label: t('jobs.tabs.history'),
+                children: <HistoryTable api={api} accounts={accounts} onDetail={(id) => set({ job: id })} />,
+              },
+            ]}
+          />
+          <JobDetailDrawer api={api} jobId={params.get('job')} onClose={() => set({ job: null })} />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+/** /jobs (spec §2 main menu "Job"): submit, running and pending jobs, history, details (issue 22 §3). */
+export default function JobsPage() {
+  return (
+    <RequireSession>
+      <JobsPageBody />
+    </RequireSession>
+  );
+}
