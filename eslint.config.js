@@ -151,8 +151,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: { 'no-restricted-imports': restrict(WEB_BASE) },
   },
-  // user-center is engineer "security"'s (issue 25): its imports of account, clusters and app/ move with its rename.
-  ...webLayerRules(WEB_BASE, { ignoreFeatures: ['user-center'] }),
+  ...webLayerRules(WEB_BASE),
   {
     files: ['apps/portal/**'],
     rules: {

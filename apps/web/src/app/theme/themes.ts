@@ -1,10 +1,14 @@
 import type { ThemeConfig } from 'antd';
-import type { ThemeName } from '../../shared/preferences/themes';
+import { PRIMARY, type ThemeName } from '../../shared/preferences/themes';
 
 // The names live in shared/ (features read the theme too); the Ant Design tokens of each are the shell's.
-export { THEME_NAMES, DEFAULT_THEME, isThemeName, type ThemeName } from '../../shared/preferences/themes';
-
-export const PRIMARY: Record<ThemeName, string> = { dark_blue: '#4c6ae9', light_blue: '#418bc9' };
+export {
+  THEME_NAMES,
+  DEFAULT_THEME,
+  isThemeName,
+  PRIMARY,
+  type ThemeName,
+} from '../../shared/preferences/themes';
 /**
  * The primary as text (links, the "processing" tag): a shade darker, since the brand colours reach only 4.1-4.6:1
  * (light blue 3.3-3.7:1) on the page background and the soft tints, under the 4.5:1 of WCAG AA. Same as

@@ -2,8 +2,7 @@ import { Card, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ClusterUserBaseInfo } from '@hpc/contracts';
 import { pick } from '../../../shared/i18n/languages';
-import { isDisabledCluster, nameSaysDisabled } from '../../clusters/cluster-sort';
-import { useClusters } from '../../clusters/use-clusters';
+import { isDisabledCluster, nameSaysDisabled, useClusters } from '../../clusters';
 
 /** The user's centres with their compute user, home and the account charged there (spec §3 cluster fields). */
 export function ClustersCard() {

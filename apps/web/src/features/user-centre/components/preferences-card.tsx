@@ -1,7 +1,7 @@
 import { Card, Form, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { usePreferences } from '../../../app/preferences';
-import { PRIMARY, THEME_NAMES } from '../../../app/theme/themes';
+import { usePreferences } from '../../../shared/preferences/preferences';
+import { PRIMARY, THEME_NAMES } from '../../../shared/preferences/themes';
 import { LANGUAGES } from '../../../shared/i18n/languages';
 
 /** Language and theme; saved for the user on the server by <PreferencesSync> (also when changed in the header). */

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
-import { usePreferences } from '../../../app/preferences';
+import { usePreferences } from '../../../shared/preferences/preferences';
 import { serverLocale } from '../../../shared/i18n/languages';
-import { useSession } from '../../account/use-session';
+import { useSession } from '../../account';
 import { identity } from '../../../shared/api/client';
 import { atLogin, changesToSave, type PreferenceValues } from './preference-rules';
 

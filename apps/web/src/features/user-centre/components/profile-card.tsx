@@ -2,7 +2,7 @@ import { Card, Descriptions, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { UserProfile } from '@hpc/contracts';
 import { formatDate } from '../../../shared/utils/format';
-import { useSession } from '../../account/use-session';
+import { useSession } from '../../account';
 
 export function ProfileCard({ profile }: { profile: UserProfile }) {
   const { t, i18n } = useTranslation();

@@ -1,7 +1,7 @@
 import { Card, Skeleton } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { RequireSession } from '../../account/require-session';
+import { RequireSession } from '../../account';
 import { identity } from '../../../shared/api/client';
 import { AccountsCard } from '../components/accounts-card';
 import { ClustersCard } from '../components/clusters-card';
