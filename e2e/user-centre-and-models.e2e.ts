@@ -9,7 +9,7 @@ import { DEMO_PASSWORD, submitLogin, visitor as newVisitor } from './support/log
 /**
  * Issue 13 §3 and §4 as a person meets them, in Chinese and English: a model's files (tree, sizes, sha256, a
  * download checked byte for byte), "copy to my E-File" with its progress and the folder opened in E-File, the
- * same name refused; the User Center (profile, accounts, centres and compute users, the password form with the
+ * same name refused; the user centre (profile, accounts, centres and compute users, the password form with the
  * spec's messages, a real password change) and preferences that follow the user to another browser.
  */
 describe('model files and the user centre in the browser', () => {
@@ -163,9 +163,9 @@ describe('model files and the user centre in the browser', () => {
     const { page, errors, shot } = await visitor('en-US');
     await logIn(page, 'demo');
     await page.getByRole('button', { name: 'User menu' }).click();
-    await page.getByRole('menuitem', { name: 'User Center' }).click();
+    await page.getByRole('menuitem', { name: 'User centre' }).click();
     await page.waitForURL((u) => u.pathname === '/user-center');
-    await page.getByRole('heading', { name: 'User Center' }).waitFor();
+    await page.getByRole('heading', { name: 'User centre' }).waitFor();
     await page.getByText('演示用户').first().waitFor();
     // The alert bar's data in full: demo's Kunshan account, 88.50 left, ending within days.
     const accounts = page.locator('.ant-card').filter({ hasText: 'My accounts' });
@@ -216,7 +216,7 @@ describe('model files and the user centre in the browser', () => {
     await prefs.getByText('浅蓝').click();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light_blue');
     await prefs.getByText('English').click();
-    await page.getByRole('heading', { name: 'User Center' }).waitFor();
+    await page.getByRole('heading', { name: 'User centre' }).waitFor();
     await shot('user-centre-preferences-en');
     expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
 
@@ -228,7 +228,7 @@ describe('model files and the user centre in the browser', () => {
       .poll(() => second.page.evaluate(() => document.documentElement.dataset.theme))
       .toBe('light_blue');
     await second.page.goto('/user-center');
-    await second.page.getByRole('heading', { name: 'User Center' }).waitFor();
+    await second.page.getByRole('heading', { name: 'User centre' }).waitFor();
     await second.shot('user-centre-other-browser-en');
     expect(second.errors).toEqual([]);
   });

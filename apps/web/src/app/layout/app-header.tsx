@@ -31,6 +31,7 @@ export function AppHeader() {
         className="hpc-logo"
         // The visible site name is part of the accessible name (WCAG 2.5.3 "label in name").
         aria-label={`${t('common.siteName')}: ${t('nav.logo')}`}
+        title={t('common.siteName')}
       >
         <Logo />
         <span className="hpc-logo-text">{t('common.siteName')}</span>

@@ -42,7 +42,7 @@ function UserCenter() {
   );
 }
 
-/** /user-center (spec §2 main-menu label "User Center"): behind the user menu, for logged-in users. */
+/** /user-center (spec §2 main-menu label "User Center", in our English "User centre"): behind the user menu, for logged-in users. */
 export default function UserCenterPage() {
   return (
     <RequireSession>
