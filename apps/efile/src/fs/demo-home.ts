@@ -17,8 +17,9 @@ const SAMPLES: Record<string, string | Buffer> = {
     '#!/usr/bin/env python3\n"""Mean of the values column of data.csv."""\nimport csv\n\n' +
     'with open("data.csv") as f:\n    rows = list(csv.DictReader(f))\nprint(sum(float(r["value"]) for r in rows) / len(rows))\n',
   'job.slurm':
-    '#!/bin/bash\n#SBATCH -J demo\n#SBATCH -p normal\n#SBATCH -N 1\n#SBATCH -n 4\n#SBATCH -t 00:10:00\n\n' +
-    'module load python/3.11\npython3 analysis.py\n',
+    // Runs as it is on the one-machine cluster of `npm run start:cluster` (one task: its node has 2 CPUs; no modules).
+    '#!/bin/bash\n#SBATCH -J demo\n#SBATCH -p normal\n#SBATCH -N 1\n#SBATCH -n 1\n#SBATCH -t 00:10:00\n\n' +
+    'python3 analysis.py\n',
   'data.csv': 'step,value\n1,0.52\n2,0.61\n3,0.58\n4,0.73\n5,0.69\n',
   'logo.svg':
     '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" rx="8" fill="#1677ff"/>' +

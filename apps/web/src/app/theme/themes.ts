@@ -44,7 +44,11 @@ export function antTheme(name: ThemeName): ThemeConfig {
     components: {
       // The success tags ("正常"/"Normal" in the user centre): Ant Design's green (#52c41a) is 2.6:1 on its tint
       // (#f6ffed), under WCAG AA's 4.5:1 (axe color-contrast); the tags' shade of green three steps down is 5.9:1.
-      Tag: { colorSuccess: '#237804' },
+      // The warning tags (the Dashboard's "balance under 100", "expires in 5 days"): #faad14 on #fffbe6 is 1.8:1;
+      // the shade Ant Design uses for warning text (#874d00) is 7.6:1.
+      Tag: { colorSuccess: '#237804', colorWarning: '#874d00' },
+      // The selected tab's label in the primary is 4.2:1 on the page background: the link shade (as for links).
+      Tabs: { itemSelectedColor: LINK[name], itemHoverColor: LINK[name], itemActiveColor: LINK[name] },
       Layout: {
         headerBg: dark ? '#151c3f' : '#ffffff',
         headerHeight: 60,

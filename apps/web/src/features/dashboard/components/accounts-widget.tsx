@@ -7,6 +7,7 @@ import { errorMessage } from '../../../shared/api/error-message';
 import { formatTime } from '../../jobs';
 import { accountFlags } from '../lib/account-state';
 import { Widget, WidgetError } from './widget';
+import { ScrollRegion } from '../../../shared/ui/scroll-region';
 
 export const accountsKey = ['dashboard', 'accounts'] as const;
 
@@ -26,58 +27,59 @@ export function AccountsWidget() {
       ) : !list.data ? (
         <Skeleton active paragraph={{ rows: 2 }} />
       ) : (
-        <Table<UserAccount>
-          rowKey="accountId"
-          size="small"
-          pagination={false}
-          dataSource={list.data}
-          locale={{ emptyText: t('dashboard.accounts.none') }}
-          scroll={{ x: 'max-content' }}
-          columns={[
-            { title: t('dashboard.accounts.title'), dataIndex: 'name' },
-            {
-              title: t('dashboard.accounts.centers'),
-              key: 'centers',
-              render: (_, a) => (i18n.language === 'en-US' ? a.centerNamesEn : a.centerNames),
-            },
-            {
-              title: t('dashboard.accounts.balance'),
-              dataIndex: 'balance',
-              render: (b: number) => money.format(b),
-            },
-            {
-              title: t('dashboard.accounts.status'),
-              key: 'status',
-              render: (_, a) => {
-                const { flags, daysLeft } = accountFlags(a, now);
-                return (
-                  <span className="hpc-dash-flags" data-testid={`dash-account-${a.accountId}`}>
-                    <Tag color={a.status === 'Normal' ? 'success' : 'error'}>
-                      {t(`dashboard.accounts.${a.status}`)}
-                    </Tag>
-                    {flags.includes('lowBalance') ? (
-                      <Tag color="warning">
-                        {t('dashboard.accounts.lowBalance', { threshold: Limits.balanceThreshold })}
-                      </Tag>
-                    ) : null}
-                    {flags.includes('expiring') ? (
-                      <Tag color="warning">{t('dashboard.accounts.expiring', { days: daysLeft })}</Tag>
-                    ) : null}
-                    {flags.includes('expired') ? (
-                      <Tag color="error">{t('dashboard.accounts.expired')}</Tag>
-                    ) : null}
-                  </span>
-                );
+        <ScrollRegion label={t('dashboard.accounts.title')}>
+          <Table<UserAccount>
+            rowKey="accountId"
+            size="small"
+            pagination={false}
+            dataSource={list.data}
+            locale={{ emptyText: t('dashboard.accounts.none') }}
+            columns={[
+              { title: t('dashboard.accounts.title'), dataIndex: 'name' },
+              {
+                title: t('dashboard.accounts.centers'),
+                key: 'centers',
+                render: (_, a) => (i18n.language === 'en-US' ? a.centerNamesEn : a.centerNames),
               },
-            },
-            {
-              title: t('dashboard.accounts.expiry'),
-              dataIndex: 'endUseTime',
-              render: (v: number | null) =>
-                v ? formatTime(v, i18n.language) : t('dashboard.accounts.noExpiry'),
-            },
-          ]}
-        />
+              {
+                title: t('dashboard.accounts.balance'),
+                dataIndex: 'balance',
+                render: (b: number) => money.format(b),
+              },
+              {
+                title: t('dashboard.accounts.status'),
+                key: 'status',
+                render: (_, a) => {
+                  const { flags, daysLeft } = accountFlags(a, now);
+                  return (
+                    <span className="hpc-dash-flags" data-testid={`dash-account-${a.accountId}`}>
+                      <Tag color={a.status === 'Normal' ? 'success' : 'error'}>
+                        {t(`dashboard.accounts.${a.status}`)}
+                      </Tag>
+                      {flags.includes('lowBalance') ? (
+                        <Tag color="warning">
+                          {t('dashboard.accounts.lowBalance', { threshold: Limits.balanceThreshold })}
+                        </Tag>
+                      ) : null}
+                      {flags.includes('expiring') ? (
+                        <Tag color="warning">{t('dashboard.accounts.expiring', { days: daysLeft })}</Tag>
+                      ) : null}
+                      {flags.includes('expired') ? (
+                        <Tag color="error">{t('dashboard.accounts.expired')}</Tag>
+                      ) : null}
+                    </span>
+                  );
+                },
+              },
+              {
+                title: t('dashboard.accounts.expiry'),
+                dataIndex: 'endUseTime',
+                render: (v: number | null) =>
+                  v ? formatTime(v, i18n.language) : t('dashboard.accounts.noExpiry'),
+              },
+            ]}
+          />
+        </ScrollRegion>
       )}
     </Widget>
   );

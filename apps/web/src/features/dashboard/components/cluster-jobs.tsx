@@ -116,6 +116,7 @@ function Partitions({ list }: { list: Partition[] }) {
           key: 'cpus',
           render: (_, p) => (
             <Progress
+              aria-label={t('dashboard.partitions.cpusOf', { partition: p.name })}
               percent={pct(p.cpus.allocated, p.cpus.total)}
               size="small"
               format={() => `${p.cpus.allocated}/${p.cpus.total}`}

@@ -52,6 +52,7 @@ export function StorageWidgets({ clusterId, center }: { clusterId: string; cente
               </Typography.Text>
               {u.quotaBytes ? (
                 <Progress
+                  aria-label={t('dashboard.storage.used')}
                   percent={Math.min(100, Math.round((u.usedBytes / u.quotaBytes) * 100))}
                   format={() => t('dashboard.storage.quota', { quota: formatSize(u.quotaBytes!) })}
                 />

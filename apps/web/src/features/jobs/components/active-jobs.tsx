@@ -9,6 +9,7 @@ import type { JobsApi } from '../api/jobs.api';
 import { elapsedNow, formatDuration, formatTime, secondsLeft } from '../lib/job-format';
 import { JobStateTag, useReasonText } from './job-state-tag';
 import { QueueStatusLine } from './queue-status';
+import { ScrollRegion } from '../../../shared/ui/scroll-region';
 
 /** The list refreshes itself this often: the service answers from its poller's reading, so it costs Slurm nothing. */
 export const REFRESH_MS = 3_000;
@@ -169,25 +170,26 @@ export function ActiveJobs({ api, onDetail }: { api: JobsApi; onDetail: (jobId: 
         </Space>
       </div>
       <QueueStatusLine status={list.data?.status} />
-      <Table<JobSummary>
-        rowKey="jobId"
-        size="middle"
-        columns={columns}
-        dataSource={list.data?.list ?? []}
-        loading={list.isLoading}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
-        locale={{ emptyText: t('jobs.empty.active') }}
-        scroll={{ x: 'max-content' }}
-        pagination={{
-          current: page.pageNum,
-          pageSize: page.pageSize,
-          total: list.data?.total ?? 0,
-          pageSizeOptions: Limits.pageSizes.map(String),
-          showSizeChanger: true,
-          showQuickJumper: true,
-          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-        }}
-      />
+      <ScrollRegion label={t('jobs.tabs.active')}>
+        <Table<JobSummary>
+          rowKey="jobId"
+          size="middle"
+          columns={columns}
+          dataSource={list.data?.list ?? []}
+          loading={list.isLoading}
+          rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
+          locale={{ emptyText: t('jobs.empty.active') }}
+          pagination={{
+            current: page.pageNum,
+            pageSize: page.pageSize,
+            total: list.data?.total ?? 0,
+            pageSizeOptions: Limits.pageSizes.map(String),
+            showSizeChanger: true,
+            showQuickJumper: true,
+            onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
+          }}
+        />
+      </ScrollRegion>
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { Limits, type JobHistoryEntry } from '@hpc/contracts';
 import type { JobsApi } from '../api/jobs.api';
 import { FINISHED_STATES, formatDuration, formatTime } from '../lib/job-format';
 import { JobStateTag } from './job-state-tag';
+import { ScrollRegion } from '../../../shared/ui/scroll-region';
 
 /** Finished jobs from accounting (issue 22 §3): time range, state and account filters, the spec's page sizes. */
 export function HistoryTable({
@@ -104,24 +105,25 @@ export function HistoryTable({
           options={accounts.map((a) => ({ value: a, label: a }))}
         />
       </div>
-      <Table<JobHistoryEntry>
-        rowKey="jobId"
-        size="middle"
-        columns={columns}
-        dataSource={history.data?.list ?? []}
-        loading={history.isFetching}
-        locale={{ emptyText: t('jobs.empty.history') }}
-        scroll={{ x: 'max-content' }}
-        pagination={{
-          current: page.pageNum,
-          pageSize: page.pageSize,
-          total: history.data?.total ?? 0,
-          pageSizeOptions: Limits.pageSizes.map(String),
-          showSizeChanger: true,
-          showQuickJumper: true,
-          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-        }}
-      />
+      <ScrollRegion label={t('jobs.tabs.history')}>
+        <Table<JobHistoryEntry>
+          rowKey="jobId"
+          size="middle"
+          columns={columns}
+          dataSource={history.data?.list ?? []}
+          loading={history.isFetching}
+          locale={{ emptyText: t('jobs.empty.history') }}
+          pagination={{
+            current: page.pageNum,
+            pageSize: page.pageSize,
+            total: history.data?.total ?? 0,
+            pageSizeOptions: Limits.pageSizes.map(String),
+            showSizeChanger: true,
+            showQuickJumper: true,
+            onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
+          }}
+        />
+      </ScrollRegion>
     </div>
   );
 }

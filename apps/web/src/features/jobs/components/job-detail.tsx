@@ -108,6 +108,8 @@ export function JobDetailDrawer({
       onClose={onClose}
       size="large"
       title={jobId ? t('jobs.detail.title', { jobId }) : ''}
+      // Ant Design's drawer does not name its dialog after its title (axe aria-dialog-name).
+      aria-label={jobId ? t('jobs.detail.title', { jobId }) : undefined}
       destroyOnHidden
       data-testid="job-detail"
     >

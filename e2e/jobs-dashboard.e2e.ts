@@ -1,0 +1,155 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, formatViolations } from './support/axe';
+import { launchBrowser } from './support/browser';
+import { logInAs } from './support/login';
+import { startPortal, type RunningPortal } from './support/portal';
+import { cancelJobsOf, schedulerMissing } from '../test-support/slurm-cluster';
+import { idOf } from '../test-support/unix-users';
+
+/** The demo cluster whose scheduler `npm run start:cluster` makes of this machine (CI starts its daemons). */
+const CLUSTER = '11250';
+const missing = schedulerMissing();
+if (missing) console.warn(`SKIPPED the Job page and Dashboard on the real Slurm: ${missing}`);
+
+/** What Slurm's accounting says of a job: its user and state. */
+const accounted = (jobId: string) => {
+  const out = execFileSync('sacct', ['-j', jobId, '-X', '-n', '-P', '-o', 'User,State'], { stdio: 'pipe' })
+    .toString()
+    .trim();
+  const [user = '', state = ''] = out.split('\n')[0]?.split('|') ?? [];
+  return { user, state };
+};
+
+/** Replaces the script editor's text (CodeMirror) as a person would: select all, paste. */
+async function typeScript(page: Page, script: string) {
+  const editor = page.locator('[data-testid="job-script"] .cm-content');
+  await editor.waitFor();
+  await editor.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  // As a paste: typed key by key, the editor's completion popup may take an Enter.
+  await page.keyboard.insertText(`${script}\n`);
+}
+
+/**
+ * The Job page and the Dashboard in the browser against the real Slurm of `npm run start:cluster` (issue 22 §5):
+ * the all-in-one in unix mode with the scheduler's cluster mounted, a job submitted from the form runs as demo,
+ * the running list refreshes itself and cancels after a confirmation, the Dashboard's widgets show the cluster's
+ * jobs, partitions and the storage; both languages, axe-clean, screenshots to look at.
+ */
+describe.skipIf(missing !== null)('the Job page and the Dashboard on the real Slurm', () => {
+  let portal: RunningPortal;
+  let browser: Browser;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    // Users must be able to walk down to the other clusters' homes under the data folder (0711).
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-e2e-jobs-'));
+    fs.chmodSync(dataDir, 0o711);
+    portal = await startPortal({
+      EFILE_USER_MODE: 'unix',
+      JOBS_CLUSTER_ID: CLUSTER,
+      JOBS_POLL_INTERVAL_S: '1',
+      DATA_DIR: dataDir,
+    });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    cancelJobsOf(['demo']);
+    await browser?.close();
+    await portal?.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  for (const language of ['zh-CN', 'en-US'] as const) {
+    const zh = language === 'zh-CN';
+
+    it(`submits from the form, runs as demo, lists and cancels it (${language})`, async () => {
+      // The Dashboard first, as after a login: its storage widget is the first E-File call, which makes the demo
+      // home of the all-in-one (a real cluster's homes exist; docs/OPERATIONS.md).
+      const { ctx, page, shot, errors } = await logInAs(browser, portal.url, 'demo', {
+        language,
+        at: '/dashboard',
+      });
+      await page.getByTestId('dash-storage-used').first().waitFor({ timeout: 30_000 });
+      await page.goto(`/jobs?cluster=${CLUSTER}&tab=submit`);
+      const form = page.getByTestId('jobs-form');
+      await form.waitFor();
+      const name = `e2e-${language}-${Date.now() % 100000}`;
+      await form.getByLabel(zh ? '作业名称' : 'Job name', { exact: true }).fill(name);
+      await typeScript(page, '#!/bin/bash\necho "ran as $(id -u)"\nsleep 300');
+      await shot(`jobs-submit-${language}`);
+      await page.getByTestId('jobs-submit-button').click();
+
+      // The page goes to the running list with the new job's detail open; the job is in Slurm as demo's.
+      const detail = page.getByTestId('job-detail');
+      await detail.waitFor();
+      const jobId = new URL(page.url()).searchParams.get('job') ?? '';
+      expect(jobId).toMatch(/^\d+$/);
+      await expect.poll(() => accounted(jobId).user, { timeout: 20_000 }).toBe('demo');
+      await shot(`jobs-detail-${language}`);
+      const axeDetail = formatViolations(`job-detail-${language}`, await axeViolations(page));
+      await page.keyboard.press('Escape');
+      await detail.waitFor({ state: 'hidden' });
+
+      // The running list shows it without a reload, then cancels it after a confirmation.
+      const row = page.getByTestId('jobs-active').locator('tr', { hasText: name });
+      await row.waitFor({ timeout: 20_000 });
+      await expect
+        .poll(async () => row.textContent(), { timeout: 30_000 })
+        .toContain(zh ? '运行' : 'Running');
+      await shot(`jobs-active-${language}`);
+      // Its output, written by the job itself into demo's home, says demo's uid; the file is demo's.
+      const out = `/public/home/demo/slurm-${jobId}.out`;
+      await expect
+        .poll(() => fs.existsSync(out) && fs.readFileSync(out, 'utf8'), { timeout: 20_000 })
+        .toContain(`ran as ${idOf('demo')}`);
+      expect(fs.statSync(out).uid).toBe(idOf('demo'));
+      fs.rmSync(out, { force: true });
+      const axe = formatViolations(`jobs-${language}`, await axeViolations(page));
+      await row.getByRole('checkbox').check();
+      await page.getByTestId('jobs-cancel').click();
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: zh ? '确 定' : 'Yes' })
+        .or(page.getByRole('dialog').getByRole('button', { name: zh ? '确定' : 'Yes', exact: true }))
+        .first()
+        .click();
+      await expect.poll(() => accounted(jobId).state, { timeout: 30_000 }).toMatch(/^CANCELLED/);
+      await expect.poll(async () => row.count(), { timeout: 20_000 }).toBe(0);
+      expect(axeDetail + axe).toBe('');
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+
+    it(`shows the cluster's jobs, partitions and the storage on the Dashboard, each widget alone (${language})`, async () => {
+      // A job of demo's, so that the job widget has something to count.
+      execFileSync('su', ['-s', '/bin/sh', '-c', 'sbatch --hold -J dash-held --wrap "sleep 60"', 'demo'], {
+        cwd: '/tmp',
+        stdio: 'pipe',
+      });
+      const { ctx, page, shot, errors } = await logInAs(browser, portal.url, 'demo', {
+        language,
+        at: '/dashboard',
+      });
+      await page.getByTestId('dash-storage-used').first().waitFor({ timeout: 30_000 });
+      // The scheduler's cluster shows its partitions (normal and short of the project's slurm.conf).
+      await expect
+        .poll(async () => page.locator('.hpc-dash').textContent(), { timeout: 20_000 })
+        .toMatch(/normal[\s\S]*short|short[\s\S]*normal/);
+      // The clusters without a scheduler say so, they are not errors; nothing failed.
+      expect(await page.getByTestId('widget-error').count()).toBe(0);
+      await shot(`dashboard-${language}`);
+      expect(formatViolations(`dashboard-${language}`, await axeViolations(page))).toBe('');
+      expect(errors).toEqual([]);
+      await ctx.close();
+      cancelJobsOf(['demo']);
+    });
+  }
+});
