@@ -192,6 +192,55 @@ describe('catalogue in the browser', () => {
     expect(path()).toBe('/main-page');
   });
 
+  it('never breaks a command inside a token at a narrow width: it wraps at spaces and scrolls (issue 25 §3.5)', async () => {
+    const narrow = await newContext(browser, portal.url, { viewport: { width: 420, height: 900 } });
+    const p = await narrow.newPage();
+    /** Per command box: the tokens drawn on more than one line, and whether the box scrolls sideways. */
+    const measure = () =>
+      p.locator('.hpc-command pre').evaluateAll((pres) =>
+        pres.map((pre) => {
+          const split: string[] = [];
+          const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const m of (node.textContent ?? '').matchAll(/\S+/g)) {
+              const range = document.createRange();
+              range.setStart(node, m.index);
+              range.setEnd(node, m.index + m[0].length);
+              const tops = new Set(
+                Array.from(range.getClientRects())
+                  .filter((r) => r.width > 0)
+                  .map((r) => Math.round(r.top)),
+              );
+              if (tops.size > 1) split.push(m[0]);
+            }
+          }
+          return {
+            split,
+            scrolls: pre.scrollWidth > pre.clientWidth,
+            overflow: getComputedStyle(pre).overflowX,
+          };
+        }),
+      );
+    for (const [list, detail] of [
+      ['/service-list', /^\/image\/[^/]+\/[^/]+$/],
+      ['/model-zoo/list', /^\/model-zoo\/\d+$/],
+    ] as const) {
+      await p.goto(list);
+      await p.locator('.hpc-card-list article').first().getByRole('link').first().click();
+      await p.waitForURL((u) => detail.test(u.pathname));
+      await p.locator('.hpc-command pre').first().waitFor();
+      const boxes = await measure();
+      expect(boxes.length).toBeGreaterThan(0);
+      for (const box of boxes) {
+        expect(box.split, list).toEqual([]);
+        expect(box.overflow).toBe('auto');
+      }
+      // The image's pull command has a token wider than the box at this width: the box scrolls instead.
+      if (list === '/service-list') expect(boxes.some((b) => b.scrolls)).toBe(true);
+    }
+    await narrow.close();
+  });
+
   it('logged no page errors on the way', () => {
     expect(errors).toEqual([]);
   });

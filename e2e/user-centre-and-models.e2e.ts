@@ -72,6 +72,27 @@ describe('model files and the user centre in the browser', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows no Files tab on a model without files, and the "+N" of labels a card cannot show (issue 25 §3.9)', async () => {
+    const { page, errors } = await visitor('zh-CN');
+    const id = await modelId('Qwen2-VL-7B-Instruct');
+    expect((await catalog().models.files(id)).files).toEqual([]);
+    // Even when a link asks for the files.
+    await page.goto(`/model-zoo/${id}?tab=files`);
+    await page.getByRole('tab', { name: '模型介绍' }).waitFor();
+    await page.locator('.hpc-detail-main h1, .hpc-detail-main h2').first().waitFor();
+    expect(await page.getByRole('tab', { name: '模型文件' }).count()).toBe(0);
+    // Its card: 8 labels, then "+3" with the rest in a tooltip.
+    await page.goto('/model-zoo/list?keyword=Qwen2-VL');
+    const card = page.locator('.hpc-card').filter({ hasText: 'Qwen2-VL' }).first();
+    const more = card.locator('.hpc-label-more');
+    await more.waitFor();
+    expect(await more.textContent()).toBe('+3');
+    expect(await card.locator('.hpc-label:not(.hpc-label-more)').count()).toBe(8);
+    await more.hover();
+    await page.getByRole('tooltip').waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it('offers 500 models per page, as E-File does, and shows them all at once (spec §9)', async () => {
     const { page, errors, shot } = await visitor('zh-CN');
     await page.goto('/model-zoo/list');

@@ -8,10 +8,12 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { createServer, type AppServer } from '@hpc/server-kit';
+import { isWebPage } from '@hpc/contracts';
 import type { PortalConfig } from './config';
 import { openPortalDeps, type PortalDeps } from './deps';
 import { registerFeatures } from './features';
 import { seedDemo } from './seed';
+import { STATIC_404_HTML } from './features/site/static-404';
 
 /** Where the built SPA is: WEB_DIST, else apps/web/dist found from this file (source or bundled dist). */
 export function webDistDir(config: PortalConfig): string {
@@ -116,6 +118,9 @@ export async function buildPortal(config: PortalConfig): Promise<{ app: AppServe
     logLevel: config.LOG_LEVEL,
     trustProxy: config.TRUST_PROXY,
     spaIndexHtml: spaIndexReader(config),
+    // An address the web's route table does not know answers 404 with the static page (issue 25 §3.8).
+    isSpaPage: isWebPage,
+    spaNotFoundHtml: STATIC_404_HTML,
   });
   const deps = await openPortalDeps(config);
   app.addHook('onClose', () => deps.close());

@@ -5,6 +5,13 @@ import { AppError } from './app-error';
 export interface EnvelopeOptions {
   /** The SPA's index.html, served for browser navigations that match no route; null when not built. */
   spaIndexHtml?: () => Buffer | null;
+  /**
+   * Whether the SPA has a page at a path (no query). A browser navigation to any other path is answered 404 with
+   * `spaNotFoundHtml` instead of the SPA (issue 25 §3.8). Without it every navigation gets the SPA.
+   */
+  isSpaPage?: (pathname: string) => boolean;
+  /** The static page for an address the SPA does not know. */
+  spaNotFoundHtml?: string;
 }
 
 /** Wraps a success value in the envelope. Routes return `ok(data)`. */
@@ -62,10 +69,20 @@ export function installEnvelopeHandlers(app: FastifyInstance, opts: EnvelopeOpti
     return sendError(req, reply, 500, '500', ErrorCodes['500'].en, null);
   });
   app.setNotFoundHandler((req, reply) => {
-    // A browser navigating to a client-side route (or reloading one) gets the single-page app, which shows its
-    // own 404 page for unknown routes; API callers get the envelope.
+    // A browser navigating to a client-side route (or reloading one) gets the single-page app, and to an address
+    // the app has no page for the static 404 page (when the server knows the app's pages); API callers get the
+    // envelope.
     const html = opts.spaIndexHtml?.();
     if (html && req.method === 'GET' && (req.headers.accept ?? '').includes('text/html')) {
+      const pathname = req.url.split('?')[0] ?? '/';
+      if (opts.isSpaPage && opts.spaNotFoundHtml !== undefined && !opts.isSpaPage(pathname)) {
+        // Never cached, so a later release that adds the page is seen at once.
+        return reply
+          .status(404)
+          .header('cache-control', 'no-cache')
+          .type('text/html; charset=utf-8')
+          .send(opts.spaNotFoundHtml);
+      }
       return reply
         .status(200)
         .header('cache-control', 'no-cache')

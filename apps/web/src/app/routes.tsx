@@ -1,6 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Params } from 'react-router';
+import { WebPages, type WebPagePath } from '@hpc/contracts';
 import {
   AppstoreOutlined,
   ContainerOutlined,
@@ -24,7 +25,8 @@ export interface LoadArgs {
 }
 
 export interface AppRoute {
-  path: string;
+  /** A page's address comes from contracts' `WebPages` (the portal answers 404 for any other); `*` is the rest. */
+  path: WebPagePath | '*';
   section: Section;
   /**
    * The page's module (one chunk per page), loaded by the router at navigation (React Router's route `lazy`, in
@@ -43,95 +45,95 @@ export interface AppRoute {
 
 /** The one route table: the router and the main menu are both built from it (spec §2 routes table). */
 export const appRoutes: AppRoute[] = [
-  { path: '/', section: 'home', redirect: '/main-page' },
+  { path: WebPages.root, section: 'home', redirect: '/main-page' },
   // spec §2: the main menu of the larger product starts with Dashboard and Job (issue 22 §3, §4).
   {
-    path: '/dashboard',
+    path: WebPages.dashboard,
     section: 'dashboard',
     page: () => import('../features/dashboard/pages/dashboard.page'),
     load: async ({ qc }) => (await import('../features/dashboard/dashboard.loader')).loadDashboard(qc),
     menu: { labelKey: 'dashboard.menu', icon: <DashboardOutlined /> },
   },
   {
-    path: '/jobs',
+    path: WebPages.jobs,
     section: 'jobs',
     page: () => import('../features/jobs/pages/jobs.page'),
     menu: { labelKey: 'jobs.menu', icon: <ScheduleOutlined /> },
   },
   {
-    path: '/main-page',
+    path: WebPages.home,
     section: 'home',
     page: () => import('../features/home/pages/main.page'),
     load: async ({ qc }) => (await import('../features/home/hooks/use-home-items')).loadHome(qc),
     menu: { labelKey: 'nav.home', icon: <HomeOutlined /> },
   },
   {
-    path: '/image',
+    path: WebPages.images,
     section: 'images',
     redirect: '/service-list',
     menu: { labelKey: 'nav.images', icon: <ContainerOutlined /> },
   },
   {
-    path: '/service-list',
+    path: WebPages.imageList,
     section: 'images',
     page: () => import('../features/images/pages/image-list.page'),
     load: async ({ qc, url }) =>
       (await import('../features/images/api/images.queries')).loadImageList(qc, url),
   },
   {
-    path: '/image/:acceleratorType/:imageName',
+    path: WebPages.imageDetail,
     section: 'images',
     page: () => import('../features/images/pages/image-detail.page'),
     load: async ({ qc, params }) =>
       (await import('../features/images/api/images.queries')).loadImageDetail(qc, params),
   },
   {
-    path: '/model-zoo',
+    path: WebPages.models,
     section: 'models',
     redirect: '/model-zoo/list',
     menu: { labelKey: 'nav.models', icon: <ExperimentOutlined /> },
   },
   {
-    path: '/model-zoo/list',
+    path: WebPages.modelList,
     section: 'models',
     page: () => import('../features/models/pages/model-list.page'),
     load: async ({ qc, url }) =>
       (await import('../features/models/api/models.queries')).loadModelList(qc, url),
   },
   {
-    path: '/model-zoo/:id',
+    path: WebPages.modelDetail,
     section: 'models',
     page: () => import('../features/models/pages/model-detail.page'),
     load: async ({ qc, params }) =>
       (await import('../features/models/api/models.queries')).loadModelDetail(qc, params),
   },
   {
-    path: '/full-site',
+    path: WebPages.apps,
     section: 'apps',
     redirect: '/full-site-list',
     menu: { labelKey: 'nav.apps', icon: <AppstoreOutlined /> },
   },
   {
-    path: '/full-site-list',
+    path: WebPages.appList,
     section: 'apps',
     page: () => import('../features/apps/pages/app-list.page'),
     load: async ({ qc, url }) => (await import('../features/apps/api/apps.queries')).loadAppList(qc, url),
   },
   {
-    path: '/full-site/:id',
+    path: WebPages.appDetail,
     section: 'apps',
     page: () => import('../features/apps/pages/app-detail.page'),
     load: async ({ qc, params }) =>
       (await import('../features/apps/api/apps.queries')).loadAppDetail(qc, params),
   },
-  { path: '/login', section: 'other', page: () => import('../features/account/login.page') },
+  { path: WebPages.login, section: 'other', page: () => import('../features/account/login.page') },
   {
-    path: '/user-center',
+    path: WebPages.userCentre,
     section: 'other',
     page: () => import('../features/user-centre/pages/user-centre.page'),
   },
   {
-    path: '/efile',
+    path: WebPages.efile,
     section: 'efile',
     page: () => import('../features/efile/pages/file-manager.page'),
     load: async ({ qc, url, signedIn }) =>
@@ -140,12 +142,16 @@ export const appRoutes: AppRoute[] = [
   },
   // The anonymous recipient page of a share link (efile answers links of this form).
   {
-    path: '/share/:clusterId/:shareId',
+    path: WebPages.share,
     section: 'other',
     page: () => import('../features/share/pages/share.page'),
   },
   // The in-app 404 page: the development server's answer to unknown addresses, and /404 itself.
-  { path: '/404', section: 'other', page: () => import('../features/not-found/pages/not-found.page') },
+  {
+    path: WebPages.notFound,
+    section: 'other',
+    page: () => import('../features/not-found/pages/not-found.page'),
+  },
   // In production the browser goes to the portal's static 404 page instead (spec §2).
   {
     path: '*',

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '@hpc/server-kit/testing';
 import { buildPortal } from '../../app';
@@ -65,6 +67,52 @@ describe('GET /api/site/config', () => {
     const script = await app.inject({ method: 'GET', url: '/404.js' });
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toContain('javascript');
+    await app.close();
+  });
+
+  it('answers an address the web has no page for with 404 and the static page, and its pages with the app', async () => {
+    // A built web app of one line, so the SPA fallback is on.
+    const web = path.join(tmp.dir, 'web');
+    fs.mkdirSync(web, { recursive: true });
+    fs.writeFileSync(path.join(web, 'index.html'), '<html><div id="root"></div></html>');
+    const config = readPortalConfig({
+      DATA_DIR: tmp.dir,
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'false',
+      WEB_DIST: web,
+    });
+    const { app } = await buildPortal(config);
+    const get = (url: string) => app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+    for (const url of ['/no-such-page', '/no-such-page/at-all', '/efile/x', '/model-zoo/1/2', '/image/x']) {
+      const r = await get(url);
+      expect(r.statusCode, url).toBe(404);
+      expect(r.headers['content-type']).toContain('text/html');
+      expect(r.body).toContain('您访问的页面不存在');
+      expect(r.body).not.toContain('id="root"');
+    }
+    for (const url of [
+      '/',
+      '/efile',
+      '/efile?path=%2Fhome',
+      '/model-zoo/123',
+      '/model-zoo/list/',
+      '/image/x/y',
+      '/Main-Page',
+      '/share/hefei/abc',
+      '/404',
+    ]) {
+      const r = await get(url);
+      expect(r.statusCode, url).toBe(200);
+      expect(r.body).toContain('id="root"');
+    }
+    // API callers still get the envelope.
+    const api = await app.inject({
+      method: 'GET',
+      url: '/no-such-page',
+      headers: { accept: 'application/json' },
+    });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ code: '404' });
     await app.close();
   });
 });

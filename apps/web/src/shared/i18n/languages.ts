@@ -40,11 +40,39 @@ export function pick(lang: string | undefined, zh: string, en: string): string {
 }
 
 /**
- * Sort order of labels in the filter panel: alphabetical in English, pinyin order in Chinese (spec §2
- * "available labels sorted alphabetically (English) or in Chinese ordering").
+ * The pinyin collation of ICU (Node and Chromium alike) puts every Han text before every Latin one ("飞桨, 昇思,
+ * JAX, PyTorch"), so it cannot be the order by itself. The first character of each initial letter's run in that
+ * collation, from which a Han character's pinyin initial is found (issue 25 §3.6).
  */
-export function collatorFor(lang: string | undefined): Intl.Collator {
-  return serverLocale(lang) === 'en-US'
-    ? new Intl.Collator('en', { sensitivity: 'base', numeric: true })
-    : new Intl.Collator('zh-CN-u-co-pinyin', { numeric: true });
+const PINYIN_INITIALS = [...'阿八嚓哒妸发旮哈讥咔垃痳拏噢妑七呥扨它穵夕丫帀'];
+const INITIAL_LETTERS = 'abcdefghjklmnopqrstwxyz';
+const HAN = /\p{Script=Han}/u;
+
+/**
+ * The one order of labels (spec §2 "sorted alphabetically (English) or in Chinese ordering"), in every list that
+ * shows labels, Latin and Han alike: a Han character counts as its pinyin initial among the Latin letters
+ * (飞桨 as "fj": 飞桨 < JAX < PyTorch < 昇思), ties in pinyin order, numbers by value.
+ */
+export function labelCompare(lang: string | undefined): (a: string, b: string) => number {
+  const pinyin = new Intl.Collator('zh-CN-u-co-pinyin', { numeric: true });
+  const latin = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+  const initial = (ch: string) => {
+    let letter = 'a';
+    for (let i = 0; i < PINYIN_INITIALS.length && pinyin.compare(ch, PINYIN_INITIALS[i]!) >= 0; i++) {
+      letter = INITIAL_LETTERS[i]!;
+    }
+    return letter;
+  };
+  const keys = new Map<string, string>();
+  const key = (text: string) => {
+    let k = keys.get(text);
+    if (k === undefined) {
+      k = [...text].map((ch) => (HAN.test(ch) ? initial(ch) : ch)).join('');
+      keys.set(text, k);
+    }
+    return k;
+  };
+  // Chinese ties (same initials) go by full pinyin; English by the alphabet first.
+  const tie = serverLocale(lang) === 'en-US' ? latin : pinyin;
+  return (a, b) => latin.compare(key(a), key(b)) || tie.compare(a, b) || pinyin.compare(a, b);
 }

@@ -9,7 +9,8 @@ interface Props {
 }
 
 /**
- * A command in a code box with a copy button. Ant Design's copyable falls back to execCommand, so copying works on
+ * A command in a code box with a copy button: wrapped at spaces only, scrolled sideways where a token is wider than
+ * the box (issue 25 §3.5: never "ll / m/vllm"). Ant Design's copyable falls back to execCommand, so copying works on
  * plain-http intranet hosts where the Clipboard API is unavailable.
  */
 export function CopyCommand({ command, onCopy }: Props) {
@@ -17,7 +18,18 @@ export function CopyCommand({ command, onCopy }: Props) {
   return (
     <div className="hpc-command">
       <pre>
-        <code>{command}</code>
+        <code>
+          {/* Each token unbreakable (the browser would break after "-" or "/"): lines wrap at spaces only. */}
+          {command.split(/(\s+)/).map((part, i) =>
+            i % 2 === 1 || part === '' ? (
+              part
+            ) : (
+              <span key={i} className="hpc-command-token">
+                {part}
+              </span>
+            ),
+          )}
+        </code>
       </pre>
       <Typography.Text
         className="hpc-command-copy"

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LabelGroup } from '@hpc/contracts';
-import { collatorFor, pick } from '../i18n/languages';
+import { labelCompare, pick } from '../i18n/languages';
 
 /** An accelerator type or category with its item count. */
 export interface FacetOption {
@@ -44,17 +44,17 @@ function Chip({
 
 /**
  * The filter side panel (spec §2): single-choice facets (accelerator type, category) and multi-choice label
- * groups, labels sorted alphabetically in English and in pinyin order in Chinese.
+ * groups, labels in the one order of `labelCompare` (alphabetical, a Han character by its pinyin).
  */
 export function FilterPanel({ facets, labelGroups, selectedLabels, onToggleLabel }: Props) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const sortedGroups = useMemo(() => {
-    const collator = collatorFor(lang);
+    const compare = labelCompare(lang);
     const name = (x: { label: string; labelEn: string }) => pick(lang, x.label, x.labelEn);
     return (labelGroups ?? [])
       .filter((g) => g.children.length > 0)
-      .map((g) => ({ ...g, children: [...g.children].sort((a, b) => collator.compare(name(a), name(b))) }));
+      .map((g) => ({ ...g, children: [...g.children].sort((a, b) => compare(name(a), name(b))) }));
   }, [labelGroups, lang]);
 
   return (

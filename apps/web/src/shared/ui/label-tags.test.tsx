@@ -24,4 +24,16 @@ describe('LabelTags', () => {
     expect(renderToString(<LabelTags labels={labels.slice(0, 8)} />)).not.toContain('+');
     expect(renderToString(<LabelTags labels={[]} />)).toBe('');
   });
+
+  it('shows labels in the filter panel’s order, Latin and Han by pinyin (issue 25 §3.6)', () => {
+    const mixed: CatalogLabel[] = ['昇思', 'PyTorch', '飞桨', 'JAX'].map((label, i) => ({
+      group: 'framework',
+      value: `f${i}`,
+      label,
+      labelEn: label,
+    }));
+    const html = renderToString(<LabelTags labels={mixed} />);
+    const order = ['飞桨', 'JAX', 'PyTorch', '昇思'].map((l) => html.indexOf(l));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
 });

@@ -2,16 +2,21 @@ import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { CatalogLabel } from '@hpc/contracts';
 import { Limits } from '@hpc/contracts';
-import { pick } from '../i18n/languages';
+import { labelCompare, pick } from '../i18n/languages';
 import '../catalog/catalog.css';
 
-/** Up to `max` labels (spec §9: 8), then a "+N" tag whose tooltip lists the rest. */
+/**
+ * Up to `max` labels (spec §9: 8), then a "+N" tag whose tooltip lists the rest; in the order of the filter panel
+ * (`labelCompare`).
+ */
 export function LabelTags({ labels, max = Limits.labelsPerCard }: { labels: CatalogLabel[]; max?: number }) {
   const { i18n } = useTranslation();
   if (labels.length === 0) return null;
   const name = (l: CatalogLabel) => pick(i18n.language, l.label, l.labelEn);
-  const shown = labels.slice(0, max);
-  const rest = labels.slice(max);
+  const compare = labelCompare(i18n.language);
+  const sorted = [...labels].sort((a, b) => compare(name(a), name(b)));
+  const shown = sorted.slice(0, max);
+  const rest = sorted.slice(max);
   return (
     <div className="hpc-labels">
       {shown.map((l) => (

@@ -55,11 +55,17 @@ export function dictionaryBundle(): Omit<CatalogBundle, 'items'> {
   };
 }
 
-function runtimeOf(tag: string): string {
-  const cuda = /cuda(\d+(?:\.\d+)?)/.exec(tag);
-  if (cuda) return `CUDA ${cuda[1]}`;
-  const dtk = /dtk(\d+(?:\.\d+)?)/.exec(tag);
-  return dtk ? `DTK ${dtk[1]}` : 'CPU';
+/**
+ * What an image runs on, for its description: the CUDA or DTK version in its tag, else (the toolkit's own base
+ * image, "12.4.1-ubuntu22.04") the tag's version; a CPU image runs on CPUs.
+ */
+function runtimeOf(tag: string, accel: 'GPU' | 'DCU' | 'CPU', repo: string): string {
+  if (accel === 'CPU') return 'CPU';
+  const toolkit = accel === 'GPU' ? 'CUDA' : 'DTK';
+  const inTag = new RegExp(`${toolkit.toLowerCase()}(\\d+(?:\\.\\d+)?)`).exec(tag);
+  if (inTag) return `${toolkit} ${inTag[1]}`;
+  const own = /^(\d+(?:\.\d+)*)-/.exec(tag);
+  return own && repo.includes(toolkit.toLowerCase()) ? `${toolkit} ${own[1]}` : toolkit;
 }
 
 const ACCEL_TEXT = {
@@ -95,7 +101,7 @@ export function demoItems(): DemoItem[] {
     for (const v of f.variants) {
       const [tag, accel, date, downloads, extra] = v;
       const version = tag.split('-')[0]!;
-      const [zh, en] = ACCEL_TEXT[accel](runtimeOf(tag));
+      const [zh, en] = ACCEL_TEXT[accel](runtimeOf(tag, accel, f.repo));
       const imageName = `${f.repo}:${tag}`;
       const key = `${f.key}-${tag}`;
       out.push({

@@ -65,7 +65,7 @@ export const MODELS: readonly ModelEntry[] = [
   m('qwen2.5-coder-7b', 'Qwen2.5-Coder-7B-Instruct', '通义千问 Qwen2.5-Coder 代码模型', '7B', 'llm', 'icons/qwen.svg', ['pytorch', 'code-generation', 'bf16', 'apache-2.0', 'nlp'], '2025-11-12', 7715, 'vllm', MS + 'qwen/Qwen2.5-Coder-7B-Instruct',
     '面向代码生成、补全与修复的 Qwen2.5-Coder，支持 92 种编程语言，可接入 code-server 作为编程助手。',
     'Qwen2.5-Coder for code generation, completion and repair in 92 languages; plug it into code-server as an assistant.'),
-  m('qwen2-vl-7b', 'Qwen2-VL-7B-Instruct', '通义千问 Qwen2-VL 视觉语言模型', '7B', 'multimodal', 'icons/qwen.svg', ['pytorch', 'text-generation', 'bf16', 'apache-2.0', 'multimodal'], '2025-01-14', 5320, 'vllm', MS + 'qwen/Qwen2-VL-7B-Instruct',
+  m('qwen2-vl-7b', 'Qwen2-VL-7B-Instruct', '通义千问 Qwen2-VL 视觉语言模型', '7B', 'multimodal', 'icons/qwen.svg', ['pytorch', 'text-generation', 'ocr', 'object-detection', 'image-classification', 'bf16', 'fp16', 'apache-2.0', 'multimodal', 'vision', 'nlp'], '2025-01-14', 5320, 'vllm', MS + 'qwen/Qwen2-VL-7B-Instruct',
     '通义千问视觉语言模型，支持任意分辨率图像与长视频理解、图表与文档问答。',
     'Qwen vision-language model: images at any resolution, long videos, charts and document question answering.'),
   m('deepseek-r1-distill-qwen-7b', 'DeepSeek-R1-Distill-Qwen-7B', '深度求索 DeepSeek-R1 蒸馏模型 7B', '7B', 'llm', 'icons/deepseek.svg', ['pytorch', 'text-generation', 'bf16', 'mit', 'nlp'], '2025-02-08', 28804, 'vllm', HF + 'deepseek-ai/DeepSeek-R1-Distill-Qwen-7B',

@@ -112,6 +112,63 @@ describe('UploadEngine', () => {
     expect(server.stored.get('40-big')?.size).toBe(10);
   });
 
+  it('keeps the progress a row showed when paused, and never shows less after resuming (issue 25 §3.10)', async () => {
+    // Every chunk reports all its bytes sent at once, then waits for its answer until released.
+    const release: (() => void)[] = [];
+    const transport: ChunkTransport = {
+      test: async () => false,
+      send: (_t, _f, _n, signal, onProgress) =>
+        new Promise((resolve, reject) => {
+          onProgress(4);
+          signal.addEventListener('abort', () => reject(new ChunkError('0', true)));
+          release.push(() => resolve({ complete: false }));
+        }),
+    };
+    let tick = () => undefined as void;
+    const engine = new UploadEngine({
+      transport,
+      merge: async () => undefined,
+      deletePartial: async () => undefined,
+      setInterval: (fn) => {
+        tick = fn;
+        return 1;
+      },
+      clearInterval: () => undefined,
+    });
+    const id = engine.add({
+      target,
+      name: 'big',
+      isFolder: false,
+      chunkSize: 4,
+      overwrite: false,
+      files: [{ blob: blob(100), relativePath: 'big' }],
+    });
+    await flush();
+    release.shift()?.();
+    await flush();
+    tick();
+    const progress = () => engine.getSnapshot()[0]!.progress;
+    const shown = progress();
+    // One chunk stored, three on their way: 16 of 100 bytes.
+    expect(shown).toBeCloseTo(0.16);
+    // Pausing drops the chunks in flight (they are sent again), but the row keeps what it showed: never 0 %.
+    engine.pause(id);
+    expect(engine.getSnapshot()[0]?.status).toBe('pause');
+    expect(progress()).toBeGreaterThanOrEqual(shown);
+    // Resuming starts the dropped chunks again: progress stays until the upload passes it, and never goes back.
+    engine.resume(id);
+    let last = progress();
+    expect(last).toBeGreaterThanOrEqual(shown);
+    for (let i = 0; i < 40 && engine.getSnapshot()[0]?.status !== 'success'; i++) {
+      release.shift()?.();
+      await flush();
+      tick();
+      expect(progress()).toBeGreaterThanOrEqual(last);
+      last = progress();
+    }
+    expect(engine.getSnapshot()[0]).toMatchObject({ status: 'success', progress: 1 });
+  });
+
   it('fails a file at once on an error code, and deleting it removes its partial file', async () => {
     const server = fakeServer({ failOn: 2 });
     const deletePartial = vi.fn(async () => undefined);

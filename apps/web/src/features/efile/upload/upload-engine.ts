@@ -390,7 +390,9 @@ export class UploadEngine {
   }
 
   private publish() {
-    this.snapshot = this.rows.map((r) => viewRow(r, this.filesOf(r.id)));
+    // Progress never goes back (a pause drops the bytes in flight): each row starts from what it showed.
+    const shown = new Map(this.snapshot.map((v) => [v.id, v.progress]));
+    this.snapshot = this.rows.map((r) => viewRow(r, this.filesOf(r.id), shown.get(r.id)));
     for (const fn of this.listeners) fn();
   }
 }

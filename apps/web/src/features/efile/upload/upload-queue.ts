@@ -89,7 +89,11 @@ export function rowStatus(row: UploadRow, files: readonly FileTask[]): UploadSta
   return files.some((f) => f.sent > 0 || f.done.size > 0) ? 'play' : 'waiting';
 }
 
-export function viewRow(row: UploadRow, files: readonly FileTask[]): RowView {
+/**
+ * `shown` is the progress the row showed before: a pause drops the chunks in flight (they are sent again), which
+ * would show less than before, down to 0 % (issue 25 §3.10). The row keeps what it showed until it passes it.
+ */
+export function viewRow(row: UploadRow, files: readonly FileTask[], shown = 0): RowView {
   const status = rowStatus(row, files);
   return {
     id: row.id,
@@ -99,7 +103,7 @@ export function viewRow(row: UploadRow, files: readonly FileTask[]): RowView {
     clusterName: row.target.clusterName,
     toPath: row.target.dir,
     size: row.size,
-    progress: status === 'success' ? 1 : rowProgress(files),
+    progress: status === 'success' ? 1 : Math.max(shown, rowProgress(files)),
     averageSpeed: status === 'play' ? row.averageSpeed : 0,
     status,
     errorCode: row.errorCode ?? files.find((f) => f.state === 'error')?.errorCode,

@@ -41,8 +41,11 @@ export default function ModelDetailPage() {
         )
     : null;
   // The open tab is in the address (?tab=files), so a link can point at a model's files.
+  // A model without files has no Files tab (issue 25 §3.9); while its files load, a link to them waits on the tab.
   const [params, setParams] = useSearchParams();
-  const tab = params.get('tab') === 'files' ? 'files' : 'readme';
+  const hasFiles = (files.data?.files.length ?? 0) > 0;
+  const filesTab = hasFiles || (files.isLoading && params.get('tab') === 'files');
+  const tab = filesTab && params.get('tab') === 'files' ? 'files' : 'readme';
 
   // Spec §7: the count call tolerates any answer, so its failures are not shown.
   const count = useMutation({
@@ -103,11 +106,15 @@ export default function ModelDetailPage() {
               />
             ),
           },
-          {
-            key: 'files',
-            label: t('models.tabs.files'),
-            children: item && <ModelFiles modelId={item.id} modelName={item.nameEn || item.name} />,
-          },
+          ...(filesTab
+            ? [
+                {
+                  key: 'files',
+                  label: t('models.tabs.files'),
+                  children: item && <ModelFiles modelId={item.id} modelName={item.nameEn || item.name} />,
+                },
+              ]
+            : []),
         ]}
       />
     </CatalogDetailView>
