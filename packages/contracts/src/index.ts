@@ -21,3 +21,5 @@ export * from './efile-links.routes';
 export * from './site.routes';
 export * from './catalog.routes';
 export * from './jobs.routes';
+export * from './eshell';
+export * from './eshell.routes';
