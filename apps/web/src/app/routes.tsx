@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { Params } from 'react-router';
 import {
   AppstoreOutlined,
+  CodeOutlined,
   ContainerOutlined,
   DashboardOutlined,
   ExperimentOutlined,
@@ -12,7 +13,8 @@ import {
 } from '@ant-design/icons';
 
 /** The part of the site a route belongs to: selects the menu item and the header search's target. */
-export type Section = 'dashboard' | 'jobs' | 'home' | 'images' | 'models' | 'apps' | 'efile' | 'other';
+export type Section =
+  'dashboard' | 'jobs' | 'eshell' | 'home' | 'images' | 'models' | 'apps' | 'efile' | 'other';
 
 /** What a route's loader gets: the query cache to fill, the address and the route's parameters. */
 export interface LoadArgs {
@@ -57,6 +59,13 @@ export const appRoutes: AppRoute[] = [
     section: 'jobs',
     page: () => import('../features/jobs/pages/jobs.page'),
     menu: { labelKey: 'jobs.menu', icon: <ScheduleOutlined /> },
+  },
+  // spec §2: "Command (E-Shell)" follows Job in the larger product's menu (issue 26 §2).
+  {
+    path: '/eshell',
+    section: 'eshell',
+    page: () => import('../features/eshell/pages/eshell.page'),
+    menu: { labelKey: 'eshell.menu', icon: <CodeOutlined /> },
   },
   {
     path: '/main-page',
@@ -160,6 +169,7 @@ export const appRoutes: AppRoute[] = [
 export const LIST_PATH: Record<Section, string> = {
   dashboard: '/full-site-list',
   jobs: '/full-site-list',
+  eshell: '/full-site-list',
   home: '/full-site-list',
   images: '/service-list',
   models: '/model-zoo/list',
