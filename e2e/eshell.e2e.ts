@@ -1,0 +1,87 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser';
+import { logInAs } from './support/login';
+import { startPortal, type RunningPortal } from './support/portal';
+import { createUsers, idOf, isRoot, removeUsers } from '../test-support/unix-users';
+import * as sshd from '../scripts/cluster/sshd.mjs';
+
+if (!isRoot) console.warn('SKIPPED eshell e2e: it starts sshd and logs in as a real user, which needs root');
+
+/** What the terminal shows (xterm's DOM renderer: its rows are text). */
+const screen = (page: Page) => page.locator('.xterm-rows').innerText();
+
+/**
+ * The browser shell against the built all-in-one and Debian's sshd with the portal's CA (issue 26 §2): the demo
+ * login's shell runs as the real user `demo`, survives a reload with its output, and a centre without a shell
+ * service says so.
+ */
+describe.skipIf(!isRoot)('E-Shell in the browser', () => {
+  let portal: RunningPortal;
+  let browser: Browser;
+  let stateDir: string;
+  let madeHome: string | null = null;
+
+  beforeAll(async () => {
+    createUsers(['demo']);
+    const home = execFileSync('getent', ['passwd', 'demo']).toString().split(':')[5]!;
+    if (!fs.existsSync(home)) {
+      fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+      fs.chownSync(home, idOf('demo'), idOf('demo'));
+      madeHome = home;
+    }
+    stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-e2e-sshd-'));
+    const { env } = await sshd.start({ stateDir, log: () => undefined });
+    portal = await startPortal({ ...env, ESHELL_CLUSTER_ID: '11250' });
+    browser = await launchBrowser();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.stop();
+    if (stateDir) {
+      await sshd.stop({ stateDir });
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    }
+    if (madeHome) fs.rmSync(madeHome, { recursive: true, force: true });
+    removeUsers(['demo']);
+  });
+
+  it("opens demo's shell as demo, and a reload attaches to it with what it printed", async () => {
+    const { page, errors } = await logInAs(browser, portal.url, 'demo', { language: 'en-US', at: '/eshell' });
+    await expect.poll(() => page.getByRole('menuitem', { name: /Command \(E-Shell\)/ }).count()).toBe(1);
+    await page.getByTestId('eshell-new').click();
+    await page.locator('[data-testid=eshell-status][data-status=ready]').waitFor({ timeout: 15_000 });
+    await page.locator('.xterm-helper-textarea').focus();
+    await page.keyboard.type('echo "uid=$(id -u) at=$(pwd)"\n');
+    const uid = idOf('demo');
+    await expect.poll(() => screen(page), { timeout: 10_000 }).toMatch(new RegExp(`uid=${uid} at=/`));
+
+    await page.reload();
+    await page.locator('[data-testid=eshell-status][data-status=ready]').waitFor({ timeout: 15_000 });
+    // The scroll-back came back with the session.
+    await expect.poll(() => screen(page), { timeout: 10_000 }).toMatch(new RegExp(`uid=${uid} at=/`));
+    await page.locator('.xterm-helper-textarea').focus();
+    await page.keyboard.type('echo again-$((40+2))\n');
+    await expect.poll(() => screen(page), { timeout: 10_000 }).toContain('again-42');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+
+  it('says plainly that a centre without a shell service has none', async () => {
+    const { page } = await logInAs(browser, portal.url, 'demo', {
+      language: 'zh-CN',
+      at: '/eshell?cluster=11251',
+    });
+    await expect
+      .poll(() => page.getByTestId('eshell-none').or(page.getByTestId('eshell-unreachable')).count(), {
+        timeout: 15_000,
+      })
+      .toBe(1);
+    await page.context().close();
+  }, 60_000);
+});
