@@ -141,15 +141,34 @@ function serve(ws: WebSocket, deps: EshellDeps, log: FastifyBaseLogger) {
       ws.close(CLOSE.ticket, 'invalid ticket');
       return;
     }
+    // Output is gathered for one turn of the event loop and sent as one frame: a pty gives a few KiB per read, and
+    // a frame per read costs more than the bytes (cat of a big file). A key's echo still leaves at once.
+    let pending: string[] = [];
+    let flushing = false;
+    const flush = () => {
+      flushing = false;
+      if (pending.length === 0 || ws.readyState !== ws.OPEN) {
+        pending = [];
+        return;
+      }
+      const data = Buffer.from(pending.length === 1 ? pending[0]! : pending.join(''), 'utf8');
+      pending = [];
+      ws.send(data, { binary: true }, () => {
+        if (ws.bufferedAmount < HIGH_WATER / 2) target?.drained();
+      });
+    };
     const me: ShellClient = {
       output(d) {
         if (ws.readyState !== ws.OPEN) return true;
-        ws.send(Buffer.from(d, 'utf8'), { binary: true }, () => {
-          if (ws.bufferedAmount < HIGH_WATER / 2) target?.drained();
-        });
+        pending.push(d);
+        if (!flushing) {
+          flushing = true;
+          setImmediate(flush);
+        }
         return ws.bufferedAmount < HIGH_WATER;
       },
       control: (msg) => {
+        flush();
         send(ws, msg);
         if (msg.t === 'end') ws.close(CLOSE.ended, msg.reason);
       },
