@@ -262,4 +262,44 @@ describe.skipIf(missing !== null)('the shell service over a real sshd', () => {
     expect((await h.ticket(token, {})).code).toBe('0');
     for (const o of opened) o.term.close();
   });
+
+  it('ends a shell whose account is disabled, and ends every shell when the service stops, saying so', async () => {
+    // A second service on the same sshd: idle after 1 s, the portal's rights of the moment asked every 0.2 s.
+    let disabled = false;
+    const h2 = await eshellHarness({
+      dir: path.join(dir, 'second'),
+      caKey,
+      nodes: [{ address: `127.0.0.1:${sshd.port}`, hostKey: sshd.hostKey }],
+      homes,
+      env: { ESHELL_IDLE_S: '1' },
+      ownerRights: async (sub) => ({
+        cun: sub === '100' ? A : B,
+        home: '',
+        paths: [],
+        st: disabled ? 'Disable' : 'Normal',
+        exp_acct: null,
+      }),
+    });
+    const openOn = async (user: string) => {
+      const t = await h2.ticket(await h2.token(user), {});
+      const term = h2.connect();
+      open.push(term);
+      await term.auth(t.data.ticket);
+      await term.ready();
+      return term;
+    };
+    // Idle: no input and no output for 1 s.
+    const idle = await openOn(A);
+    expect(await idle.ended()).toMatchObject({ reason: 'idle' });
+    // The account disabled on the portal: the open shell ends.
+    const a = await openOn(A);
+    disabled = true;
+    expect(await a.ended()).toMatchObject({ reason: 'revoked', message: 'The account is disabled' });
+    disabled = false;
+    // The service stops: the page is told, and the socket closes.
+    const b = await openOn(A);
+    await h2.close();
+    expect(await b.ended()).toMatchObject({ reason: 'shutdown' });
+    await b.waitFor('close', () => b.closed);
+  });
 });

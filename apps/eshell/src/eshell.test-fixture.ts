@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
 import WebSocket from 'ws';
+import type { OwnerRightsLookup } from '@hpc/cluster-kit';
 import { ESHELL_WS_PATH, type ShellServerMessage } from '@hpc/contracts';
 import { createRevocationStore, createKv, signClusterToken } from '@hpc/server-kit';
 import { buildEshell } from './app';
@@ -123,6 +124,7 @@ export interface HarnessOptions {
   nodes: { address: string; hostKey: string }[];
   homes: Record<string, string>;
   env?: Record<string, string>;
+  ownerRights?: OwnerRightsLookup;
 }
 
 /** A standalone shell service listening on loopback, with a portal key pair, a revocation store and tokens. */
@@ -141,7 +143,13 @@ export async function eshellHarness(o: HarnessOptions) {
     ESHELL_REVOCATION_CHECK_S: '0.2',
     ...o.env,
   });
-  const { app, deps } = await buildEshell(config, { jwks: () => keys.jwks, revocations, sweepMs: 100 });
+  fs.mkdirSync(o.dir, { recursive: true });
+  const { app, deps } = await buildEshell(config, {
+    jwks: () => keys.jwks,
+    revocations,
+    sweepMs: 100,
+    ...(o.ownerRights ? { ownerRights: o.ownerRights } : {}),
+  });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const base = address.replace('0.0.0.0', '127.0.0.1');
   const token = (user: string, claims: { sid?: string; cun?: string } = {}) =>
