@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button } from 'antd';
+import { CloseOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
@@ -42,6 +43,7 @@ export function TerminalPane({
   fontSize,
   theme,
   onSession,
+  onClose,
   onHandle,
 }: {
   tab: ShellTab;
@@ -50,6 +52,8 @@ export function TerminalPane({
   fontSize: number;
   theme: ThemeName;
   onSession: (sessionId: string) => void;
+  /** Closes the tab and ends its session. */
+  onClose: () => void;
   onHandle?: (h: TerminalHandle | null) => void;
 }) {
   const { t } = useTranslation();
@@ -234,15 +238,25 @@ export function TerminalPane({
 
   return (
     <div className="hpc-eshell-pane">
-      <div className="hpc-eshell-status" role="status" data-testid="eshell-status" data-status={status.kind}>
-        {status.kind === 'ready'
-          ? t('eshell.status.ready', { node: status.node })
-          : status.kind === 'ended'
-            ? `${t('eshell.status.ended')}: ${t(`eshell.end.${status.reason}`)}`
-            : status.kind === 'failed'
-              ? t('eshell.status.failed', { message: status.message })
-              : t(`eshell.status.${status.kind}`)}
-        {tab.cwd && status.kind === 'ready' ? ` · ${t('eshell.fromFolder', { path: tab.cwd })}` : null}
+      <div className="hpc-eshell-bar">
+        <div
+          className="hpc-eshell-status"
+          role="status"
+          data-testid="eshell-status"
+          data-status={status.kind}
+        >
+          {status.kind === 'ready'
+            ? t('eshell.status.ready', { node: status.node })
+            : status.kind === 'ended'
+              ? `${t('eshell.status.ended')}: ${t(`eshell.end.${status.reason}`)}`
+              : status.kind === 'failed'
+                ? t('eshell.status.failed', { message: status.message })
+                : t(`eshell.status.${status.kind}`)}
+          {tab.cwd && status.kind === 'ready' ? ` · ${t('eshell.fromFolder', { path: tab.cwd })}` : null}
+        </div>
+        <Button size="small" icon={<CloseOutlined />} onClick={onClose} data-testid="eshell-close">
+          {t('eshell.closeSession')}
+        </Button>
       </div>
       {status.kind === 'ended' || status.kind === 'failed' || status.kind === 'replaced' ? (
         <Alert

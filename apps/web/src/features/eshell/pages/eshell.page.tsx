@@ -220,11 +220,9 @@ function EshellPageBody() {
       {clusterId && state === 'loading' ? <Skeleton active /> : null}
       {tabs.length > 0 ? (
         <Tabs
-          type="editable-card"
-          hideAdd
+          type="card"
           activeKey={activeKey}
           onChange={setActiveKey}
-          onEdit={(key, action) => action === 'remove' && typeof key === 'string' && close(key)}
           items={tabs.map((tab) => ({
             key: tab.key,
             label: `${centerOf(tab.clusterId)} · ${tab.node}`,
@@ -237,6 +235,7 @@ function EshellPageBody() {
                 fontSize={fontSize}
                 theme={theme}
                 onSession={remember(tab.key)}
+                onClose={() => close(tab.key)}
                 onHandle={(h) => {
                   if (h) handles.current.set(tab.key, h);
                   else handles.current.delete(tab.key);
