@@ -117,6 +117,41 @@ describe.skipIf(!isRoot)('E-Shell in the browser', () => {
     await page.context().close();
   }, 60_000);
 
+  it('opens a tab in the folder E-File asked for, and closing the tab ends its session', async () => {
+    const { page } = await logInAs(browser, portal.url, 'demo', {
+      language: 'en-US',
+      at: '/eshell?cluster=11250&cwd=%2Ftmp',
+    });
+    await page.locator('[data-testid=eshell-status][data-status=ready]').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('eshell-status').innerText()).toContain('Opened in /tmp');
+    await page.locator('.xterm-helper-textarea').focus();
+    await page.keyboard.type('echo "here=$(pwd)"\n');
+    await expect.poll(() => screen(page), { timeout: 10_000 }).toContain('here=/tmp');
+    // The address no longer asks for a new tab: a reload attaches instead of opening another.
+    expect(new URL(page.url()).searchParams.get('cwd')).toBeNull();
+    await page.screenshot({ path: path.join(os.tmpdir(), 'eshell-page.png') });
+    const tabs = () =>
+      page.evaluate(
+        () => JSON.parse(sessionStorage.getItem('hpc.eshell.tabs') ?? '[]') as { sessionId?: string }[],
+      );
+    const [tab] = await tabs();
+    expect(tab?.sessionId).toBeTruthy();
+    // The service's ssh processes (one per session; earlier tests' sessions wait detached for 10 minutes).
+    const sshCount = () => {
+      try {
+        return execFileSync('pgrep', ['-c', '-f', '^ssh -F /dev/null .* -l demo ']).toString().trim();
+      } catch {
+        return '0';
+      }
+    };
+    const before = Number(sshCount());
+    await page.getByTestId('eshell-close').click();
+    expect(await tabs()).toEqual([]);
+    // The service ended it at once, not after the detach time.
+    await expect.poll(() => Number(sshCount()), { timeout: 10_000 }).toBe(before - 1);
+    await page.context().close();
+  }, 60_000);
+
   it('says plainly that a centre without a shell service has none', async () => {
     const { page } = await logInAs(browser, portal.url, 'demo', {
       language: 'zh-CN',

@@ -184,6 +184,7 @@ function EshellPageBody() {
             min={FONT_SIZES.min}
             max={FONT_SIZES.max}
             value={fontSize}
+            style={{ width: 150 }}
             onChange={(v) => {
               if (typeof v !== 'number') return;
               setFontSize(v);
