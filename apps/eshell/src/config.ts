@@ -30,7 +30,7 @@ export const EshellEnv = Type.Object({
   ESHELL_DETACH_S: Type.Number({ default: 600, minimum: 0.1 }),
   /** A session without input and without output this long ends. */
   ESHELL_IDLE_S: Type.Number({ default: 1800, minimum: 0.1 }),
-  /** The scroll-back kept per session and replayed on attach (KiB of characters). */
+  /** The scroll-back kept per session and replayed on attach (KiB). */
   ESHELL_SCROLLBACK_KB: Type.Integer({ default: 256, minimum: 1, maximum: 16384 }),
   /** Validity of a session's user certificate, minutes (it is only used for the handshake). */
   ESHELL_CERT_MINUTES: Type.Integer({ default: 5, minimum: 1, maximum: 60 }),

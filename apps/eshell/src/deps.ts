@@ -83,7 +83,7 @@ export async function openEshellDeps(
     maxPerUser: config.ESHELL_MAX_SESSIONS_PER_USER,
     detachMs: config.ESHELL_DETACH_S * 1000,
     idleMs: config.ESHELL_IDLE_S * 1000,
-    scrollbackChars: config.ESHELL_SCROLLBACK_KB * 1024,
+    scrollbackBytes: config.ESHELL_SCROLLBACK_KB * 1024,
     sweepMs: opts.sweepMs ?? 5000,
     log,
     now,

@@ -70,8 +70,8 @@ export type ShellEndReason =
   'exit' | 'idle' | 'detached' | 'revoked' | 'closed' | 'shutdown' | 'limit' | 'error';
 
 /**
- * What the service sends: the terminal's output as binary frames (UTF-8), and these JSON text frames. `ready` comes
- * once per attach, after the replayed scroll-back (`replayed` characters of it).
+ * What the service sends: the terminal's output as binary frames (the bytes of the pty, UTF-8), and these JSON text
+ * frames. `ready` comes once per attach, after the replayed scroll-back (`replayed` bytes of it).
  */
 export type ShellServerMessage =
   | { t: 'ready'; sessionId: string; node: string; replayed: number }

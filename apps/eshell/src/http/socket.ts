@@ -143,7 +143,7 @@ function serve(ws: WebSocket, deps: EshellDeps, log: FastifyBaseLogger) {
     }
     // Output is gathered for one turn of the event loop and sent as one frame: a pty gives a few KiB per read, and
     // a frame per read costs more than the bytes (cat of a big file). A key's echo still leaves at once.
-    let pending: string[] = [];
+    let pending: Buffer[] = [];
     let flushing = false;
     const flush = () => {
       flushing = false;
@@ -151,7 +151,7 @@ function serve(ws: WebSocket, deps: EshellDeps, log: FastifyBaseLogger) {
         pending = [];
         return;
       }
-      const data = Buffer.from(pending.length === 1 ? pending[0]! : pending.join(''), 'utf8');
+      const data = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
       pending = [];
       ws.send(data, { binary: true }, () => {
         if (ws.bufferedAmount < HIGH_WATER / 2) target?.drained();

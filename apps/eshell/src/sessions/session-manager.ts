@@ -10,8 +10,8 @@ import { Scrollback } from './scrollback';
 
 /** The page's end of a session: a socket, seen through what the session needs of it. */
 export interface ShellClient {
-  /** Output; false when the socket's buffer is full (the pty pauses until `drained`). */
-  output(d: string): boolean;
+  /** Output (bytes as the pty gave them); false when the socket's buffer is full (the pty pauses until `drained`). */
+  output(d: Buffer): boolean;
   control(m: ShellServerMessage): void;
   /** Another page took the session over: close without ending it. */
   replaced(): void;
@@ -30,7 +30,7 @@ export interface SessionSettings {
   maxPerUser: number;
   detachMs: number;
   idleMs: number;
-  scrollbackChars: number;
+  scrollbackBytes: number;
   /** How often detach and idle deadlines are looked at. */
   sweepMs: number;
   log: FastifyBaseLogger;
@@ -62,17 +62,17 @@ export class ShellSession {
     readonly owner: SessionOwner,
     readonly node: LoginNode,
     readonly pty: IPty,
-    scrollbackChars: number,
+    scrollbackBytes: number,
     now: number,
   ) {
     this.startedAt = now;
     this.lastActivity = now;
     this.detachedAt = now;
-    this.scroll = new Scrollback(scrollbackChars);
+    this.scroll = new Scrollback(scrollbackBytes);
   }
 
   /** Output of the shell: kept in the scroll-back, and sent to the page if one is attached. */
-  onOutput(d: string, now: number) {
+  onOutput(d: Buffer, now: number) {
     this.lastActivity = now;
     this.scroll.push(d);
     if (this.client && !this.client.output(d)) this.pty.pause();
@@ -88,8 +88,8 @@ export class ShellSession {
     if (this.client && this.client !== client) this.client.replaced();
     this.client = client;
     this.detachedAt = null;
-    const replay = this.scroll.text();
-    if (replay) client.output(replay);
+    const replay = this.scroll.bytes();
+    if (replay.length > 0) client.output(replay);
     client.control({ t: 'ready', sessionId: this.id, node: this.node.address, replayed: replay.length });
     this.pty.resume();
   }
@@ -203,6 +203,8 @@ export class SessionManager {
           cols: n.cols,
           rows: n.rows,
           cwd: this.s.ssh.runDir,
+          // Bytes as they come: the page's terminal decodes UTF-8 itself (no decoding and re-encoding here).
+          encoding: null,
           // Nothing of the service's environment reaches ssh (or, through SendEnv, the node).
           env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8' },
         });
@@ -213,7 +215,7 @@ export class SessionManager {
       // At the latest: the certificate is useless after its minutes anyway.
       const deadline = setTimeout(() => login.dispose(), (this.s.ssh.connectTimeoutS + 5) * 1000);
       deadline.unref();
-      const session = new ShellSession(n.id, n, n.node, pty, this.s.scrollbackChars, this.now());
+      const session = new ShellSession(n.id, n, n.node, pty, this.s.scrollbackBytes, this.now());
       this.sessions.set(n.id, session);
       this.s.log.info(
         {
@@ -227,7 +229,8 @@ export class SessionManager {
         },
         'shell session started',
       );
-      pty.onData((d) => session.onOutput(d, this.now()));
+      // With `encoding: null` node-pty hands Buffers (its types say string).
+      pty.onData((d: unknown) => session.onOutput(d as Buffer, this.now()));
       pty.onExit(({ exitCode }) => {
         clearTimeout(deadline);
         login.dispose();
