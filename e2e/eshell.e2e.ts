@@ -69,6 +69,12 @@ describe.skipIf(!isRoot)('E-Shell in the browser', () => {
     await page.locator('.xterm-helper-textarea').focus();
     await page.keyboard.type('echo again-$((40+2))\n');
     await expect.poll(() => screen(page), { timeout: 10_000 }).toContain('again-42');
+    // Text an input method composes arrives as text (insertText is what an IME commits): UTF-8 both ways.
+    await page.keyboard.type('printf "%s\\n" "');
+    await page.keyboard.insertText('中文输入');
+    await page.keyboard.type('" | od -An -tx1 | head -1\n');
+    // 中 is e4 b8 ad in UTF-8: the shell got the bytes of the characters composed.
+    await expect.poll(() => screen(page), { timeout: 10_000 }).toMatch(/e4 b8 ad e6 96 87/);
     expect(errors).toEqual([]);
     await page.context().close();
   }, 60_000);

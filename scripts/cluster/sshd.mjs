@@ -65,6 +65,8 @@ export async function start({ stateDir, log }) {
         'AllowTcpForwarding no',
         'X11Forwarding no',
         'PrintMotd no',
+        // The shell's locale from the client (the shell service sends LANG), as Debian's own sshd_config does.
+        'AcceptEnv LANG LC_*',
         'LogLevel VERBOSE',
         '',
       ].join('\n'),

@@ -36,6 +36,8 @@ export const EshellEnv = Type.Object({
   ESHELL_CERT_MINUTES: Type.Integer({ default: 5, minimum: 1, maximum: 60 }),
   /** How often running sessions are checked against the portal's revocations (logout, disabled user). */
   ESHELL_REVOCATION_CHECK_S: Type.Number({ default: 15, minimum: 0.1 }),
+  /** The shell's locale, sent to the login node (its sshd must `AcceptEnv LANG`): UTF-8, for Chinese text. */
+  ESHELL_LANG: Type.String({ default: 'C.UTF-8', pattern: '^[A-Za-z0-9_.@-]{1,64}$' }),
   ESHELL_CONNECT_TIMEOUT_S: Type.Integer({ default: 10, minimum: 1 }),
   ESHELL_SSH_BIN: Type.String({ default: 'ssh' }),
   ESHELL_SSH_KEYGEN_BIN: Type.String({ default: 'ssh-keygen' }),

@@ -84,6 +84,7 @@ export async function openEshellDeps(
     detachMs: config.ESHELL_DETACH_S * 1000,
     idleMs: config.ESHELL_IDLE_S * 1000,
     scrollbackBytes: config.ESHELL_SCROLLBACK_KB * 1024,
+    lang: config.ESHELL_LANG,
     sweepMs: opts.sweepMs ?? 5000,
     log,
     now,

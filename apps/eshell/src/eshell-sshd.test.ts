@@ -75,8 +75,9 @@ describe.skipIf(missing !== null)('the shell service over a real sshd', () => {
 
   it("runs demo's shell as demo (uid, groups), in demo's home", async () => {
     const { term } = await shell(A);
-    const out = await run(term, 'id -u; id -G; pwd');
-    const [uid, groups, cwd] = out.split(/\r?\n/).map((s) => s.trim());
+    const out = await run(term, 'id -u; id -G; pwd; echo "$LANG"');
+    const [uid, groups, cwd, lang] = out.split(/\r?\n/).map((s) => s.trim());
+    expect(lang).toBe('C.UTF-8');
     expect(Number(uid)).toBe(idOf(A));
     expect(groups).toBe(execFileSync('id', ['-G', A]).toString().trim());
     expect(cwd).toBe(homes[A]);

@@ -75,6 +75,7 @@ export async function startSshd(dir: string, caPub: string) {
       'AllowTcpForwarding no',
       'X11Forwarding no',
       'PrintMotd no',
+      'AcceptEnv LANG LC_*',
       'LogLevel VERBOSE',
       '',
     ].join('\n'),

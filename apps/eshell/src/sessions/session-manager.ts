@@ -31,6 +31,8 @@ export interface SessionSettings {
   detachMs: number;
   idleMs: number;
   scrollbackBytes: number;
+  /** The shell's locale, sent to the node (`SendEnv=LANG`). */
+  lang: string;
   /** How often detach and idle deadlines are looked at. */
   sweepMs: number;
   log: FastifyBaseLogger;
@@ -205,8 +207,8 @@ export class SessionManager {
           cwd: this.s.ssh.runDir,
           // Bytes as they come: the page's terminal decodes UTF-8 itself (no decoding and re-encoding here).
           encoding: null,
-          // Nothing of the service's environment reaches ssh (or, through SendEnv, the node).
-          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8' },
+          // Nothing of the service's environment reaches ssh; of this, only LANG reaches the node (SendEnv).
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color', LANG: this.s.lang },
         });
       } catch (e) {
         login.dispose();

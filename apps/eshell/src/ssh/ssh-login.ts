@@ -130,6 +130,10 @@ export async function prepareLogin(s: SshLoginSettings, req: SshLoginRequest): P
       'ServerAliveInterval=30',
       '-o',
       'LogLevel=ERROR',
+      // The shell's locale (the pty's LANG, ESHELL_LANG): a UTF-8 one, or readline takes the bytes of a Chinese
+      // character for Meta keys. Login nodes accept it with `AcceptEnv LANG LC_*` (Debian's and RHEL's default).
+      '-o',
+      'SendEnv=LANG',
       '-o',
       'PermitLocalCommand=yes',
       // %-tokens are expanded in LocalCommand: the folder's name has none (mkdtemp's letters and digits).

@@ -85,6 +85,25 @@ export function TerminalPane({
         if (/^https?:\/\//i.test(uri)) window.open(uri, '_blank', 'noopener,noreferrer');
       }),
     );
+    // Copy as a terminal user expects: Ctrl+C copies while text is selected (else it is the shell's interrupt), and
+    // Ctrl+Shift+C / Ctrl+Shift+V always copy and paste; the browser's own paste (Ctrl+V, the mouse) works as is.
+    term.attachCustomKeyEventHandler((e) => {
+      if (e.type !== 'keydown' || !(e.ctrlKey || e.metaKey)) return true;
+      const key = e.key.toLowerCase();
+      if (key === 'c' && (e.shiftKey || term.hasSelection())) {
+        if (term.hasSelection())
+          void navigator.clipboard?.writeText(term.getSelection()).catch(() => undefined);
+        return false;
+      }
+      if (key === 'v' && e.shiftKey) {
+        void navigator.clipboard
+          ?.readText()
+          .then((text) => term.paste(text))
+          .catch(() => undefined);
+        return false;
+      }
+      return true;
+    });
     term.open(box.current!);
     termRef.current = term;
     fitRef.current = fit;
