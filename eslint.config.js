@@ -181,6 +181,23 @@ export default tseslint.config(
     { group: ['@hpc/portal', '@hpc/efile', '@hpc/web'], message: 'apps never import each other' },
   ]),
   {
+    files: ['apps/eshell/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        {
+          group: ['@hpc/portal', '@hpc/efile', '@hpc/jobs', '@hpc/web'],
+          message: 'apps never import each other',
+        },
+      ]),
+    },
+  },
+  ...layerRules('eshell', [
+    {
+      group: ['@hpc/portal', '@hpc/efile', '@hpc/jobs', '@hpc/web'],
+      message: 'apps never import each other',
+    },
+  ]),
+  {
     files: ['packages/cluster-kit/**'],
     rules: {
       'no-restricted-imports': restrict([

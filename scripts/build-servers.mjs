@@ -16,6 +16,8 @@ export const entries = [
   // The job service of one cluster (issue 22), and its per-user worker (the kit's launcher and worker roles).
   ['apps/jobs/src/server.ts', 'apps/jobs/dist/server.js'],
   ['apps/jobs/src/worker/job-worker-main.ts', 'apps/jobs/dist/jobs-worker.js'],
+  // The shell service of one cluster (issue 26).
+  ['apps/eshell/src/server.ts', 'apps/eshell/dist/server.js'],
 ];
 
 const externalizeNpm = {

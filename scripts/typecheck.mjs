@@ -10,6 +10,7 @@ const projects = [
   'apps/portal',
   'apps/efile',
   'apps/jobs',
+  'apps/eshell',
   'apps/fastrans',
   'apps/all-in-one',
   'apps/web',

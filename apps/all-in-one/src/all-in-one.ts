@@ -5,11 +5,13 @@ import {
   buildPortal,
   ownerRightsLookup,
   publishMountedJobService,
+  publishMountedShellService,
   readPortalConfig,
   type PortalConfig,
 } from '@hpc/portal';
 import { openEfileDeps, readEfileConfig, registerEfile } from '@hpc/efile';
 import { openJobsDeps, readJobsConfig, registerJobs } from '@hpc/jobs';
+import { openEshellDeps, readEshellConfig, registerEshell } from '@hpc/eshell';
 
 /** The demo clusters whose efile instances this process mounts under /efile/<clusterId>/. */
 export const DEMO_CLUSTERS = ['11250', '11251'];
@@ -74,6 +76,37 @@ export async function buildAllInOne(
   }
   // The cluster's service list names the job service exactly while it is mounted (none: "no scheduler").
   await publishMountedJobService(deps, jobsCluster, jobsCluster ? `/jobs/${jobsCluster}` : null);
+
+  // The shell service (issue 26), when this machine has an sshd with the portal's SSH CA (`npm run start:cluster`
+  // sets ESHELL_CA_KEY and ESHELL_LOGIN_NODES): mounted at /eshell/<id> and published as the cluster's
+  // sothisai_service with its login node; without it the centre lists no shell and the page says so.
+  const shellCluster =
+    env.ESHELL_CA_KEY && env.ESHELL_LOGIN_NODES
+      ? (env.ESHELL_CLUSTER_ID ?? jobsCluster ?? DEMO_CLUSTERS[0]!)
+      : null;
+  let shellNodes: string[] = [];
+  if (shellCluster) {
+    const eshellConfig = readEshellConfig({
+      ...env,
+      ESHELL_CLUSTER_ID: shellCluster,
+      DATA_DIR: config.dataDir,
+      ESHELL_HOME_PATTERN: env.ESHELL_HOME_PATTERN ?? '/public/home/{user}',
+    });
+    const eshellDeps = await openEshellDeps(eshellConfig, app.log, {
+      jwks: () => deps.publicJwks(),
+      ownerRights: rightsOn(shellCluster),
+      revocations: deps.revocations,
+    });
+    app.addHook('onClose', () => eshellDeps.close());
+    await registerEshell(app, eshellDeps, { prefix: `/eshell/${shellCluster}` });
+    shellNodes = eshellConfig.loginNodes.map((n) => n.address);
+  }
+  await publishMountedShellService(
+    deps,
+    shellCluster,
+    shellCluster ? `/eshell/${shellCluster}` : null,
+    shellNodes,
+  );
   return { app, config };
 }
 

@@ -3,4 +3,4 @@ export { readPortalConfig, type PortalConfig } from './config';
 export { openPortalDeps, type PortalDeps } from './deps';
 export { seedSyntheticCatalog } from './features/catalog';
 export { seedDemo } from './seed';
-export { ownerRightsLookup, publishMountedJobService } from './features/identity';
+export { ownerRightsLookup, publishMountedJobService, publishMountedShellService } from './features/identity';

@@ -70,6 +70,10 @@ export const ErrorMessagesZh: Record<ErrorCode, string> = {
   JOB_QOS: '调度系统拒绝了该作业：QOS 无效',
   JOB_RESOURCES: '调度系统拒绝了该作业：申请的资源超过队列所有',
   JOB_STATE: '作业当前的状态不允许此操作',
+  ESHELL_NODE: '该登录节点不属于此集群',
+  ESHELL_SESSION_LIMIT: '打开的命令行会话过多，请关闭一个后重试',
+  ESHELL_NO_SESSION: '命令行会话已结束',
+  ESHELL_TICKET: '命令行连接凭据无效或已使用',
 };
 
 /** The languages the servers answer messages in. */

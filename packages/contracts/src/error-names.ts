@@ -85,3 +85,10 @@ export const JobCodes = {
   resources: 'JOB_RESOURCES',
   state: 'JOB_STATE',
 } as const satisfies Record<string, ErrorCode>;
+
+export const EshellCodes = {
+  node: 'ESHELL_NODE',
+  sessionLimit: 'ESHELL_SESSION_LIMIT',
+  noSession: 'ESHELL_NO_SESSION',
+  ticket: 'ESHELL_TICKET',
+} as const satisfies Record<string, ErrorCode>;

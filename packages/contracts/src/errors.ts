@@ -85,6 +85,14 @@ export const ErrorCodes = {
     en: 'The scheduler refused the job: more resources requested than the partition has',
   },
   JOB_STATE: { status: 409, en: 'The job is not in a state that allows this' },
+  // The shell service (issue 26).
+  ESHELL_NODE: { status: 400, en: 'This login node is not one of the cluster' },
+  ESHELL_SESSION_LIMIT: {
+    status: 429,
+    en: 'Too many open shell sessions: close one and try again',
+  },
+  ESHELL_NO_SESSION: { status: 404, en: 'The shell session has ended' },
+  ESHELL_TICKET: { status: 401, en: 'The shell ticket is invalid or used' },
 } as const satisfies Record<string, { status: number; en: string }>;
 
 export type ErrorCode = keyof typeof ErrorCodes;

@@ -22,3 +22,5 @@ export * from './site.routes';
 export * from './catalog.routes';
 export * from './jobs.routes';
 export * from './web-pages';
+export * from './eshell';
+export * from './eshell.routes';

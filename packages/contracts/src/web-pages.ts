@@ -8,6 +8,7 @@ export const WebPages = {
   root: '/',
   dashboard: '/dashboard',
   jobs: '/jobs',
+  eshell: '/eshell',
   home: '/main-page',
   images: '/image',
   imageList: '/service-list',

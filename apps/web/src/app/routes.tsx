@@ -4,6 +4,7 @@ import type { Params } from 'react-router';
 import { WebPages, type WebPagePath } from '@hpc/contracts';
 import {
   AppstoreOutlined,
+  CodeOutlined,
   ContainerOutlined,
   DashboardOutlined,
   ExperimentOutlined,
@@ -13,7 +14,8 @@ import {
 } from '@ant-design/icons';
 
 /** The part of the site a route belongs to: selects the menu item and the header search's target. */
-export type Section = 'dashboard' | 'jobs' | 'home' | 'images' | 'models' | 'apps' | 'efile' | 'other';
+export type Section =
+  'dashboard' | 'jobs' | 'eshell' | 'home' | 'images' | 'models' | 'apps' | 'efile' | 'other';
 
 /** What a route's loader gets: the query cache to fill, the address and the route's parameters. */
 export interface LoadArgs {
@@ -59,6 +61,13 @@ export const appRoutes: AppRoute[] = [
     section: 'jobs',
     page: () => import('../features/jobs/pages/jobs.page'),
     menu: { labelKey: 'jobs.menu', icon: <ScheduleOutlined /> },
+  },
+  // spec §2: "Command (E-Shell)" follows Job in the larger product's menu (issue 26 §2).
+  {
+    path: WebPages.eshell,
+    section: 'eshell',
+    page: () => import('../features/eshell/pages/eshell.page'),
+    menu: { labelKey: 'eshell.menu', icon: <CodeOutlined /> },
   },
   {
     path: WebPages.home,
@@ -166,6 +175,7 @@ export const appRoutes: AppRoute[] = [
 export const LIST_PATH: Record<Section, string> = {
   dashboard: '/full-site-list',
   jobs: '/full-site-list',
+  eshell: '/full-site-list',
   home: '/full-site-list',
   images: '/service-list',
   models: '/model-zoo/list',

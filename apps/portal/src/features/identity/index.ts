@@ -1,3 +1,4 @@
+import type { ServiceListParam } from '@hpc/contracts';
 import type { AppServer } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
 import { identityServicesOf } from './identity.services';
@@ -41,17 +42,56 @@ export async function publishMountedJobService(
   clusterId: string | null,
   url: string | null,
 ) {
+  await publishMounted(deps, 'gridview_service', (u) => u.startsWith('/jobs/'), clusterId, url ? [url] : []);
+}
+
+/**
+ * Publishes the shell service the all-in-one mounts (issue 26 §1) as the cluster's `sothisai_service` ('/eshell/<id>',
+ * relative), and the login node it serves (this machine's sshd, `127.0.0.1:<port>`) first in its `sshAddressList`;
+ * what an earlier start published on any cluster is taken away, so a centre lists the shell only while it is mounted.
+ */
+export async function publishMountedShellService(
+  deps: PortalDeps,
+  clusterId: string | null,
+  url: string | null,
+  loginNodes: string[],
+) {
+  await publishMounted(
+    deps,
+    'sothisai_service',
+    (u) => u.startsWith('/eshell/'),
+    clusterId,
+    url ? [url] : [],
+  );
+  await publishMounted(
+    deps,
+    'sshAddressList',
+    (u) => /^127\.0\.0\.1:\d+$/.test(u),
+    clusterId,
+    url ? loginNodes : [],
+  );
+}
+
+/** Puts `urls` (enabled) first in a service list of `clusterId`, and removes the `ours` entries everywhere else. */
+async function publishMounted(
+  deps: PortalDeps,
+  param: ServiceListParam,
+  ours: (url: string) => boolean,
+  clusterId: string | null,
+  urls: string[],
+) {
   const { clusters } = identityServicesOf(deps);
   for (const c of await clusters.list()) {
     let entries: { url: string; enable: 'true' | 'false' }[] = [];
     try {
-      entries = JSON.parse(c.params.gridview_service ?? '[]') as typeof entries;
+      entries = JSON.parse(c.params[param] ?? '[]') as typeof entries;
     } catch {
       continue;
     }
-    const kept = entries.filter((e) => !e.url.startsWith('/jobs/'));
-    const next = c.clusterId === clusterId && url ? [{ url, enable: 'true' as const }, ...kept] : kept;
+    const kept = entries.filter((e) => !ours(e.url));
+    const next =
+      c.clusterId === clusterId ? [...urls.map((url) => ({ url, enable: 'true' as const })), ...kept] : kept;
     if (JSON.stringify(next) !== JSON.stringify(entries))
-      await clusters.setServiceList(c.clusterId, 'gridview_service', next);
+      await clusters.setServiceList(c.clusterId, param, next);
   }
 }

@@ -11,6 +11,7 @@ import { searchButton } from '../../shared/ui/search-button';
 const TARGET: Record<Section, 'images' | 'models' | 'apps'> = {
   dashboard: 'apps',
   jobs: 'apps',
+  eshell: 'apps',
   home: 'apps',
   images: 'images',
   models: 'models',

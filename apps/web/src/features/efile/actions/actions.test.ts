@@ -47,6 +47,7 @@ describe('the E-File action registry', () => {
       'move',
       'share',
       'submit-job',
+      'open-shell',
       'delete',
     ]);
     expect(EFILE_ACTIONS.filter((a) => a.contextMenu).map((a) => a.id)).toEqual([
@@ -57,8 +58,26 @@ describe('the E-File action registry', () => {
       'move',
       'share',
       'submit-job',
+      'open-shell',
       'delete',
     ]);
+  });
+
+  it('offers "open a shell here" on the folder on screen or one selected folder, opening E-Shell there', () => {
+    const shell = EFILE_ACTIONS.find((a) => a.id === 'open-shell')!;
+    const folder = { ...entry('data'), isDirectory: true };
+    const file = { ...entry('a.txt'), isDirectory: false };
+    expect(shell.visible!(state({ selection: [] }))).toBe(true);
+    expect(shell.visible!(state({ selection: [folder] }))).toBe(true);
+    expect(shell.visible!(state({ selection: [file] }))).toBe(false);
+    expect(shell.visible!(state({ selection: [folder, folder] }))).toBe(false);
+    let went = '';
+    void shell.run({
+      ...state({ selection: [folder] }),
+      api: { clusterId: '11250' },
+      navigate: (to: string) => (went = to),
+    } as unknown as Parameters<typeof shell.run>[0]);
+    expect(went).toBe(`/eshell?cluster=11250&cwd=${encodeURIComponent(folder.path)}`);
   });
 
   it('offers "submit as job" on one script file only (.slurm, .sh, .sbatch)', () => {

@@ -5,6 +5,7 @@ import { deleteAction } from './delete.action';
 import { downloadAction } from './download.action';
 import { selectAllAction, upAction } from './navigate.action';
 import { openAction } from './open.action';
+import { openShellAction } from './open-shell.action';
 import { renameAction } from './rename.action';
 import { shareAction } from './share.action';
 import { submitJobAction } from './submit-job.action';
@@ -38,6 +39,7 @@ export const EFILE_ACTIONS: readonly EfileAction[] = [
   moveAction,
   shareAction,
   submitJobAction,
+  openShellAction,
   deleteAction,
   selectAllAction,
   upAction,

@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import type { FastifyBaseLogger } from 'fastify';
+import type { JSONWebKeySet } from 'jose';
+import { createClusterTokenVerifier, openRevocationStore, type RevocationStore } from '@hpc/server-kit';
+import {
+  createTokenCheck,
+  portalOwnerRights,
+  type OwnerRightsLookup,
+  type TokenCheck,
+} from '@hpc/cluster-kit';
+import type { EshellConfig } from './config';
+import { Tickets } from './http/tickets';
+import { SessionManager } from './sessions/session-manager';
+import { prepareRunDir } from './ssh/ssh-login';
+
+/** What the shell service is built from. */
+export interface EshellDeps {
+  config: EshellConfig;
+  tokens: TokenCheck;
+  revocations: RevocationStore;
+  /** The user's rights of the moment (account disabled, compute user changed), when the portal can be asked. */
+  ownerRights: OwnerRightsLookup | null;
+  sessions: SessionManager;
+  tickets: Tickets;
+  now: () => number;
+  close(): Promise<void>;
+}
+
+export interface EshellDepsOptions {
+  /** The portal's public keys in-process (all-in-one, tests); otherwise ESHELL_JWKS_URL is used. */
+  jwks?: () => JSONWebKeySet;
+  /** The portal's revocation store in-process (all-in-one, tests); otherwise REDIS_URL's, or memory. */
+  revocations?: RevocationStore;
+  ownerRights?: OwnerRightsLookup;
+  /** How often detach and idle deadlines are looked at (tests: often). */
+  sweepMs?: number;
+  now?: () => number;
+}
+
+export async function openEshellDeps(
+  config: EshellConfig,
+  log: FastifyBaseLogger,
+  opts: EshellDepsOptions = {},
+): Promise<EshellDeps> {
+  if (!opts.jwks && !config.ESHELL_JWKS_URL) throw new Error('ESHELL_JWKS_URL is required (the portal JWKS)');
+  if (!config.ESHELL_CA_KEY || !fs.existsSync(config.ESHELL_CA_KEY))
+    throw new Error(
+      'ESHELL_CA_KEY: the SSH user CA private key file is required (docs/OPERATIONS.md, "E-Shell")',
+    );
+  const verifier = createClusterTokenVerifier(
+    opts.jwks
+      ? { clusterId: config.ESHELL_CLUSTER_ID, jwks: opts.jwks }
+      : { clusterId: config.ESHELL_CLUSTER_ID, jwksUrl: config.ESHELL_JWKS_URL },
+  );
+  const portalUrl =
+    config.ESHELL_PORTAL_URL || (config.ESHELL_JWKS_URL ? new URL(config.ESHELL_JWKS_URL).origin : '');
+  const ownerRights =
+    opts.ownerRights ??
+    (config.ESHELL_SERVICE_SECRET && portalUrl
+      ? portalOwnerRights(portalUrl, config.ESHELL_SERVICE_SECRET, config.ESHELL_CLUSTER_ID)
+      : null);
+  const now = opts.now ?? Date.now;
+  const ownRevocations = opts.revocations ? null : openRevocationStore(config.REDIS_URL || undefined);
+  const revocations = opts.revocations ?? ownRevocations!.store;
+  const tokens = createTokenCheck({
+    verifier,
+    homePattern: config.ESHELL_HOME_PATTERN,
+    ownerRights: ownerRights ?? (async () => null),
+    now,
+    revocations,
+  });
+  prepareRunDir(config.runDir);
+  const sessions = new SessionManager({
+    clusterId: config.ESHELL_CLUSTER_ID,
+    ssh: {
+      sshBin: config.ESHELL_SSH_BIN,
+      keygenBin: config.ESHELL_SSH_KEYGEN_BIN,
+      caKey: config.ESHELL_CA_KEY,
+      runDir: config.runDir,
+      certMinutes: config.ESHELL_CERT_MINUTES,
+      connectTimeoutS: config.ESHELL_CONNECT_TIMEOUT_S,
+    },
+    maxPerUser: config.ESHELL_MAX_SESSIONS_PER_USER,
+    detachMs: config.ESHELL_DETACH_S * 1000,
+    idleMs: config.ESHELL_IDLE_S * 1000,
+    scrollbackBytes: config.ESHELL_SCROLLBACK_KB * 1024,
+    lang: config.ESHELL_LANG,
+    sweepMs: opts.sweepMs ?? 5000,
+    log,
+    now,
+  });
+  return {
+    config,
+    tokens,
+    revocations,
+    ownerRights,
+    sessions,
+    tickets: new Tickets(30_000, now),
+    now,
+    async close() {
+      await sessions.close();
+      await ownRevocations?.close();
+    },
+  };
+}

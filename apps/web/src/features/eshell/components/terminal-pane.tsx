@@ -1,0 +1,301 @@
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Button } from 'antd';
+import { CloseOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { Terminal } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import { SearchAddon } from '@xterm/addon-search';
+import { WebLinksAddon } from '@xterm/addon-web-links';
+import '@xterm/xterm/css/xterm.css';
+import { isApiError } from '@hpc/api-client';
+import type { ShellEndReason, ShellServerMessage } from '@hpc/contracts';
+import { errorMessage } from '../../../shared/api/error-message';
+import type { ThemeName } from '../../../shared/preferences/themes';
+import type { EshellApi } from '../api/eshell.api';
+import type { ShellTab } from '../lib/tabs-store';
+import { TERMINAL_THEMES } from '../lib/terminal-theme';
+
+/** The service's close codes (apps/eshell/src/http/socket.ts). */
+const CLOSE_ENDED = 4000;
+const CLOSE_REPLACED = 4001;
+const RECONNECT_TRIES = 8;
+
+type Status =
+  | { kind: 'connecting' | 'reconnecting' | 'replaced' }
+  | { kind: 'ready'; node: string }
+  | { kind: 'ended'; reason: ShellEndReason; message?: string }
+  | { kind: 'failed'; message: string };
+
+export interface TerminalHandle {
+  findNext(text: string): void;
+  focus(): void;
+}
+
+/**
+ * One session's terminal (issue 26 §2): xterm.js with fit, web links and search; a one-time ticket opens the socket
+ * (a new session, or the tab's running one, whose scroll-back the service replays); a dropped socket is attached again
+ * with a fresh ticket; the size follows the pane.
+ */
+export function TerminalPane({
+  tab,
+  api,
+  active,
+  fontSize,
+  theme,
+  onSession,
+  onClose,
+  onHandle,
+}: {
+  tab: ShellTab;
+  api: EshellApi;
+  active: boolean;
+  fontSize: number;
+  theme: ThemeName;
+  onSession: (sessionId: string) => void;
+  /** Closes the tab and ends its session. */
+  onClose: () => void;
+  onHandle?: (h: TerminalHandle | null) => void;
+}) {
+  const { t } = useTranslation();
+  const box = useRef<HTMLDivElement>(null);
+  const termRef = useRef<Terminal | null>(null);
+  const fitRef = useRef<FitAddon | null>(null);
+  const [status, setStatus] = useState<Status>({ kind: 'connecting' });
+  const [generation, setGeneration] = useState(0);
+  // The latest props the long-lived socket callbacks read.
+  const latest = useRef({ tab, onSession });
+  latest.current = { tab, onSession };
+
+  useEffect(() => {
+    const term = new Terminal({
+      fontSize,
+      theme: TERMINAL_THEMES[theme],
+      cursorBlink: true,
+      scrollback: 5000,
+      fontFamily: 'Menlo, Consolas, "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace',
+      allowProposedApi: true,
+    });
+    const fit = new FitAddon();
+    const search = new SearchAddon();
+    term.loadAddon(fit);
+    term.loadAddon(search);
+    // Links open in a new tab of the browser, never in this page, and only on the user's click.
+    term.loadAddon(
+      new WebLinksAddon((_e, uri) => {
+        if (/^https?:\/\//i.test(uri)) window.open(uri, '_blank', 'noopener,noreferrer');
+      }),
+    );
+    // Copy as a terminal user expects: Ctrl+C copies while text is selected (else it is the shell's interrupt), and
+    // Ctrl+Shift+C / Ctrl+Shift+V always copy and paste; the browser's own paste (Ctrl+V, the mouse) works as is.
+    term.attachCustomKeyEventHandler((e) => {
+      if (e.type !== 'keydown' || !(e.ctrlKey || e.metaKey)) return true;
+      const key = e.key.toLowerCase();
+      if (key === 'c' && (e.shiftKey || term.hasSelection())) {
+        if (term.hasSelection())
+          void navigator.clipboard?.writeText(term.getSelection()).catch(() => undefined);
+        return false;
+      }
+      if (key === 'v' && e.shiftKey) {
+        void navigator.clipboard
+          ?.readText()
+          .then((text) => term.paste(text))
+          .catch(() => undefined);
+        return false;
+      }
+      return true;
+    });
+    term.open(box.current!);
+    termRef.current = term;
+    fitRef.current = fit;
+    onHandle?.({ findNext: (text) => void search.findNext(text), focus: () => term.focus() });
+    try {
+      fit.fit();
+    } catch {
+      /* not laid out yet */
+    }
+
+    let ws: WebSocket | null = null;
+    let disposed = false;
+    let ended = false;
+    let tries = 0;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const send = (m: unknown) => {
+      if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(m));
+    };
+
+    const connect = async () => {
+      const { tab: current } = latest.current;
+      let ticket: { ticket: string; sessionId: string };
+      try {
+        ticket = await api.ticket(
+          current.sessionId
+            ? { sessionId: current.sessionId }
+            : {
+                node: current.node,
+                ...(current.cwd ? { cwd: current.cwd } : {}),
+                cols: term.cols,
+                rows: term.rows,
+              },
+        );
+      } catch (e) {
+        if (disposed) return;
+        const err = isApiError(e) ? e : null;
+        if (err?.code === 'ESHELL_NO_SESSION') {
+          ended = true;
+          setStatus({ kind: 'ended', reason: 'detached' });
+        } else if (current.sessionId && (!err || err.status === 0)) {
+          // No answer (a network drop): try again, the session waits for its detach time.
+          scheduleRetry();
+        } else setStatus({ kind: 'failed', message: errorMessage(e, t) ?? String(e) });
+        return;
+      }
+      if (disposed) return;
+      latest.current.onSession(ticket.sessionId);
+      const socket = new WebSocket(api.socketUrl());
+      ws = socket;
+      socket.binaryType = 'arraybuffer';
+      let replaying = true;
+      socket.onopen = () => socket.send(JSON.stringify({ t: 'auth', ticket: ticket.ticket }));
+      socket.onmessage = (ev: MessageEvent<ArrayBuffer | string>) => {
+        if (typeof ev.data !== 'string') {
+          if (replaying) {
+            // The scroll-back of the session comes first: this terminal starts over with it.
+            replaying = false;
+            term.reset();
+          }
+          term.write(new Uint8Array(ev.data));
+          return;
+        }
+        const m = JSON.parse(ev.data) as ShellServerMessage;
+        if (m.t === 'ready') {
+          if (replaying && m.replayed === 0) term.reset();
+          replaying = false;
+          tries = 0;
+          setStatus({ kind: 'ready', node: m.node });
+          send({ t: 'resize', cols: term.cols, rows: term.rows });
+        } else if (m.t === 'end') {
+          ended = true;
+          setStatus({ kind: 'ended', reason: m.reason, message: m.message });
+          term.write(`\r\n\x1b[2m[${t(`eshell.end.${m.reason}`)}]\x1b[0m\r\n`);
+        }
+      };
+      socket.onclose = (ev) => {
+        if (disposed || ended) return;
+        if (ev.code === CLOSE_ENDED) return;
+        if (ev.code === CLOSE_REPLACED) {
+          setStatus({ kind: 'replaced' });
+          return;
+        }
+        scheduleRetry();
+      };
+    };
+    const scheduleRetry = () => {
+      if (tries >= RECONNECT_TRIES) {
+        setStatus({ kind: 'failed', message: t('eshell.status.reconnecting') });
+        return;
+      }
+      tries += 1;
+      setStatus({ kind: 'reconnecting' });
+      retry = setTimeout(() => void connect(), Math.min(8000, 500 * 2 ** (tries - 1)));
+    };
+
+    const input = term.onData((d) => send({ t: 'in', d }));
+    const binary = term.onBinary((d) => send({ t: 'in', d }));
+    const resized = term.onResize(({ cols, rows }) => send({ t: 'resize', cols, rows }));
+    const observer = new ResizeObserver(() => {
+      try {
+        fit.fit();
+      } catch {
+        /* hidden tab */
+      }
+    });
+    observer.observe(box.current!);
+    void connect();
+    return () => {
+      disposed = true;
+      clearTimeout(retry);
+      observer.disconnect();
+      input.dispose();
+      binary.dispose();
+      resized.dispose();
+      // The session stays: the service keeps it for its detach time (a reload, another page and back).
+      ws?.close();
+      onHandle?.(null);
+      term.dispose();
+      termRef.current = null;
+    };
+    // One terminal per tab and start; font and colours change in place below.
+  }, [api, generation]);
+
+  useEffect(() => {
+    const term = termRef.current;
+    if (!term) return;
+    term.options.fontSize = fontSize;
+    term.options.theme = TERMINAL_THEMES[theme];
+    try {
+      fitRef.current?.fit();
+    } catch {
+      /* hidden */
+    }
+  }, [fontSize, theme]);
+
+  useEffect(() => {
+    if (!active) return;
+    try {
+      fitRef.current?.fit();
+    } catch {
+      /* not laid out */
+    }
+    termRef.current?.focus();
+  }, [active]);
+
+  const restart = () => {
+    latest.current.onSession('');
+    setStatus({ kind: 'connecting' });
+    setGeneration((g) => g + 1);
+  };
+
+  return (
+    <div className="hpc-eshell-pane">
+      <div className="hpc-eshell-bar">
+        <div
+          className="hpc-eshell-status"
+          role="status"
+          data-testid="eshell-status"
+          data-status={status.kind}
+        >
+          {status.kind === 'ready'
+            ? t('eshell.status.ready', { node: status.node })
+            : status.kind === 'ended'
+              ? `${t('eshell.status.ended')}: ${t(`eshell.end.${status.reason}`)}`
+              : status.kind === 'failed'
+                ? t('eshell.status.failed', { message: status.message })
+                : t(`eshell.status.${status.kind}`)}
+          {tab.cwd && status.kind === 'ready' ? ` · ${t('eshell.fromFolder', { path: tab.cwd })}` : null}
+        </div>
+        <Button size="small" icon={<CloseOutlined />} onClick={onClose} data-testid="eshell-close">
+          {t('eshell.closeSession')}
+        </Button>
+      </div>
+      {status.kind === 'ended' || status.kind === 'failed' || status.kind === 'replaced' ? (
+        <Alert
+          type={status.kind === 'failed' ? 'error' : 'info'}
+          showIcon
+          title={
+            status.kind === 'ended'
+              ? t(`eshell.end.${status.reason}`)
+              : status.kind === 'failed'
+                ? t('eshell.status.failed', { message: status.message })
+                : t('eshell.status.replaced')
+          }
+          action={
+            <Button size="small" onClick={restart} data-testid="eshell-restart">
+              {t('eshell.restart')}
+            </Button>
+          }
+        />
+      ) : null}
+      <div className="hpc-eshell-terminal" ref={box} data-testid="eshell-terminal" />
+    </div>
+  );
+}

@@ -1,0 +1,262 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Button, Empty, Input, InputNumber, Select, Skeleton, Tabs } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { RequireSession } from '../../account';
+import { parseServiceList, useClusterService, useClusters } from '../../clusters';
+import { pick } from '../../../shared/i18n/languages';
+import { usePreferences } from '../../../shared/preferences/preferences';
+import { createEshellApi, type EshellApi } from '../api/eshell.api';
+import { TerminalPane, type TerminalHandle } from '../components/terminal-pane';
+import { FONT_SIZES, loadFontSize, loadTabs, saveFontSize, saveTabs, type ShellTab } from '../lib/tabs-store';
+import '../eshell.css';
+
+const newKey = () => `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+function EshellPageBody() {
+  const { t, i18n } = useTranslation();
+  const { theme } = usePreferences();
+  const [params, setParams] = useSearchParams();
+  const { clusters, isLoading } = useClusters();
+  const cluster = clusters.find((c) => c.clusterId === params.get('cluster')) ?? clusters[0];
+  const clusterId = cluster?.clusterId ?? null;
+  const service = useClusterService(clusterId, 'eshell');
+  const api = useMemo(
+    () => (clusterId && service.url ? createEshellApi(clusterId, service.url) : null),
+    [clusterId, service.url],
+  );
+  const kind = service.error?.kind;
+  const state = api
+    ? 'ready'
+    : kind === 'NoService' || kind === 'NoEnableService'
+      ? 'none'
+      : kind === 'AccessError'
+        ? 'unreachable'
+        : 'loading';
+  const check = useQuery({
+    queryKey: ['eshell', 'check', clusterId, service.url],
+    queryFn: () => api!.check(),
+    enabled: api !== null,
+    staleTime: 60_000,
+  });
+  const served = useMemo(() => new Set(check.data?.nodes ?? []), [check.data]);
+  // The centre's login nodes (spec §3 sshAddressList); those the service does not serve are shown, disabled.
+  const nodes = useMemo(
+    () =>
+      parseServiceList(cluster?.params?.sshAddressList).map((n) => ({
+        address: n.url,
+        usable: n.enabled && served.has(n.url),
+      })),
+    [cluster, served],
+  );
+  const [pickedNode, setPickedNode] = useState<string | null>(null);
+  const node =
+    nodes.find((n) => n.address === pickedNode && n.usable)?.address ??
+    nodes.find((n) => n.usable)?.address ??
+    null;
+
+  const [tabs, setTabs] = useState<ShellTab[]>(loadTabs);
+  const [activeKey, setActiveKey] = useState<string | undefined>(() => loadTabs()[0]?.key);
+  const [fontSize, setFontSize] = useState(loadFontSize);
+  const [search, setSearch] = useState('');
+  const handles = useRef(new Map<string, TerminalHandle>());
+  useEffect(() => saveTabs(tabs), [tabs]);
+
+  // One client per cluster and instance a tab lives on.
+  const apis = useRef(new Map<string, EshellApi>());
+  const apiOf = (tab: ShellTab) => {
+    const k = `${tab.clusterId} ${tab.serviceUrl}`;
+    let a = apis.current.get(k);
+    if (!a) {
+      a = createEshellApi(tab.clusterId, tab.serviceUrl);
+      apis.current.set(k, a);
+    }
+    return a;
+  };
+
+  const open = useCallback(
+    (cwd?: string) => {
+      if (!api || !clusterId || !node) return;
+      const tab: ShellTab = {
+        key: newKey(),
+        clusterId,
+        serviceUrl: api.baseUrl,
+        node,
+        ...(cwd ? { cwd } : {}),
+      };
+      setTabs((list) => [...list, tab]);
+      setActiveKey(tab.key);
+    },
+    [api, clusterId, node],
+  );
+
+  // E-File's "open a shell here": /eshell?cluster=…&cwd=… opens one tab there, once.
+  const cwd = params.get('cwd');
+  useEffect(() => {
+    if (!cwd || !api || !node) return;
+    open(cwd);
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete('cwd');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [cwd, api, node, open, setParams]);
+
+  const close = (key: string) => {
+    const tab = tabs.find((x) => x.key === key);
+    // A closed tab ends its session at once (not after the detach time).
+    if (tab?.sessionId)
+      void apiOf(tab)
+        .close(tab.sessionId)
+        .catch(() => undefined);
+    const rest = tabs.filter((x) => x.key !== key);
+    setTabs(rest);
+    if (activeKey === key) setActiveKey(rest[rest.length - 1]?.key);
+  };
+  const remember = (key: string) => (sessionId: string) =>
+    setTabs((list) => list.map((x) => (x.key === key ? { ...x, sessionId: sessionId || undefined } : x)));
+
+  const centerOf = (id: string) => {
+    const c = clusters.find((x) => x.clusterId === id);
+    return c ? pick(i18n.language, c.centerName, c.centerNameEn) : id;
+  };
+  const center = clusterId ? centerOf(clusterId) : '';
+
+  if (isLoading) return <Skeleton active />;
+  return (
+    <div className="hpc-eshell">
+      <div className="hpc-eshell-head">
+        <h1 className="hpc-eshell-title">{t('eshell.title')}</h1>
+        {clusters.length > 0 ? (
+          <Select
+            aria-label={t('eshell.cluster')}
+            className="hpc-eshell-select"
+            value={clusterId}
+            onChange={(id: string) => setParams({ cluster: id })}
+            options={clusters.map((c) => ({
+              value: c.clusterId,
+              label: pick(i18n.language, c.centerName, c.centerNameEn),
+            }))}
+            data-testid="eshell-cluster"
+          />
+        ) : null}
+        {api ? (
+          <Select
+            aria-label={t('eshell.node')}
+            className="hpc-eshell-select"
+            value={node}
+            onChange={(n: string) => setPickedNode(n)}
+            options={nodes.map((n) => ({
+              value: n.address,
+              disabled: !n.usable,
+              label: n.usable ? n.address : t('eshell.nodeUnavailable', { node: n.address }),
+            }))}
+            data-testid="eshell-node"
+          />
+        ) : null}
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          disabled={!api || !node}
+          onClick={() => open()}
+          data-testid="eshell-new"
+        >
+          {t('eshell.newSession')}
+        </Button>
+        <div className="hpc-eshell-tools">
+          <Input.Search
+            aria-label={t('eshell.search')}
+            placeholder={t('eshell.search')}
+            enterButton={t('eshell.searchNext')}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            onSearch={(v) => activeKey && handles.current.get(activeKey)?.findNext(v)}
+            style={{ width: 260 }}
+          />
+          <InputNumber
+            aria-label={t('eshell.fontSize')}
+            prefix={t('eshell.fontSize')}
+            min={FONT_SIZES.min}
+            max={FONT_SIZES.max}
+            value={fontSize}
+            style={{ width: 150 }}
+            onChange={(v) => {
+              if (typeof v !== 'number') return;
+              setFontSize(v);
+              saveFontSize(v);
+            }}
+            data-testid="eshell-font"
+          />
+        </div>
+      </div>
+      {clusters.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('eshell.none.noClusters')} />
+      ) : null}
+      {clusterId && state === 'none' ? (
+        <Empty
+          data-testid="eshell-none"
+          image={Empty.PRESENTED_IMAGE_SIMPLE}
+          description={
+            <>
+              <strong>{t('eshell.none.title')}</strong>
+              <p>{t('eshell.none.text', { center })}</p>
+            </>
+          }
+        />
+      ) : null}
+      {clusterId && state === 'unreachable' ? (
+        <Alert
+          type="warning"
+          showIcon
+          data-testid="eshell-unreachable"
+          title={t('eshell.unreachable.title')}
+          description={t('eshell.unreachable.text', { center })}
+        />
+      ) : null}
+      {clusterId && state === 'loading' ? <Skeleton active /> : null}
+      {tabs.length > 0 ? (
+        <Tabs
+          type="card"
+          activeKey={activeKey}
+          onChange={setActiveKey}
+          items={tabs.map((tab) => ({
+            key: tab.key,
+            label: `${centerOf(tab.clusterId)} · ${tab.node}`,
+            forceRender: true,
+            children: (
+              <TerminalPane
+                tab={tab}
+                api={apiOf(tab)}
+                active={tab.key === activeKey}
+                fontSize={fontSize}
+                theme={theme}
+                onSession={remember(tab.key)}
+                onClose={() => close(tab.key)}
+                onHandle={(h) => {
+                  if (h) handles.current.set(tab.key, h);
+                  else handles.current.delete(tab.key);
+                }}
+              />
+            ),
+          }))}
+        />
+      ) : state === 'ready' ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('eshell.empty')} />
+      ) : null}
+    </div>
+  );
+}
+
+/** /eshell (spec §2 main menu "Command (E-Shell)"): terminals on the clusters' login nodes, in tabs (issue 26 §2). */
+export default function EshellPage() {
+  return (
+    <RequireSession>
+      <EshellPageBody />
+    </RequireSession>
+  );
+}

@@ -1,0 +1,6 @@
+// Types of sshd.mjs for the TypeScript tests (e2e) and the bench.
+export function start(o: {
+  stateDir: string;
+  log: (line: string) => void;
+}): Promise<{ env: { ESHELL_CA_KEY: string; ESHELL_LOGIN_NODES: string } }>;
+export function stop(o: { stateDir: string }): Promise<void>;
