@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ESHELL_WS_PATH, EshellRoutes } from '@hpc/contracts';
-import { addRoute, createServer, ok, type AppServer } from '@hpc/server-kit';
+import { addRoute, createServer, ok, type AppServer, type ServerOptions } from '@hpc/server-kit';
 import { registerTokenCheck } from '@hpc/cluster-kit';
 import type { EshellConfig } from './config';
 import { openEshellDeps, type EshellDeps, type EshellDepsOptions } from './deps';
@@ -65,12 +65,21 @@ export async function registerEshell(
   });
 }
 
+export interface BuildOptions extends EshellDepsOptions {
+  /** Where the log lines go (tests read the session lines); stdout otherwise. */
+  logStream?: ServerOptions['logStream'];
+}
+
 /** Builds a standalone shell service (server.ts, tests); ends its sessions on close. */
 export async function buildEshell(
   config: EshellConfig,
-  opts: EshellDepsOptions = {},
+  opts: BuildOptions = {},
 ): Promise<{ app: AppServer; deps: EshellDeps }> {
-  const app = createServer({ logLevel: config.LOG_LEVEL, trustProxy: config.TRUST_PROXY });
+  const app = createServer({
+    logLevel: config.LOG_LEVEL,
+    trustProxy: config.TRUST_PROXY,
+    ...(opts.logStream ? { logStream: opts.logStream } : {}),
+  });
   const deps = await openEshellDeps(config, app.log, opts);
   app.addHook('onClose', () => deps.close());
   await app.register(swagger, {

@@ -88,6 +88,30 @@ describe.skipIf(missing !== null)('the shell service over a real sshd', () => {
     term.close();
   });
 
+  it('logs start and end (user, cluster, node, address, duration), never what was typed or printed', async () => {
+    const { term, sessionId } = await shell(A);
+    await run(term, 'echo s3cr3t-$((1+1))');
+    term.close();
+    await h.call(await h.token(A), 'POST', '/sothisai/api/eshell/action/close', { sessionId });
+    await term.waitFor('the end line', () =>
+      h.logs.lines.find((l) => l.event === 'eshell.end' && l.session === sessionId),
+    );
+    const start = h.logs.lines.find((l) => l.event === 'eshell.start' && l.session === sessionId);
+    const end = h.logs.lines.find((l) => l.event === 'eshell.end' && l.session === sessionId);
+    expect(start).toMatchObject({
+      user: '100',
+      cun: A,
+      cluster: 'et1',
+      node: `127.0.0.1:${sshd.port}`,
+      address: `127.0.0.1:${sshd.port}`,
+    });
+    expect(end).toMatchObject({ cun: A, reason: 'closed' });
+    expect(end!.durationMs).toBeGreaterThan(0);
+    expect(h.logs.raw).not.toMatch(/s3cr3t/);
+    // Nor any token or ticket.
+    expect(h.logs.raw).not.toContain(await h.token(A));
+  });
+
   it('starts in the folder asked for (E-File\'s "open a shell here")', async () => {
     const sub = path.join(homes[A]!, "my 'data'");
     fs.mkdirSync(sub);

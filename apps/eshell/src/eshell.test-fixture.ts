@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { Writable } from 'node:stream';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -128,6 +129,18 @@ export interface HarnessOptions {
   ownerRights?: OwnerRightsLookup;
 }
 
+/** The service's log lines, as JSON objects (the harness logs at info into this). */
+export class LogLines extends Writable {
+  readonly lines: Record<string, unknown>[] = [];
+  raw = '';
+  override _write(chunk: Buffer, _enc: string, done: () => void) {
+    this.raw += chunk.toString();
+    for (const line of chunk.toString().split('\n').filter(Boolean))
+      this.lines.push(JSON.parse(line) as Record<string, unknown>);
+    done();
+  }
+}
+
 /** A standalone shell service listening on loopback, with a portal key pair, a revocation store and tokens. */
 export async function eshellHarness(o: HarnessOptions) {
   const keys = await makeKeys();
@@ -140,12 +153,14 @@ export async function eshellHarness(o: HarnessOptions) {
     DATA_DIR: path.join(o.dir, 'data'),
     ESHELL_CA_KEY: o.caKey,
     ESHELL_LOGIN_NODES: JSON.stringify(o.nodes),
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: 'info',
     ESHELL_REVOCATION_CHECK_S: '0.2',
     ...o.env,
   });
   fs.mkdirSync(o.dir, { recursive: true });
+  const logs = new LogLines();
   const { app, deps } = await buildEshell(config, {
+    logStream: logs,
     jwks: () => keys.jwks,
     revocations,
     sweepMs: 100,
@@ -178,6 +193,7 @@ export async function eshellHarness(o: HarnessOptions) {
     deps,
     base,
     revocations,
+    logs,
     token,
     call,
     ticket: (tok: string, body: Record<string, unknown>) =>

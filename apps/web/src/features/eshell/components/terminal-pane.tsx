@@ -19,6 +19,8 @@ import { TERMINAL_THEMES } from '../lib/terminal-theme';
 const CLOSE_ENDED = 4000;
 const CLOSE_REPLACED = 4001;
 const RECONNECT_TRIES = 8;
+/** Characters per input message (at most 3 bytes each in UTF-8, in JSON: well under the service's 256 KiB). */
+const INPUT_PIECE = 32 * 1024;
 
 type Status =
   | { kind: 'connecting' | 'reconnecting' | 'replaced' }
@@ -199,8 +201,12 @@ export function TerminalPane({
       retry = setTimeout(() => void connect(), Math.min(8000, 500 * 2 ** (tries - 1)));
     };
 
-    const input = term.onData((d) => send({ t: 'in', d }));
-    const binary = term.onBinary((d) => send({ t: 'in', d }));
+    // A big paste goes in pieces: the service takes messages of up to 256 KiB.
+    const type = (d: string) => {
+      for (let i = 0; i < d.length; i += INPUT_PIECE) send({ t: 'in', d: d.slice(i, i + INPUT_PIECE) });
+    };
+    const input = term.onData(type);
+    const binary = term.onBinary(type);
     const resized = term.onResize(({ cols, rows }) => send({ t: 'resize', cols, rows }));
     const observer = new ResizeObserver(() => {
       try {
