@@ -103,6 +103,29 @@ describe('E-File navigation in the browser', () => {
     expect(errors).toEqual([]);
   });
 
+  it('goes to any folder of the path bar by its breadcrumb, by click or by keyboard (issue 25 §3.11)', async () => {
+    fs.mkdirSync(host(`${HOME}/c1/c2/c3`), { recursive: true });
+    fs.writeFileSync(host(`${HOME}/c1/c2/c3/deep.txt`), 'deep');
+    const deep = `${HOME}/c1/c2/c3`;
+    const { page, errors } = await loggedIn('zh-CN', `/efile?path=${encodeURIComponent(deep)}`);
+    const crumbs = page.locator('.efile-breadcrumb');
+    await at(page, deep);
+    // Every folder above is a link; the current one is plain text.
+    await crumbs.getByRole('link', { name: 'c2' }).waitFor();
+    expect(await crumbs.getByRole('link', { name: 'c3' }).count()).toBe(0);
+    await crumbs.getByRole('link', { name: 'c1' }).click();
+    await at(page, `${HOME}/c1`);
+    await page.goBack();
+    await at(page, deep);
+    const c2 = crumbs.getByRole('link', { name: 'c2' });
+    await c2.focus();
+    await page.keyboard.press('Enter');
+    await at(page, `${HOME}/c1/c2`);
+    await crumbs.getByRole('link', { name: HOME }).click();
+    await at(page, HOME);
+    expect(errors).toEqual([]);
+  });
+
   it('pages (sizes, jump, first and last), sorts by a column and back, hides a column for good, searches, goes fullscreen', async () => {
     // Logging in opens E-File, which creates the demo home; the folder is made after that.
     const { page, errors, shot } = await loggedIn('en-US');

@@ -166,6 +166,11 @@ describe('E-File in the browser', () => {
     await nameLink(page, 'data.csv').click();
     const editor = page.locator('.cm-content');
     await editor.waitFor();
+    // The editor is light like the dialog it is in, in the default theme (dark blue darkens the header only).
+    const background = await page
+      .locator('.cm-editor')
+      .evaluate((e) => getComputedStyle(e).backgroundColor.match(/\d+/g)!.slice(0, 3).map(Number));
+    expect(Math.min(...background), `editor background rgb(${background.join(', ')})`).toBeGreaterThan(220);
     await editor.click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('6,0.99\n');

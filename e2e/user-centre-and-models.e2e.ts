@@ -253,4 +253,45 @@ describe('model files and the user centre in the browser', () => {
     await second.shot('user-centre-other-browser-en');
     expect(second.errors).toEqual([]);
   });
+
+  it('paints the home page in the language the user saved from the first frame after login (issue 25 §3.2)', async () => {
+    const first = await visitor('zh-CN');
+    // A choice is saved once the browser has read the server's (at login).
+    const read = first.page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/user/preferences' && r.request().method() === 'GET',
+    );
+    await logIn(first.page, 'lisi');
+    await read;
+    await first.page.goto('/user-center');
+    const saved = first.page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/user/preferences' && r.request().method() !== 'GET',
+    );
+    await first.page.locator('.ant-card').filter({ hasText: '偏好设置' }).getByText('English').click();
+    await first.page.getByRole('heading', { name: 'User centre' }).waitFor();
+    expect((await saved).ok()).toBe(true);
+
+    // Another browser in Chinese: every text the home page's title shows after login is recorded.
+    const second = await visitor('zh-CN');
+    await second.page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { heroTitles: string[] }).heroTitles = seen;
+      new MutationObserver(() => {
+        const h1 = document.querySelector('.hpc-hero h1');
+        if (h1?.textContent && seen.at(-1) !== h1.textContent) seen.push(h1.textContent);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    await logIn(second.page, 'lisi');
+    await second.page.locator('.hpc-hero h1').waitFor();
+    await expect
+      .poll(() => second.page.evaluate(() => document.documentElement.lang), { timeout: 15_000 })
+      .toBe('en-US');
+    // Whatever else could still come (the preferences' own sync) has had its time.
+    await second.page.waitForTimeout(1500);
+    const titles = await second.page.evaluate(
+      () => (window as unknown as { heroTitles: string[] }).heroTitles,
+    );
+    expect(titles.length).toBeGreaterThan(0);
+    expect(titles.filter((t) => /\p{Script=Han}/u.test(t))).toEqual([]);
+    expect(second.errors).toEqual([]);
+  });
 });

@@ -1,6 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LoginBody } from '@hpc/contracts';
 import { identity } from '../../shared/api/client';
+import i18n, { loadLanguage } from '../../shared/i18n/i18n';
+import { serverLocale } from '../../shared/i18n/languages';
+import { usePreferences, type Preferences } from '../../shared/preferences/preferences';
 import { LOGIN_PATH } from './login-redirect';
 import { endSession, markSessionActive } from './session-expiry';
 import { acceptSession, SESSION_QUERY_KEY, sessionQueryOptions } from './use-session';
@@ -22,6 +25,7 @@ export function useAuthConfig() {
  */
 export function useLogin() {
   const queryClient = useQueryClient();
+  const preferences = usePreferences();
   return useMutation({
     mutationFn: (body: LoginBody) => identity.auth.login(body),
     meta: { silent: true },
@@ -34,8 +38,25 @@ export function useLogin() {
       } else {
         await queryClient.fetchQuery({ ...sessionQueryOptions(), staleTime: 0 });
       }
+      await applySavedPreferences(preferences);
     },
   });
+}
+
+/**
+ * The language and theme the user saved, in force before the login settles and the next page paints (issue 25
+ * §3.2: the home page showed Chinese for 1–3 s, until the preferences' sync in the layout had loaded and asked).
+ * That sync still runs and finds nothing to change; a failure here leaves the choice to it.
+ */
+async function applySavedPreferences(preferences: Preferences): Promise<void> {
+  const saved = await identity.user.preferences().catch(() => null);
+  if (saved?.language && saved.language !== serverLocale(preferences.language)) {
+    await loadLanguage(saved.language);
+    preferences.setLanguage(saved.language);
+    await i18n.changeLanguage(saved.language);
+    document.documentElement.lang = saved.language;
+  }
+  if (saved?.theme && saved.theme !== preferences.theme) preferences.setTheme(saved.theme);
 }
 
 /**

@@ -5,16 +5,15 @@ import { languages } from '@codemirror/language-data';
 interface Props {
   fileName: string;
   value: string;
-  dark: boolean;
   onChange: (value: string) => void;
   onSave: () => void;
 }
 
 /**
- * CodeMirror 6 with the language guessed from the file name (loaded on demand too). This module is only reached
+ * CodeMirror 6 with the language guessed from the file name (loaded on demand too), light like the page. This module is only reached
  * through React.lazy, so neither CodeMirror nor its languages are in the first load of any page.
  */
-export default function CodeEditor({ fileName, value, dark, onChange, onSave }: Props) {
+export default function CodeEditor({ fileName, value, onChange, onSave }: Props) {
   const [lang, setLang] = useState<Extension | null>(null);
   useEffect(() => {
     let live = true;
@@ -51,7 +50,8 @@ export default function CodeEditor({ fileName, value, dark, onChange, onSave }: 
     <CodeMirror
       value={value}
       height="60vh"
-      theme={dark ? 'dark' : 'light'}
+      // Light in both themes: "dark blue" darkens the header only, the dialog it opens in is white (issue 25 §3.11).
+      theme="light"
       extensions={extensions}
       onChange={onChange}
       autoFocus

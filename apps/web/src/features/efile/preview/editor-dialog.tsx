@@ -3,7 +3,6 @@ import { App, Button, Modal, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { FileEntry } from '@hpc/contracts';
 import { notifyError } from '../../../shared/api/notify';
-import { usePreferences } from '../../../shared/preferences/preferences';
 import type { EfileApi } from '../api/efile.api';
 import { formatSizeExact } from '../../../shared/utils/format-size';
 
@@ -24,7 +23,6 @@ interface Props {
 export function EditorDialog({ api, entry, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
-  const { theme } = usePreferences();
   const [text, setText] = useState<string | null>(null);
   const [saved, setSaved] = useState('');
   const [saving, setSaving] = useState(false);
@@ -118,7 +116,6 @@ export function EditorDialog({ api, entry, onClose, onSaved }: Props) {
           <CodeEditor
             fileName={entry.name}
             value={text}
-            dark={theme === 'dark_blue'}
             onChange={(v) => {
               current.current = v;
               setText(v);
