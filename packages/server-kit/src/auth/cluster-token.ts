@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   SignJWT,
   createLocalJWKSet,
@@ -41,14 +42,19 @@ export async function signClusterToken(
 ): Promise<string> {
   const ttl = Math.min(ttlSeconds, CLUSTER_TOKEN_MAX_TTL_S);
   const { sub, aud, ...rest } = claims;
-  return new SignJWT({ ...rest })
-    .setProtectedHeader({ alg: 'EdDSA', kid, typ: 'JWT' })
-    .setIssuer(CLUSTER_TOKEN_ISSUER)
-    .setSubject(sub)
-    .setAudience(aud)
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + ttl)
-    .sign(key);
+  return (
+    new SignJWT({ ...rest })
+      .setProtectedHeader({ alg: 'EdDSA', kid, typ: 'JWT' })
+      .setIssuer(CLUSTER_TOKEN_ISSUER)
+      .setSubject(sub)
+      .setAudience(aud)
+      // Unique per issue: a Linux command is revoked by its own digest, which two commands of the same claims signed
+      // in the same second would otherwise share (EdDSA signatures are deterministic).
+      .setJti(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + ttl)
+      .sign(key)
+  );
 }
 
 export interface VerifierOptions {

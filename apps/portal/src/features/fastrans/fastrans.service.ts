@@ -118,6 +118,9 @@ export function fastransService(
         .setIssuer(CLUSTER_TOKEN_ISSUER)
         .setSubject(String(userId))
         .setAudience(info.clusterId)
+        // Each login its own credential: without an id, two logins in one second signed the same bytes (EdDSA is
+        // deterministic), so revoking one revoked the other and a fresh login handed back a revoked token.
+        .setJti(crypto.randomUUID())
         .setIssuedAt()
         .setExpirationTime(Math.floor(expiresAt / 1000))
         .sign(privateKey);

@@ -23,7 +23,9 @@ const CLUSTERS: {
       // No job service by default (`npm start` has no scheduler: the Job page says so). `npm run start:cluster`
       // mounts the real one at /jobs/11250 and the all-in-one publishes it here at start (issue 22 §1).
       gridview_service: [],
-      sothisai_service: [on('https://hf-ai.example.cn/sothisai'), off('https://hf-ai2.example.cn/sothisai')],
+      // No shell service either: `npm start` has no sshd, and the E-Shell page says the shell is unavailable on
+      // this centre; `npm run start:cluster` mounts the real one at /eshell/11250 and publishes it here (issue 26).
+      sothisai_service: [],
       sshAddressList: [on('login01.hf.example.cn:22'), off('login02.hf.example.cn:22')],
     },
   },
