@@ -254,15 +254,18 @@ describe('model files and the user centre in the browser', () => {
     expect(second.errors).toEqual([]);
   });
 
-  it('paints the home page in the language the user saved from the first frame after login (issue 25 §3.2)', async () => {
+  it('paints the home page in the language the user saved from the first frame after login, never blank (issue 25 §3.2)', async () => {
     const first = await visitor('zh-CN');
-    // A choice is saved once the browser has read the server's (at login).
-    const read = first.page.waitForResponse(
-      (r) => new URL(r.url()).pathname === '/api/user/preferences' && r.request().method() === 'GET',
-    );
+    // A choice is saved once the layout's preferences sync has read the server's (the login reads them first).
+    let reads = 0;
+    first.page.on('response', (r) => {
+      if (new URL(r.url()).pathname === '/api/user/preferences' && r.request().method() === 'GET') reads++;
+    });
     await logIn(first.page, 'lisi');
-    await read;
+    await expect.poll(() => reads, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
     await first.page.goto('/user-center');
+    // The page loaded afresh reads them again; a choice made before that read is lost (a race of its own).
+    await expect.poll(() => reads, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
     const saved = first.page.waitForResponse(
       (r) => new URL(r.url()).pathname === '/api/user/preferences' && r.request().method() !== 'GET',
     );
@@ -274,10 +277,14 @@ describe('model files and the user centre in the browser', () => {
     const second = await visitor('zh-CN');
     await second.page.addInitScript(() => {
       const seen: string[] = [];
-      (window as unknown as { heroTitles: string[] }).heroTitles = seen;
+      const blank: string[] = [];
+      Object.assign(window, { heroTitles: seen, blankAt: blank });
       new MutationObserver(() => {
         const h1 = document.querySelector('.hpc-hero h1');
         if (h1?.textContent && seen.at(-1) !== h1.textContent) seen.push(h1.textContent);
+        // The page's body is never empty: a page or a loading state (issue 25 §3.2).
+        const content = document.querySelector('.hpc-content');
+        if (content && content.children.length === 0) blank.push(location.pathname);
       }).observe(document, { subtree: true, childList: true, characterData: true });
     });
     await logIn(second.page, 'lisi');
@@ -287,9 +294,11 @@ describe('model files and the user centre in the browser', () => {
       .toBe('en-US');
     // Whatever else could still come (the preferences' own sync) has had its time.
     await second.page.waitForTimeout(1500);
-    const titles = await second.page.evaluate(
-      () => (window as unknown as { heroTitles: string[] }).heroTitles,
-    );
+    const { titles, blank } = await second.page.evaluate(() => {
+      const w = window as unknown as { heroTitles: string[]; blankAt: string[] };
+      return { titles: w.heroTitles, blank: w.blankAt };
+    });
+    expect(blank).toEqual([]);
     expect(titles.length).toBeGreaterThan(0);
     expect(titles.filter((t) => /\p{Script=Han}/u.test(t))).toEqual([]);
     expect(second.errors).toEqual([]);

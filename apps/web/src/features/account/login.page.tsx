@@ -1,5 +1,5 @@
 import { LockOutlined, LoginOutlined, UserOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Divider, Form, Input, Typography } from 'antd';
+import { Alert, Button, Card, Divider, Form, Input, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import type { LoginBody } from '@hpc/contracts';
@@ -19,8 +19,17 @@ export default function LoginPage() {
   const { data: config } = useAuthConfig();
   const login = useLogin();
 
-  // Someone already logged in (another tab, the back button) goes straight on.
-  if (user && !login.isPending) return <Navigate to={target} replace />;
+  // Someone already logged in (another tab, the back button, this login) goes straight on; the next page's code
+  // may take a moment, meanwhile a loading state shows (issue 25 §3.2: the body was blank for 1–3 s).
+  if (user && !login.isPending)
+    return (
+      <>
+        <Navigate to={target} replace />
+        <div className="hpc-page-loading">
+          <Spin />
+        </div>
+      </>
+    );
 
   const submit = (values: LoginBody) =>
     login.mutate(values, { onSuccess: () => void navigate(target, { replace: true }) });
