@@ -166,6 +166,14 @@ describe('catalogue in the browser', () => {
     const labels = await page.locator('.hpc-card-list .hpc-label').allTextContents();
     expect(labels.length).toBeGreaterThan(0);
     expect(labels.filter((l) => /\p{Script=Han}/u.test(l))).toEqual([]);
+    // A detail in English names the entry in English only: no Chinese name under the title (issue 25 §3.7).
+    await cards().first().locator('a').first().click();
+    const title = page.locator('.hpc-detail-title h1');
+    await title.waitFor();
+    expect(await title.textContent()).not.toMatch(/\p{Script=Han}/u);
+    expect(await page.locator('.hpc-detail-subname').count()).toBe(0);
+    await page.goBack();
+    await cards().first().waitFor();
   });
 
   it('switches the theme, and the choice survives a reload', async () => {

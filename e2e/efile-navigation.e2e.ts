@@ -126,6 +126,24 @@ describe('E-File navigation in the browser', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows small images as thumbnails in the list, and only icons for large ones (issue 25 §3.11)', async () => {
+    const dir = `${HOME}/thumbs`;
+    fs.mkdirSync(host(dir), { recursive: true });
+    fs.copyFileSync(host(`${HOME}/pixel.png`), host(`${dir}/small.png`));
+    // Over the thumbnail limit: a sparse file, never fetched for a picture.
+    fs.truncateSync(
+      (fs.writeFileSync(host(`${dir}/huge.png`), ''), host(`${dir}/huge.png`)),
+      50 * 1024 * 1024,
+    );
+    const { page, errors, shot } = await loggedIn('zh-CN', `/efile?path=${encodeURIComponent(dir)}`);
+    const thumb = rowOf(page, 'small.png').locator('img.efile-thumb');
+    await thumb.waitFor();
+    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    expect(await rowOf(page, 'huge.png').locator('img').count()).toBe(0);
+    await shot('efile-thumbnails');
+    expect(errors).toEqual([]);
+  });
+
   it('pages (sizes, jump, first and last), sorts by a column and back, hides a column for good, searches, goes fullscreen', async () => {
     // Logging in opens E-File, which creates the demo home; the folder is made after that.
     const { page, errors, shot } = await loggedIn('en-US');

@@ -56,7 +56,8 @@ export function CatalogDetailView({ kind, listPath, item, loading, badges, tip, 
   }
 
   const name = pick(lang, item.name, item.nameEn);
-  const otherName = lang === 'en-US' ? item.name : item.nameEn;
+  // The Chinese page names an entry's English name under its title; the English page stays English (issue 25 §3.7).
+  const otherName = lang === 'en-US' ? '' : item.nameEn;
   return (
     <div className="hpc-detail">
       <Breadcrumb className="hpc-breadcrumb" items={[{ title: listLink }, { title: name }]} />

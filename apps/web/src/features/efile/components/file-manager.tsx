@@ -242,6 +242,7 @@ export function FileManager() {
             onSort={onSort}
             onOpen={actions.open}
             onContextMenu={onContextMenu}
+            thumbnailUrl={api.rawPreviewUrl}
           />
         </UploadDropZone>
       )}

@@ -113,6 +113,32 @@ describe('FileTable', { timeout: 120_000 }, () => {
     expect(onSort).toHaveBeenLastCalledWith('name', 'asc');
   });
 
+  it('shows a thumbnail of a small image only, asked for once, and keeps the icon when it cannot load', async () => {
+    const PIXEL = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
+    const thumbnailUrl = vi.fn((path: string) =>
+      path.endsWith('broken.png') ? Promise.reject(new Error('no ticket')) : Promise.resolve(PIXEL),
+    );
+    setup({
+      thumbnailUrl,
+      rows: [
+        entry('pic.PNG', { size: 12_000, ext: 'PNG' }),
+        entry('huge.jpg', { size: 300 * 1024 * 1024 }),
+        entry('broken.png', { size: 500 }),
+        entry('notes.txt'),
+      ],
+    });
+    await vi.waitFor(() => expect(screen.getAllByTestId('efile-thumb')).toHaveLength(1));
+    // Never for an image over the limit (the whole file would be fetched), nor for what is not an image.
+    expect(thumbnailUrl.mock.calls.map(([p]) => p).sort()).toEqual([
+      '/home/demo/broken.png',
+      '/home/demo/pic.PNG',
+    ]);
+    expect(screen.getByTestId('efile-thumb').getAttribute('src')).toBe(PIXEL);
+    // The failed one keeps its icon; the huge one has only its icon.
+    expect(within(rowOf('broken.png')).queryByTestId('efile-thumb')).toBeNull();
+    expect(within(rowOf('huge.jpg')).queryByTestId('efile-thumb')).toBeNull();
+  });
+
   it('says the folder is empty', () => {
     setup({ rows: [] });
     expect(screen.getByText('efile.empty')).toBeTruthy();

@@ -14,6 +14,7 @@ import type { ColumnKey } from '../hooks/use-columns';
 import { rangeOf } from '../hooks/use-selection';
 import { formatSize, formatSizeExact } from '../../../shared/utils/format-size';
 import { isTextLike } from '../lib/file-kinds';
+import { EntryThumbnail, THUMBNAIL_MAX_BYTES } from './entry-thumbnail';
 
 interface Props {
   rows: FileEntry[];
@@ -26,15 +27,22 @@ interface Props {
   onSort: (sort: SortKey, order: 'asc' | 'desc') => void;
   onOpen: (entry: FileEntry) => void;
   onContextMenu: (entry: FileEntry, x: number, y: number) => void;
+  /** An image's URL for its thumbnail (none: icons only). */
+  thumbnailUrl?: (path: string) => Promise<string>;
 }
 
 const SORT_DIRECTIONS: TableProps<FileEntry>['sortDirections'] = ['ascend', 'descend'];
 
-function EntryIcon({ entry }: { entry: FileEntry }) {
+function EntryIcon({ entry, thumbnailUrl }: { entry: FileEntry; thumbnailUrl?: Props['thumbnailUrl'] }) {
   if (entry.isDirectory) return <FolderFilled className="efile-icon efile-icon-dir" />;
   if (entry.isLink) return <LinkOutlined className="efile-icon" />;
-  if ((PREVIEWABLE_IMAGE_EXTENSIONS as readonly string[]).includes(entry.ext)) {
-    return <FileImageOutlined className="efile-icon" />;
+  if ((PREVIEWABLE_IMAGE_EXTENSIONS as readonly string[]).includes(entry.ext.toLowerCase())) {
+    const icon = <FileImageOutlined className="efile-icon" />;
+    return thumbnailUrl && entry.size > 0 && entry.size <= THUMBNAIL_MAX_BYTES ? (
+      <EntryThumbnail path={entry.path} urlOf={thumbnailUrl} fallback={icon} />
+    ) : (
+      icon
+    );
   }
   if (isTextLike(entry.ext)) return <FileTextOutlined className="efile-icon" />;
   return <FileOutlined className="efile-icon" />;
@@ -88,7 +96,7 @@ export const FileTable = memo(function FileTable(p: Props) {
               onOpen(e);
             }}
           >
-            <EntryIcon entry={e} />
+            <EntryIcon entry={e} thumbnailUrl={p.thumbnailUrl} />
             {e.name}
           </a>
         ),
@@ -146,7 +154,7 @@ export const FileTable = memo(function FileTable(p: Props) {
       },
     };
     return p.columns.map((c) => all[c]);
-  }, [p.columns, p.sort, p.order, t, i18n.language, dateFmt, onOpen]);
+  }, [p.columns, p.sort, p.order, p.thumbnailUrl, t, i18n.language, dateFmt, onOpen]);
 
   const onChange = useCallback<NonNullable<TableProps<FileEntry>['onChange']>>(
     (_pg, _f, sorter, extra) => {
