@@ -131,10 +131,8 @@ describe('E-File navigation in the browser', () => {
     fs.mkdirSync(host(dir), { recursive: true });
     fs.copyFileSync(host(`${HOME}/pixel.png`), host(`${dir}/small.png`));
     // Over the thumbnail limit: a sparse file, never fetched for a picture.
-    fs.truncateSync(
-      (fs.writeFileSync(host(`${dir}/huge.png`), ''), host(`${dir}/huge.png`)),
-      50 * 1024 * 1024,
-    );
+    fs.writeFileSync(host(`${dir}/huge.png`), '');
+    fs.truncateSync(host(`${dir}/huge.png`), 50 * 1024 * 1024);
     const { page, errors, shot } = await loggedIn('zh-CN', `/efile?path=${encodeURIComponent(dir)}`);
     const thumb = rowOf(page, 'small.png').locator('img.efile-thumb');
     await thumb.waitFor();
