@@ -54,6 +54,16 @@ const HAN = /\p{Script=Han}/u;
  * (飞桨 as "fj": 飞桨 < JAX < PyTorch < 昇思), ties in pinyin order, numbers by value.
  */
 export function labelCompare(lang: string | undefined): (a: string, b: string) => number {
+  const locale = serverLocale(lang);
+  let compare = compares.get(locale);
+  if (!compare) compares.set(locale, (compare = makeLabelCompare(locale)));
+  return compare;
+}
+
+/** One comparator per language for the page's life: collators are costly to make, and every card sorts. */
+const compares = new Map<string, (a: string, b: string) => number>();
+
+function makeLabelCompare(locale: string): (a: string, b: string) => number {
   const pinyin = new Intl.Collator('zh-CN-u-co-pinyin', { numeric: true });
   const latin = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
   const initial = (ch: string) => {
@@ -73,6 +83,6 @@ export function labelCompare(lang: string | undefined): (a: string, b: string) =
     return k;
   };
   // Chinese ties (same initials) go by full pinyin; English by the alphabet first.
-  const tie = serverLocale(lang) === 'en-US' ? latin : pinyin;
+  const tie = locale === 'en-US' ? latin : pinyin;
   return (a, b) => latin.compare(key(a), key(b)) || tie.compare(a, b) || pinyin.compare(a, b);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { atLogin, changesToSave } from './preference-rules';
+import { afterRead, atLogin, changesToSave } from './preference-rules';
 
 describe('preference sync rules', () => {
   const local = { language: 'zh-CN', theme: 'dark_blue' } as const;
@@ -22,6 +22,22 @@ describe('preference sync rules', () => {
     expect(changesToSave(local, { language: 'en-US', theme: 'light_blue' })).toEqual({
       language: 'en-US',
       theme: 'light_blue',
+    });
+  });
+
+  it('keeps and saves a choice made while the server’s was being read, instead of losing it', () => {
+    const server = { language: null, theme: 'light_blue' } as const;
+    // Nothing chosen meanwhile: the server's choice, nothing to save.
+    expect(afterRead(server, local, local)).toEqual({
+      values: { language: 'zh-CN', theme: 'light_blue' },
+      synced: { language: 'zh-CN', theme: 'light_blue' },
+      save: {},
+    });
+    // English chosen meanwhile: it stands, is saved, and the server's theme still applies.
+    expect(afterRead(server, local, { ...local, language: 'en-US' })).toEqual({
+      values: { language: 'en-US', theme: 'light_blue' },
+      synced: { language: 'en-US', theme: 'light_blue' },
+      save: { language: 'en-US' },
     });
   });
 });

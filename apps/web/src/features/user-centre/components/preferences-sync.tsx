@@ -3,7 +3,7 @@ import { usePreferences } from '../../../shared/preferences/preferences';
 import { serverLocale } from '../../../shared/i18n/languages';
 import { useSession } from '../../account';
 import { identity } from '../../../shared/api/client';
-import { atLogin, changesToSave, type PreferenceValues } from './preference-rules';
+import { afterRead, changesToSave, type PreferenceValues } from './preference-rules';
 
 /**
  * Keeps language and theme on the server per user (docs/DECISIONS.md), so they follow the user to another browser:
@@ -26,14 +26,16 @@ export function PreferencesSync() {
     synced.current = null;
     if (userId === undefined) return;
     const controller = new AbortController();
+    const atStart = current.current;
     identity.user
       .preferences({ signal: controller.signal })
       .then((server) => {
         const local = current.current;
-        const next = atLogin(server, local);
-        synced.current = { userId, ...next };
-        if (next.language !== local.language) setLanguage(next.language);
-        if (next.theme !== local.theme) setTheme(next.theme);
+        const { values, synced: held, save } = afterRead(server, atStart, local);
+        synced.current = { userId, ...held };
+        if (values.language !== local.language) setLanguage(values.language);
+        if (values.theme !== local.theme) setTheme(values.theme);
+        if (Object.keys(save).length > 0) void identity.user.savePreferences(save).catch(() => undefined);
       })
       .catch(() => undefined);
     return () => controller.abort();
