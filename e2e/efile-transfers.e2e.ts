@@ -258,6 +258,14 @@ describe('E-File transfers in the browser', () => {
     const token = (await res.request().allHeaders()).token!;
     const { operationId } = ((await res.json()) as { data: { operationId: string } }).data;
     await page.getByTestId('efile-operation').waitFor();
+    // The dialog is closed; the running copy stays listed with its progress and cancel when the user goes to
+    // another page of the portal and comes back (issue 25 §3.11).
+    await page.locator('.hpc-main-menu').getByRole('link', { name: '首页' }).click();
+    await page.waitForURL((u) => u.pathname === '/main-page');
+    await page.locator('.hpc-main-menu').getByRole('link', { name: 'E-File' }).click();
+    const back = page.getByTestId('efile-operation');
+    await back.waitFor();
+    expect(await back.getByRole('button').count()).toBeGreaterThan(0);
 
     await page.goto('about:blank');
     // Asked from Node with the page's own cluster token: the page is gone, the copy it started goes on.
