@@ -34,9 +34,10 @@ describe.each(stores)('revocation store (%s)', (_name, open) => {
 
   it('an ended session refuses its tokens only; other sessions of the user go on', async () => {
     const sub = u();
-    await store.endSessions(['s-ended']);
-    expect(await store.revoked({ sub, sid: 's-ended', iat: nowS() })).toBe('session');
-    expect(await store.revoked({ sub, sid: 's-other', iat: nowS() })).toBeNull();
+    const [ended, other] = [u(), u()];
+    await store.endSessions([ended]);
+    expect(await store.revoked({ sub, sid: ended, iat: nowS() })).toBe('session');
+    expect(await store.revoked({ sub, sid: other, iat: nowS() })).toBeNull();
     // A token without a session (the portal's own) is not concerned.
     expect(await store.revoked({ sub, iat: nowS() })).toBeNull();
   });
@@ -62,16 +63,18 @@ describe.each(stores)('revocation store (%s)', (_name, open) => {
       expiresAt,
       detail: 'up /home/x',
     });
-    await store.recordIssued(sub, cred('a', t - 2000, t + 60_000));
-    await store.recordIssued(sub, cred('b', t - 1000, t + 60_000));
-    await store.recordIssued(sub, cred('old', t - 5000, t - 1));
-    expect((await store.issued(sub)).map((c) => c.id)).toEqual(['b', 'a']);
+    // Ids unique per run too: a revoked credential's mark outlives the run in Redis (a day).
+    const [a, b, old] = [u(), u(), u()];
+    await store.recordIssued(sub, cred(a, t - 2000, t + 60_000));
+    await store.recordIssued(sub, cred(b, t - 1000, t + 60_000));
+    await store.recordIssued(sub, cred(old, t - 5000, t - 1));
+    expect((await store.issued(sub)).map((c) => c.id)).toEqual([b, a]);
     // Another user cannot revoke it (nor learn whether it exists).
-    expect(await store.revokeCredential(u(), 'a')).toBe(false);
-    expect(await store.revoked({ sub, credential: 'a' })).toBeNull();
-    expect(await store.revokeCredential(sub, 'a')).toBe(true);
-    expect(await store.revoked({ sub, credential: 'a' })).toBe('credential');
-    expect((await store.issued(sub)).map((c) => c.id)).toEqual(['b']);
+    expect(await store.revokeCredential(u(), a)).toBe(false);
+    expect(await store.revoked({ sub, credential: a })).toBeNull();
+    expect(await store.revokeCredential(sub, a)).toBe(true);
+    expect(await store.revoked({ sub, credential: a })).toBe('credential');
+    expect((await store.issued(sub)).map((c) => c.id)).toEqual([b]);
   });
 
   it('assertNotRevoked: an ended session answers 401, a revoked day token 1406', async () => {
@@ -80,7 +83,7 @@ describe.each(stores)('revocation store (%s)', (_name, open) => {
     await expect(assertNotRevoked(store, 'tok', claims)).resolves.toBeUndefined();
     await store.endSessions([claims.sid]);
     await expect(assertNotRevoked(store, 'tok', claims)).rejects.toMatchObject({ code: '401' });
-    const day = 'header.payload.signature';
+    const day = `header.payload.${u()}`;
     await store.recordIssued(sub, {
       id: credentialId(day),
       kind: 'fastrans',
