@@ -61,6 +61,11 @@ export interface EfileAction {
   icon?: ReactNode;
   /** Its place in the toolbar: a button of the selection's row, or an entry of the Upload or New menu. */
   toolbar?: 'selection' | 'upload' | 'create';
+  /**
+   * Shown in the toolbar as its icon alone, named by a tooltip and its accessible name: for the actions that lead
+   * out of E-File (the shell), so that the toolbar keeps one row at 1440 px in English.
+   */
+  iconOnly?: boolean;
   /** An entry of the right-click menu of a row. */
   contextMenu?: boolean;
   danger?: boolean;

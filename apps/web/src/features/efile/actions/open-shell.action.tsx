@@ -12,6 +12,7 @@ export const openShellAction = defineAction({
   labelKey: 'efile.actions.openShell',
   icon: <CodeOutlined />,
   toolbar: 'selection',
+  iconOnly: true,
   contextMenu: true,
   enabled: (s) => onFiles(s) && s.dir !== null,
   visible: (s) => s.selection.length === 0 || (s.selection.length === 1 && s.selection[0]!.isDirectory),

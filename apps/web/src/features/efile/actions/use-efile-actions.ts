@@ -20,6 +20,7 @@ export interface ActionView {
   danger: boolean;
   disabled: boolean;
   toolbar: EfileAction['toolbar'];
+  iconOnly: boolean;
   contextMenu: boolean;
 }
 
@@ -97,6 +98,7 @@ export function useEfileActions(deps: Deps) {
         danger: a.danger ?? false,
         disabled: !a.enabled(state),
         toolbar: a.toolbar,
+        iconOnly: a.iconOnly ?? false,
         contextMenu: a.contextMenu ?? false,
       })),
     [state],

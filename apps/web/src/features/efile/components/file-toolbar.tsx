@@ -202,18 +202,30 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
           icon={<FolderAddOutlined />}
           testId="efile-create-button"
         />
-        {group('selection').map((a) => (
-          <Button
-            key={a.id}
-            icon={a.icon}
-            danger={a.danger}
-            disabled={a.disabled}
-            onClick={() => p.onRun(a.id)}
-            data-testid={`efile-action-${a.id}`}
-          >
-            {t(a.labelKey)}
-          </Button>
-        ))}
+        {group('selection').map((a) =>
+          a.iconOnly ? (
+            <Tooltip key={a.id} title={t(a.labelKey)}>
+              <Button
+                icon={a.icon}
+                aria-label={t(a.labelKey)}
+                disabled={a.disabled}
+                onClick={() => p.onRun(a.id)}
+                data-testid={`efile-action-${a.id}`}
+              />
+            </Tooltip>
+          ) : (
+            <Button
+              key={a.id}
+              icon={a.icon}
+              danger={a.danger}
+              disabled={a.disabled}
+              onClick={() => p.onRun(a.id)}
+              data-testid={`efile-action-${a.id}`}
+            >
+              {t(a.labelKey)}
+            </Button>
+          ),
+        )}
         {p.extra}
       </Space>
     </div>
