@@ -17,7 +17,8 @@ export function CopyCommand({ command, onCopy }: Props) {
   const { t } = useTranslation();
   return (
     <div className="hpc-command">
-      <pre>
+      {/* It scrolls sideways: focusable and named, so the keyboard can scroll it (axe scrollable-region-focusable). */}
+      <pre tabIndex={0} role="region" aria-label={t('common.command')}>
         <code>
           {/* Each token unbreakable (the browser would break after "-" or "/"): lines wrap at spaces only. */}
           {command.split(/(\s+)/).map((part, i) =>
