@@ -56,7 +56,7 @@ describe('catalogue in the browser', () => {
   });
 
   it('opens the image centre from the menu', async () => {
-    await page.getByRole('menu').getByRole('link', { name: '容器镜像' }).click();
+    await page.getByRole('menu').getByRole('link', { name: '镜像中心' }).click();
     await page.waitForURL('**/service-list');
     await page.getByRole('heading', { name: '镜像中心' }).waitFor();
     await cards().first().waitFor();

@@ -120,7 +120,7 @@ describe('session timeout, the static 404 page and analytics (the spec’s small
         .poll(() => tracked.filter((e) => e.type === 'pageview').map((e) => e.page), { timeout: 15_000 })
         .toContain('/model-zoo/list');
       expect(tracked.every((e) => e.host === new URL(configured.url).host)).toBe(true);
-      await page.locator('.hpc-main-menu').getByText('容器镜像').click();
+      await page.locator('.hpc-main-menu').getByText('镜像中心').click();
       await expect.poll(() => tracked.map((e) => e.page), { timeout: 15_000 }).toContain('/service-list');
       // The heartbeat of the page on screen, 5 s after its view.
       await expect
