@@ -67,4 +67,21 @@ describe('efile caps the lifetime of cluster tokens on its side', () => {
     }
     expect(await list(day)).toBe('0');
   });
+
+  it('lets a day token reach the home only, not the folders granted besides (issue 24 §3.4)', async () => {
+    const day = await h.token({ use: FASTRANS_TOKEN_USE, paths: [] }, 24 * 3600);
+    const session = await h.token({}, 3600);
+    const at = async (token: string, p: string) =>
+      (
+        await h.app.inject({
+          method: 'GET',
+          url: `/list.action?path=${encodeURIComponent(p)}`,
+          headers: { token },
+        })
+      ).json<{ code: string }>().code;
+    // The same user's session token reaches the granted folder; the day token gets "1030" there.
+    expect(await at(session, '/public/share/proj')).toBe('0');
+    expect(await at(day, '/public/share/proj')).toBe('1030');
+    expect(await at(day, '/public/home/demo')).toBe('0');
+  });
 });

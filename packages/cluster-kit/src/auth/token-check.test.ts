@@ -91,7 +91,11 @@ describe('the token check of a per-cluster service', () => {
   it("a day token carries the rights of the moment: the portal's answer on every use", async () => {
     const t = await sign({ sub: 'u-day', use: FASTRANS_TOKEN_USE, paths: [] });
     rights.set('u-day', { cun: 'demo', home: '/h/demo', paths: ['/x'], st: 'Normal', exp_acct: null });
-    expect((await get('/work', t)).roots).toEqual(['/h/demo', '/x']);
+    // The home of the moment only: the folder granted besides (/x) is not the day token's (issue 24 §3.4).
+    expect((await get('/work', t)).roots).toEqual(['/h/demo']);
+    // Not even when the token itself names one: a day token is minted with none.
+    const named = await sign({ sub: 'u-day', use: FASTRANS_TOKEN_USE, paths: ['/x'] });
+    expect((await get('/work', named)).roots).toEqual(['/h/demo']);
     rights.set('u-day', { cun: 'other', home: '/h/o', paths: [], st: 'Normal', exp_acct: null });
     expect((await get('/work', t)).code).toBe('1406');
     rights.set('u-day', { cun: 'demo', home: '/h/demo', paths: [], st: 'Disable', exp_acct: null });

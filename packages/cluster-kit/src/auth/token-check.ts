@@ -97,7 +97,9 @@ export function createTokenCheck(opts: TokenCheckOptions) {
    * shows the user who they are). The fast-transfer client's day token lives up to 24 h in a script or a shell
    * history, so, like a Linux command, it carries the rights of the moment rather than those of the day it was made:
    * a disabled portal user or account, an ended account, a changed compute user or a withdrawn folder stop it at once
-   * (the portal's answer, on every use: no cache).
+   * (the portal's answer, on every use: no cache). It reaches the home only, as docs/FASTRANS.md says: the rights
+   * of the moment give the home, never the folders the user is granted besides (issue 24 §3.4), so a day token
+   * copied from a script cannot read a shared project folder.
    */
   async function userOf(claims: TokenClaims, { allowDisabled = false } = {}): Promise<ServiceUser> {
     if (claims.st === 'Disable' && !allowDisabled) throw new AppError(CommonCodes.userFrozen);
@@ -108,7 +110,7 @@ export function createTokenCheck(opts: TokenCheckOptions) {
       throw new AppError(CommonCodes.tokenWithoutUser, 'This token is no longer valid: log in again');
     if (refused === 'disabled' && !allowDisabled) throw new AppError(CommonCodes.userFrozen);
     if (refused === 'expired') throw new AppError(CommonCodes.userFrozen, 'The account has expired');
-    return fromClaims({ ...claims, ...rights! });
+    return fromClaims({ ...claims, ...rights!, paths: [] });
   }
 
   return {
