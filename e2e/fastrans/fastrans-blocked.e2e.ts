@@ -52,8 +52,10 @@ describe('fast transfer blocked by the browser', () => {
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-e2e-fastrans-blocked-'));
     portal = await Portal.create(path.join(work, 'data'));
-    await portal.start();
+    // The proxy is the portal's public address (PUBLIC_URL): the package names it, never a request's Host.
     proxy = await rangeProxy(portal.url);
+    portal.env.PUBLIC_URL = proxy.origin;
+    await portal.start();
     // The page's origin (the proxy) is a public site; the client on 127.0.0.1 stays loopback.
     browser = await launchBrowser([`--ip-address-space-overrides=${new URL(proxy.origin).host}=public`]);
     pkg = await downloadPackage(proxy.origin, work);

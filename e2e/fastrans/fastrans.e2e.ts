@@ -41,8 +41,10 @@ describe('fast transfer', () => {
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-e2e-fastrans-'));
     portal = await Portal.create(path.join(work, 'data'));
-    await portal.start();
+    // The proxy is the portal's public address (PUBLIC_URL): the package names it, never a request's Host.
     proxy = await rangeProxy(portal.url);
+    portal.env.PUBLIC_URL = proxy.origin;
+    await portal.start();
     browser = await launchBrowser();
     pkg = await downloadPackage(proxy.origin, work);
     home = path.join(work, 'home');

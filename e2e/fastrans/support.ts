@@ -90,6 +90,8 @@ export function bigFile(file: string, bytes: number): void {
 export class Portal {
   child: ChildProcess | null = null;
   log = '';
+  /** More of the portal's environment, kept for every start (PUBLIC_URL: the proxy in front of it). */
+  env: Record<string, string> = {};
   constructor(
     readonly port: number,
     readonly dataDir: string,
@@ -113,6 +115,7 @@ export class Portal {
         HOST: '127.0.0.1',
         DATA_DIR: this.dataDir,
         LOG_LEVEL: 'warn',
+        ...this.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

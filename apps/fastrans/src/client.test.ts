@@ -175,6 +175,82 @@ describe('fast-transfer client against the portal and efile', () => {
     }
   });
 
+  it('stays with its owner: a login as another portal user is refused, the owner stays logged in (issue 24 §3.1)', async () => {
+    const c = await client('cfg-owner');
+    const page = await Page.open(c.port, base);
+    try {
+      expect((await page.send('login', { token: uk })).code).toBe('0');
+      // Another portal user's day token (its payload names another `sub`): refused before the portal is asked.
+      const [h, p, sig] = uk.split('.') as [string, string, string];
+      const other = JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as Record<string, unknown>;
+      const intruder = [
+        h,
+        Buffer.from(JSON.stringify({ ...other, sub: '424242' })).toString('base64url'),
+        sig,
+      ].join('.');
+      const refused = await page.send('login', { token: intruder });
+      expect(refused).toMatchObject({ code: '2016', data: { reason: 'fastransOtherOwner' } });
+      expect(c.session.info?.clusterUserName).toBe('demo');
+      // Also once the owner logged out, and after a restart (the pairing is kept in the config folder).
+      expect((await page.send('logout')).code).toBe('0');
+      expect((await page.send('login', { token: intruder })).code).toBe('2016');
+      expect(fs.existsSync(path.join(tmp.dir, 'cfg-owner/owner.json'))).toBe(true);
+      // Ten logins at once, the owner's and strangers': only the owner's pass.
+      const burst = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => page.send('login', { token: i % 2 ? intruder : uk })),
+      );
+      expect(burst.map((a) => a.code)).toEqual(Array.from({ length: 10 }, (_, i) => (i % 2 ? '2016' : '0')));
+      expect(c.session.info?.clusterUserName).toBe('demo');
+    } finally {
+      page.close();
+      await c.close();
+    }
+  });
+
+  it('never downloads through a link: not into a linked folder, nor into a linked sub-folder (issue 24 §3.3)', async () => {
+    const c = await client('cfg-links');
+    const page = await Page.open(c.port, base);
+    try {
+      expect((await page.send('login', { token: uk })).code).toBe('0');
+      fs.mkdirSync(path.join(home(), 'linkproj/inner'), { recursive: true });
+      fs.writeFileSync(path.join(home(), 'linkproj/inner/authorized_keys'), 'ssh-ed25519 AAAA intruder\n');
+      const secret = path.join(tmp.dir, 'u/.ssh');
+      fs.mkdirSync(secret, { recursive: true });
+      fs.mkdirSync(path.join(tmp.dir, 'u/Downloads'), { recursive: true });
+      fs.symlinkSync(secret, path.join(tmp.dir, 'u/Downloads/x'));
+      // ~/Downloads/x → ~/.ssh: the real folder is hidden, refused as a hidden folder would be.
+      const intoLink = await page.send('download', {
+        src: ['/public/home/demo/linkproj'],
+        path: path.join(tmp.dir, 'u/Downloads/x'),
+      });
+      expect(intoLink.code).toBe('2016');
+      // A folder of the download's own tree that is a link locally: the task is refused, nothing written there.
+      const elsewhere = path.join(tmp.dir, 'u/elsewhere');
+      fs.mkdirSync(elsewhere);
+      fs.mkdirSync(path.join(tmp.dir, 'u/Downloads/y'));
+      fs.symlinkSync(elsewhere, path.join(tmp.dir, 'u/Downloads/y/linkproj'));
+      const subLink = await page.send('download', {
+        src: ['/public/home/demo/linkproj'],
+        path: path.join(tmp.dir, 'u/Downloads/y'),
+      });
+      expect(subLink.code).not.toBe('0');
+      expect(subLink.msg).toMatch(/link/);
+      expect(fs.readdirSync(secret)).toEqual([]);
+      expect(fs.readdirSync(elsewhere)).toEqual([]);
+      // A real folder is fine.
+      const fine = await page.send<{ task: { task_id: string } }>('download', {
+        src: ['/public/home/demo/linkproj'],
+        path: path.join(tmp.dir, 'u/Downloads/z'),
+      });
+      expect(fine.code).toBe('0');
+      await page.until(fine.data.task.task_id, S.successful);
+      expect(fs.existsSync(path.join(tmp.dir, 'u/Downloads/z/linkproj/inner/authorized_keys'))).toBe(true);
+    } finally {
+      page.close();
+      await c.close();
+    }
+  });
+
   it('resumes an upload after the client stops mid-way, asking the server once what it has', async () => {
     // A proxy in front of the portal holds every range after the fifth: the client is stopped with exactly five
     // ranges stored, whatever the machine's speed.

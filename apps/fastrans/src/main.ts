@@ -3,7 +3,7 @@ import path from 'node:path';
 import { FastransTaskState } from '@hpc/contracts';
 import { startClient } from './app';
 import { clientWho, loadConfig } from './config';
-import { Session } from './session';
+import { Owner, Session } from './session';
 import { HistoryStore } from './store/history';
 import { Runner } from './transfer/runner';
 import { CLIENT_VERSION } from './version';
@@ -16,6 +16,7 @@ const USAGE = `fastrans ${CLIENT_VERSION}: the fast-transfer client of the HPC p
   fastrans upload <local> <remote-dir>   upload a file or folder
   fastrans download <remote> <local-dir> download a remote file or folder
   fastrans status                        list the transfer history
+  fastrans unpair                        free the client for another portal user's page (it pairs at the first)
 Options: --token T (or FASTRANS_TOKEN; the day token from the E-File page), --portal URL, --overwrite`;
 
 function arg(args: string[], name: string): string | undefined {
@@ -51,6 +52,11 @@ async function main(argv: string[]): Promise<number> {
 
   if (cmd === 'help' || args.includes('--help')) {
     console.log(USAGE);
+    return 0;
+  }
+  if (cmd === 'unpair') {
+    await new Owner(config.configDir).unpair();
+    console.log('unpaired: the next page login pairs this client with its portal user');
     return 0;
   }
   if (cmd === 'version' || args.includes('--version')) {

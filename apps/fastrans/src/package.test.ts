@@ -10,6 +10,7 @@ import { makeTempDir } from '@hpc/server-kit/testing';
 import { buildAllInOne } from '../../all-in-one/src/all-in-one';
 import { dataOf, loggedIn } from '../../portal/src/features/identity/identity.test-fixture';
 import { holdProxy } from './testing/hold-proxy';
+import { packageOrigins } from '../../portal/src/features/fastrans/client-package';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const sha = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
@@ -64,6 +65,7 @@ describe('the client package the portal serves', () => {
   let app: AppServer;
   let tmp: ReturnType<typeof makeTempDir>;
   let base: string;
+  let proxy: Awaited<ReturnType<typeof holdProxy>>;
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
@@ -77,21 +79,28 @@ describe('the client package the portal serves', () => {
       },
     );
     tmp = makeTempDir('fastrans-pkg-');
-    ({ app } = await buildAllInOne({ DATA_DIR: tmp.dir, LOG_LEVEL: 'silent', REQUEST_TIME_CHECK: 'false' }));
+    // The portal is reached through a proxy that can hold the upload: its public address, as an operator would
+    // set PUBLIC_URL for a portal behind a reverse proxy.
+    proxy = await holdProxy(() => base, 1);
+    ({ app } = await buildAllInOne({
+      DATA_DIR: tmp.dir,
+      LOG_LEVEL: 'silent',
+      REQUEST_TIME_CHECK: 'false',
+      PUBLIC_URL: proxy.origin,
+    }));
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   }, 600_000);
   afterAll(async () => {
     for (const c of children) c.kill('SIGKILL');
+    await proxy?.close();
     app.server.closeAllConnections();
     await app.close();
     tmp.cleanup();
   }, 60_000);
 
   it('is downloaded with the portal origin inside, unpacked and run; survives kill -9 mid-upload', async () => {
-    // Downloaded through a proxy that can hold the upload: the package then names the proxy as its portal.
-    const proxy = await holdProxy(base, 1);
-    try {
+    {
       const res = await fetch(`${proxy.origin}/share/fasttrans-client.tar.gz`);
       expect(res.status).toBe(200);
       const tgz = path.join(tmp.dir, 'client.tar.gz');
@@ -181,8 +190,36 @@ describe('the client package the portal serves', () => {
       expect(proxy.counts.status).toBeLessThanOrEqual(1);
       ws.terminate();
       c.child.kill('SIGTERM');
-    } finally {
-      await proxy.close();
     }
   }, 300_000);
+
+  it("names only the operator's origins, never one from the request (issue 24 §3.6)", async () => {
+    const forged = await fetch(`${base}/share/fasttrans-client.tar.gz`, {
+      headers: { host: 'evil.example:8080', 'x-forwarded-host': 'evil.example' },
+    });
+    expect(forged.status).toBe(200);
+    const where = path.join(tmp.dir, 'forged');
+    fs.mkdirSync(where);
+    fs.writeFileSync(path.join(where, 'p.tar.gz'), Buffer.from(await forged.arrayBuffer()));
+    execFileSync('tar', ['xzf', 'p.tar.gz', 'fasttrans-client/fastrans.json'], { cwd: where });
+    const config = JSON.parse(fs.readFileSync(path.join(where, 'fasttrans-client/fastrans.json'), 'utf8'));
+    expect(config).toMatchObject({ portal: proxy.origin, allowedOrigins: [proxy.origin] });
+    expect(JSON.stringify(config)).not.toContain('evil');
+  });
+});
+
+describe('the origins a package names without PUBLIC_URL', () => {
+  it('are the bound addresses, never a header', () => {
+    expect(packageOrigins('', { address: '127.0.0.1', port: 8080, family: 'IPv4' }).sort()).toEqual([
+      'http://127.0.0.1:8080',
+      'http://localhost:8080',
+    ]);
+    expect(packageOrigins('', { address: '10.1.2.3', port: 80, family: 'IPv4' })).toEqual([
+      'http://10.1.2.3:80',
+    ]);
+    const all = packageOrigins('', { address: '0.0.0.0', port: 8080, family: 'IPv4' });
+    expect(all).toEqual(expect.arrayContaining(['http://localhost:8080', 'http://127.0.0.1:8080']));
+    expect(all.every((o) => /^http:\/\/[\d.a-z]+:8080$/.test(o))).toBe(true);
+    expect(packageOrigins('https://hpc.example.org/portal/', null)).toEqual(['https://hpc.example.org']);
+  });
 });

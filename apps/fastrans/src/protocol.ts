@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastransLocalEntry, FastransLocalListing } from '@hpc/contracts';
 import type { ClientConfig } from './config';
-import { ClientError, type Session } from './session';
+import { ClientError, Owner, type Session } from './session';
 import { RemoteError } from './transfer/remote';
 import type { Runner } from './transfer/runner';
 import { CLIENT_VERSION, PROTOCOL_VERSION } from './version';
@@ -47,10 +47,32 @@ export function downloadTarget(local: string, home = os.homedir()): void {
 }
 
 /**
+ * A folder's real path: its nearest existing ancestor resolved through every link, with the part that does not exist
+ * yet (the download creates it) joined on.
+ */
+export async function realFolder(p: string): Promise<string> {
+  const rest: string[] = [];
+  let at = path.resolve(p);
+  for (;;) {
+    try {
+      return path.join(await fs.realpath(at), ...rest.reverse());
+    } catch (e) {
+      const parent = path.dirname(at);
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || parent === at) throw e;
+      rest.push(path.basename(at));
+      at = parent;
+    }
+  }
+}
+
+/**
  * The local protocol (docs/FASTRANS.md): one handler per action of spec §7. Nothing here runs a command; local files
  * are only listed (`list`, `get_attributes`) and read or written by the tasks the user started.
  */
 export function protocol(config: ClientConfig, session: Session, runner: Runner) {
+  const owner = new Owner(config.configDir);
+  // Logins one at a time: two pages logging in as two users at once must not both pass the owner check.
+  let logins: Promise<unknown> = Promise.resolve();
   const remote = () => {
     if (!session.remote) throw new ClientError('30003', 'Log in first');
     return session.remote;
@@ -63,9 +85,17 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
     async login(m, origin) {
       const asked = typeof m.portal === 'string' ? new URL(m.portal).origin : '';
       const portal = config.allowedOrigins.includes(asked) ? asked : config.portal || origin;
-      const info = await session.login(portal, str(m.token, 'token'));
-      runner.setRemote(session.remote);
-      return info;
+      const uk = str(m.token, 'token');
+      const who = Owner.of(portal, uk);
+      const turn = logins.then(async () => {
+        await owner.check(who);
+        const info = await session.login(portal, uk);
+        await owner.pair(who);
+        runner.setRemote(session.remote);
+        return info;
+      });
+      logins = turn.catch(() => undefined);
+      return turn;
     },
     async servers() {
       if (!session.info) throw new ClientError('30003', 'Log in first');
@@ -113,8 +143,10 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
     async download(m) {
       remote();
       const src = strs(m.src, 'src');
-      const local = path.resolve(
-        typeof m.path === 'string' && m.path ? m.path : path.join(os.homedir(), 'Downloads'),
+      // The real folder: `~/Downloads/x` may be a link to `~/.ssh` (issue 24 §3.3). The rules apply to where the
+      // files would land, and the task writes there, not through the link.
+      const local = await realFolder(
+        path.resolve(typeof m.path === 'string' && m.path ? m.path : path.join(os.homedir(), 'Downloads')),
       );
       downloadTarget(local);
       // Never over an existing local file: a page must not be able to replace the user's files (or their shell

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { loopbackPeerUid } from './peer';
 import type { Answer, Request } from './protocol';
 
 export interface LocalServerOptions {
@@ -8,6 +9,12 @@ export interface LocalServerOptions {
   allowedOrigins: string[];
   handle(m: Request, origin: string): Promise<Answer>;
   log(msg: string): void;
+  /**
+   * The local user allowed to connect (default: the one this client runs as). Where the system does not tell who
+   * is at the other end, only the pairing of the login (session.ts, `Owner`) stands between other accounts and the
+   * client.
+   */
+  uid?: number;
 }
 
 /** Listens on the first free port of the list, on 127.0.0.1 only. */
@@ -39,7 +46,10 @@ const refuse = (socket: Duplex, status: number, why: string) => {
 /**
  * The local WebSocket server the page drives. Any page the user opens can try to reach it, so before any action:
  * the `Host` must be the loopback address this server listens on (a DNS-rebound name is refused), and the `Origin`
- * must be on the allow-list (the portal the package came from). Plain HTTP requests are refused.
+ * must be on the allow-list (the portal the package came from), and the connecting process must be of the user
+ * this client runs as, where the system tells (Linux): another account on a shared machine sets any `Origin` it
+ * likes. Plain HTTP requests are refused. A malformed frame closes its own socket (1002, 1007, 1009), never the
+ * client: without an error listener, `ws` threw it out of the process with every transfer in flight.
  */
 export async function startLocalServer(opts: LocalServerOptions) {
   const server = http.createServer((_req, res) => {
@@ -50,7 +60,25 @@ export async function startLocalServer(opts: LocalServerOptions) {
   const port = await listenFirstFree(server, opts.ports);
   const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 
+  const uid = opts.uid ?? process.getuid?.();
+  let untold = false;
   server.on('upgrade', (req, socket, head) => {
+    socket.on('error', () => undefined); // a peer gone mid-handshake; its own socket only
+    void admit(req, socket, head);
+  });
+
+  async function admit(req: http.IncomingMessage, socket: Duplex, head: Buffer) {
+    if (uid !== undefined) {
+      const peer = await loopbackPeerUid(req.socket.remotePort ?? -1, port);
+      if (peer === undefined && !untold) {
+        untold = true;
+        opts.log('this system does not tell who connects: only the login pairing guards the client');
+      }
+      if (peer !== undefined && peer !== uid) {
+        opts.log(`refused a connection of another local user (uid ${peer ?? 'unknown'})`);
+        return refuse(socket, 403, 'Forbidden');
+      }
+    }
     const host = (req.headers.host ?? '').toLowerCase();
     const origin = req.headers.origin ?? '';
     if (!hosts.has(host)) {
@@ -64,6 +92,8 @@ export async function startLocalServer(opts: LocalServerOptions) {
     wss.handleUpgrade(req, socket, head, (ws) => {
       clients.add(ws);
       ws.on('close', () => clients.delete(ws));
+      // `ws` has already sent the close frame with the code (1009 too big, 1002 protocol, 1007 bad UTF-8).
+      ws.on('error', (e) => opts.log(`closed a connection that broke the protocol: ${e.message}`));
       ws.on('message', (raw, isBinary) => {
         if (isBinary) return;
         let m: Request;
@@ -79,7 +109,7 @@ export async function startLocalServer(opts: LocalServerOptions) {
         });
       });
     });
-  });
+  }
 
   return {
     port,

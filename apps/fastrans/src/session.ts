@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { FastransCodes, CommonCodes } from '@hpc/contracts';
+import { FastransCodes, FastransRefusal, CommonCodes } from '@hpc/contracts';
 import {
   ApiClient,
   ApiError,
@@ -58,6 +58,63 @@ async function web<T>(call: Promise<T>): Promise<T> {
     if (e.kind === 'http')
       throw new ClientError('1000', `The fast-transfer web server answered HTTP ${e.status}`);
     throw new ClientError(FastransCodes.timeout, `The portal does not answer: ${e.msg}`);
+  }
+}
+
+/**
+ * Whom this client belongs to (issue 24 §3.1): the portal and portal user of the first page login, kept in the
+ * config folder. A page login as anyone else is refused, so a process of another account that reaches the local
+ * port (on a system that does not say who connects) cannot log the client in as itself and upload the owner's files
+ * to its own home. The owner frees it with `fastrans unpair`. The command line is the owner at the keyboard: its
+ * `--token` logins are not paired.
+ */
+export class Owner {
+  constructor(private readonly configDir: string) {}
+
+  private get file() {
+    return path.join(this.configDir, 'owner.json');
+  }
+
+  /** The portal user a day token stands for (its `sub`; the portal checks the signature). */
+  static of(portal: string, uk: string): { portal: string; sub: string } {
+    try {
+      // The JWT's payload, unverified: only for comparing; the portal verifies the token at the login.
+      const { sub } = JSON.parse(Buffer.from(uk.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+        sub?: unknown;
+      };
+      if (typeof sub === 'string' && sub) return { portal, sub };
+    } catch {
+      /* below */
+    }
+    throw new ClientError(FastransCodes.badRequest, 'The login token is not a day token');
+  }
+
+  async get(): Promise<{ portal: string; sub: string } | null> {
+    try {
+      return JSON.parse(await fs.readFile(this.file, 'utf8')) as { portal: string; sub: string };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Refuses a login of anyone but the owner ("2016", reason `fastransOtherOwner`). */
+  async check(who: { portal: string; sub: string }): Promise<void> {
+    const owner = await this.get();
+    if (owner && (owner.portal !== who.portal || owner.sub !== who.sub))
+      throw new ClientError(
+        FastransCodes.refused,
+        'This fast-transfer client belongs to another portal user: run `fastrans unpair` on it to free it',
+        { reason: FastransRefusal.otherOwner },
+      );
+  }
+
+  /** Pairs with the first owner to log in (after the portal accepted the token). */
+  async pair(who: { portal: string; sub: string }): Promise<void> {
+    if (!(await this.get())) await writeAtomic(this.file, JSON.stringify(who));
+  }
+
+  async unpair(): Promise<void> {
+    await fs.rm(this.file, { force: true });
   }
 }
 

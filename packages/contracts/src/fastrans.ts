@@ -61,6 +61,8 @@ export const FastransRefusal = {
   outsideHome: 'fastransOutsideHome',
   noWrite: 'fastransNoWrite',
   chooseClient: 'fastransChooseClient',
+  /** The local client is paired with another portal user (issue 24 §3.1). */
+  otherOwner: 'fastransOtherOwner',
 } as const;
 
 /** Compares dotted versions numerically ("1.10.0" > "1.9.3"). */

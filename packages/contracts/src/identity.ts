@@ -52,6 +52,22 @@ export const OwnerRights = Type.Object({
   acct: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type OwnerRights = Static<typeof OwnerRights>;
+
+/**
+ * Why rights of today refuse something made earlier (a Linux command, a day token): `null` when they still allow
+ * it. The same four rules everywhere: the portal user is gone or has no compute user here any more, the compute
+ * user changed, the account is disabled, or the account has ended.
+ */
+export function refusalOf(
+  rights: OwnerRights | null,
+  cun: string,
+  now: number,
+): 'no-user' | 'disabled' | 'expired' | null {
+  if (!rights || rights.cun !== cun) return 'no-user';
+  if (rights.st === 'Disable') return 'disabled';
+  if (rights.exp_acct !== null && rights.exp_acct <= now) return 'expired';
+  return null;
+}
 export const OwnerRightsQuery = Type.Object({
   clusterId: Type.String({ minLength: 1, maxLength: 64 }),
   sub: Type.String({ minLength: 1, maxLength: 128 }),

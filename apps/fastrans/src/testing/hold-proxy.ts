@@ -3,9 +3,11 @@ import http from 'node:http';
 /**
  * A proxy in front of the portal for resume tests: it counts the client's calls and, while `hold` is on, keeps every
  * range after the first `allow` unanswered (never forwarded). A client stopped then has exactly `allow` ranges
- * stored on the server, whatever the machine's speed.
+ * stored on the server, whatever the machine's speed. `target` may be given late (a function): a portal whose
+ * PUBLIC_URL is this proxy starts after it.
  */
-export async function holdProxy(target: string, allow: number) {
+export async function holdProxy(target: string | (() => string), allow: number) {
+  const base = () => (typeof target === 'string' ? target : target());
   const counts = { range: 0, status: 0, rangeDone: 0 };
   const state = { hold: true, down: false };
   const held: http.ServerResponse[] = [];
@@ -26,7 +28,7 @@ export async function holdProxy(target: string, allow: number) {
         return;
       }
     }
-    const up = http.request(target + p, { method: req.method, headers: req.headers, agent }, (r) => {
+    const up = http.request(base() + p, { method: req.method, headers: req.headers, agent }, (r) => {
       res.writeHead(r.statusCode ?? 502, r.headers);
       r.pipe(res);
       if (p.includes('/fastrans/range.action')) r.on('end', () => counts.rangeDone++);

@@ -202,4 +202,14 @@ export async function writeTemp(final: string, data: Buffer): Promise<string> {
 }
 
 export const removeLocal = (p: string) => fs.rm(p, { force: true });
-export const ensureDir = (p: string) => fs.mkdir(p, { recursive: true });
+/**
+ * Makes the folder `rel` below a download's `base` and checks that it is really there: a folder of that name that
+ * is a link (to `~/.ssh`, to another disk) would carry the download's files out of the folder the user chose, so it
+ * fails the download instead (ELOOP, the name of a link in the way).
+ */
+export async function ensureRealDir(base: string, rel: string): Promise<void> {
+  const dir = localPath(base, rel);
+  await fs.mkdir(dir, { recursive: true });
+  if ((await fs.realpath(dir)) !== path.join(await fs.realpath(base), ...safeRel(rel)))
+    throw Object.assign(new Error(`${dir} is a link: the download does not follow it`), { code: 'ELOOP' });
+}

@@ -228,7 +228,7 @@ export class Runner {
     return this.createFromList({ kind: 'download', local: base, remote: parent, overwrite }, (add) =>
       remote.manifest(remotePaths, async (e) => {
         L.safeRel(e.rel);
-        if (e.dir) await L.ensureDir(L.localPath(base, e.rel));
+        if (e.dir) await L.ensureRealDir(base, e.rel);
         else await add({ rel: e.rel, size: e.size });
       }),
     );

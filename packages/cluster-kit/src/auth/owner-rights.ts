@@ -51,18 +51,5 @@ export const rootsOf = (rights: OwnerRights, homePattern: string): UserScope => 
   roots: [rights.home || homePattern.replace('{user}', rights.cun), ...rights.paths],
 });
 
-/**
- * Why rights of today refuse something made earlier (a Linux command, a day token): `null` when they still allow
- * it. The same four rules everywhere: the portal user is gone or has no compute user here any more, the compute
- * user changed, the account is disabled, or the account has ended.
- */
-export function refusalOf(
-  rights: OwnerRights | null,
-  cun: string,
-  now: number,
-): 'no-user' | 'disabled' | 'expired' | null {
-  if (!rights || rights.cun !== cun) return 'no-user';
-  if (rights.st === 'Disable') return 'disabled';
-  if (rights.exp_acct !== null && rights.exp_acct <= now) return 'expired';
-  return null;
-}
+/** The four rules of `refusalOf` live beside `OwnerRights` in the contracts: the portal applies them too. */
+export { refusalOf } from '@hpc/contracts';

@@ -11,8 +11,9 @@ import {
   type FastransServer,
   CommonCodes,
   FileCodes,
+  refusalOf,
 } from '@hpc/contracts';
-import { AppError, createClusterTokenVerifier, isAppError } from '@hpc/server-kit';
+import { AppError, createClusterTokenVerifier, credentialId, isAppError } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
 import type { IdentityServices } from '../identity';
 import type { ClientIdentity, ClientPresence } from './client-presence';
@@ -25,6 +26,11 @@ export interface WebSession {
   sub: string;
   clusterId: string;
   exp: number;
+  /** The compute user the day token was made for: a different one today ends the web login. */
+  cun: string;
+  /** The day token's issue time (s) and credential id: a user disabled since, or the token revoked, end it. */
+  iat?: number;
+  credential: string;
 }
 
 /** Web-server answers: HTTP 200 with the client's result codes of spec §8 (web server: 1000-1049). */
@@ -83,6 +89,23 @@ export function fastransService(
   function reachable(urls: string[]): string[] {
     const base = selfBase();
     return urls.flatMap((u) => (/^https?:\/\//.test(u) ? [u] : base ? [base + u] : []));
+  }
+
+  /**
+   * The user's rights of the moment still allow this web login (issue 24 §3.5): the day token is not revoked, the
+   * portal user is not disabled since it was made, and on its cluster the same compute user's account is neither
+   * disabled nor ended. Asked on the login and on every call after it (server list, heartbeat, relay), as efile
+   * asks on every use of the day token, so a disabled user's client stops at once rather than at the day's end.
+   */
+  async function assertAllowed(s: WebSession): Promise<void> {
+    const revoked = await deps.revocations.revoked({ sub: s.sub, iat: s.iat, credential: s.credential });
+    if (revoked)
+      throw new WebError(CommonCodes.tokenWithoutUser, 'This login has been revoked: log in again');
+    const refused = refusalOf(await services.tokens.currentRights(s.sub, s.clusterId), s.cun, Date.now());
+    if (refused === 'no-user')
+      throw new WebError(CommonCodes.tokenWithoutUser, 'This token is no longer valid: log in again');
+    if (refused === 'disabled') throw new WebError(CommonCodes.userFrozen, 'The user or account is disabled');
+    if (refused === 'expired') throw new WebError(CommonCodes.userFrozen, 'The account has expired');
   }
 
   return {
@@ -187,8 +210,16 @@ export function fastransService(
         });
       if ((claims as { use?: string }).use !== FASTRANS_USE)
         throw new WebError(CommonCodes.unavailable, 'Not a fast-transfer token');
+      const session: WebSession = {
+        sub: claims.sub,
+        clusterId,
+        exp: claims.exp * 1000,
+        cun: claims.cun,
+        iat: claims.iat,
+        credential: credentialId(uk),
+      };
+      await assertAllowed(session);
       const token = crypto.randomBytes(24).toString('base64url');
-      const session: WebSession = { sub: claims.sub, clusterId, exp: claims.exp * 1000 };
       await deps.kv.set(
         `fastrans:web:${sha(token)}`,
         JSON.stringify(session),
@@ -208,7 +239,9 @@ export function fastransService(
       const raw = token ? await deps.kv.get(`fastrans:web:${sha(token)}`) : null;
       if (!raw)
         throw new WebError(CommonCodes.incompleteParams, 'Not logged in to the fast-transfer web server');
-      return JSON.parse(raw) as WebSession;
+      const session = JSON.parse(raw) as WebSession;
+      await assertAllowed(session);
+      return session;
     },
 
     async webLogout(token: string | undefined) {

@@ -153,6 +153,56 @@ describe('portal fast-transfer calls', () => {
     expect(fs.existsSync(path.join(tmp.dir, 'clusters'))).toBe(true);
   });
 
+  it("web server: every call checks the user's rights of the moment (issue 24 §3.5)", async () => {
+    const admin = await loggedIn(app, 'admin');
+    const post = async (url: string, json: unknown) =>
+      expect((await admin.post(url, { json })).json(), url).toMatchObject({ code: '0' });
+    await post('/api/admin/users', { username: 'zhaoft', password: 'zhaoft-pass-1', fullName: '赵' });
+    await post('/api/admin/accounts', { accountId: 'acct-zft', name: '赵组', balance: 1000 });
+    await post('/api/admin/members', { accountId: 'acct-zft', username: 'zhaoft' });
+    await post('/api/admin/computeusers', { username: 'zhaoft', clusterId: '11250', accountId: 'acct-zft' });
+    const zhao = new Browser(app);
+    expect((await zhao.login('zhaoft', 'zhaoft-pass-1')).statusCode).toBe(200);
+    const uk = dataOf<{ token: string }>(await login(encodeURIComponent('/public/home/zhaoft'), zhao)).token;
+    const web = async (body: Record<string, unknown>, token?: string) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: `/fastrans/api${token ? `?token=${token}` : ''}`,
+          payload: { id: 1, version: '1.0.0', ...body },
+        })
+      ).json<{ code: string; data: { token: string } }>();
+    const first = await web({ module: 'user', action: 'login', UK: uk });
+    expect(first.code).toBe('0');
+    const list = () => web({ module: 'server', action: 'list' }, first.data.token);
+    const relayPoll = async () =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: `/fastrans/relay/poll?token=${first.data.token}`,
+          payload: { after: 0, version: '1.0.0' },
+        })
+      ).json<{ code: string }>().code;
+    expect((await list()).code).toBe('0');
+
+    // The account disabled: the running web login and a new one are refused with "1007", the relay too.
+    await post('/api/admin/accounts', { accountId: 'acct-zft', status: 'Disable' });
+    expect((await list()).code).toBe('1007');
+    expect(await relayPoll()).toBe('1007');
+    expect((await web({ module: 'user', action: 'login', UK: uk })).code).toBe('1007');
+    expect((await web({ module: 'client', action: 'heartbeat' }, first.data.token)).code).toBe('1007');
+    await post('/api/admin/accounts', { accountId: 'acct-zft', status: 'Normal' });
+    expect((await list()).code).toBe('0');
+
+    // The portal user disabled: every day token made before is revoked, the login with it refused.
+    await post('/api/admin/users/update', { username: 'zhaoft', status: 'disabled' });
+    expect((await list()).code).not.toBe('0');
+    expect((await web({ module: 'user', action: 'login', UK: uk })).code).not.toBe('0');
+    await post('/api/admin/users/update', { username: 'zhaoft', status: 'active' });
+    // Still refused: the token was made before the disabling (a new login gives a new one).
+    expect((await web({ module: 'user', action: 'login', UK: uk })).code).toBe('1406');
+  });
+
   it("relay: a page reaches only its own user's client, and only while that client is logged in", async () => {
     const uk = dataOf<{ token: string }>(await login(encodeURIComponent('/public/home/demo'))).token;
     const signIn = await app.inject({

@@ -18,7 +18,7 @@ import {
 import { AppError, csrfCheck, installFormParser, ok, type AppServer } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
 import { fastransService, WebError } from './fastrans.service';
-import { packagePath, packageTail } from './client-package';
+import { packageOrigins, packagePath, packageTail } from './client-package';
 import { relayService } from './relay.service';
 import { clientIdentity, clientPresence, LEGACY_CLIENT_ID } from './client-presence';
 
@@ -168,17 +168,14 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
     );
 
     // The client package, with this portal's origin written into its config file at download time.
-    scope.get('/share/fasttrans-client.tar.gz', async (req, reply) => {
+    scope.get('/share/fasttrans-client.tar.gz', async (_req, reply) => {
       const file = packagePath();
       if (!file)
         throw new AppError(
           PortalCodes.notFound,
           'The fast-transfer client package is not built (npm run build)',
         );
-      const origin = deps.config.PUBLIC_URL
-        ? new URL(deps.config.PUBLIC_URL).origin
-        : `${req.protocol}://${req.host}`;
-      const tail = await packageTail(origin);
+      const tail = await packageTail(packageOrigins(deps.config.PUBLIC_URL, app.server.address()));
       const size = fs.statSync(file).size;
       async function* body() {
         for await (const chunk of fs.createReadStream(file!, { highWaterMark: 1024 * 1024 }))

@@ -467,6 +467,7 @@ export function refusalKey(e: unknown): string | null {
   if (reason === 'fastransOutsideHome') return 'fastrans.warn.outsideHome';
   if (reason === 'fastransNoWrite') return 'fastrans.warn.noWrite';
   if (reason === 'fastransChooseClient') return 'fastrans.relay.chooseClient';
+  if (reason === 'fastransOtherOwner') return 'fastrans.warn.otherOwner';
   if (code === FastransCodes.versionTooOld) return 'fastrans.prompt.oldTitle';
   return null;
 }
