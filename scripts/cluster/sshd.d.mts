@@ -4,3 +4,6 @@ export function start(o: {
   log: (line: string) => void;
 }): Promise<{ env: { ESHELL_CA_KEY: string; ESHELL_LOGIN_NODES: string } }>;
 export function stop(o: { stateDir: string }): Promise<void>;
+/** Where the shell's `efile` command is installed (contracts' EFILE_COMMAND_PATH). */
+export const EFILE_COMMAND: string;
+export function installEfileCommand(log: (line: string) => void): void;

@@ -1,14 +1,35 @@
 // Debian's sshd on this machine for the E-Shell (issue 26): the portal's SSH user CA in TrustedUserCAKeys, a host key
 // of its own that the shell service pins, listening on 127.0.0.1 (port 2222, or the next free one). The CA key is
-// made once into the cluster's state dir (<stateDir>/ssh/ca, root's, 0600) and kept across starts.
+// made once into the cluster's state dir (<stateDir>/ssh/ca, root's, 0600) and kept across starts. It also installs
+// the shell's `efile` command (apps/eshell/bin/efile) where operators install it on a login node, for users to put on
+// their PATH if they choose (docs/OPERATIONS.md "E-Shell").
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { alive, installMissing, pidFrom, run, stopPid, waitFor } from './system.mjs';
 
 const SSHD = '/usr/sbin/sshd';
 const FIRST_PORT = 2222;
+/** contracts' EFILE_COMMAND_PATH: where the page's help tells users the command is. */
+export const EFILE_COMMAND = '/usr/local/lib/hpc-portal/bin/efile';
+const EFILE_SOURCE = fileURLToPath(new URL('../../apps/eshell/bin/efile', import.meta.url));
+
+/** Installs (or updates) the `efile` command: root's, 0755, in a folder of root's; nothing in any home. */
+export function installEfileCommand(log) {
+  const text = fs.readFileSync(EFILE_SOURCE);
+  const same = fs.existsSync(EFILE_COMMAND) && fs.readFileSync(EFILE_COMMAND).equals(text);
+  if (!same) {
+    fs.mkdirSync(path.dirname(EFILE_COMMAND), { recursive: true, mode: 0o755 });
+    // Written beside and renamed: a shell running the old one never reads half a file.
+    const next = `${EFILE_COMMAND}.new`;
+    fs.writeFileSync(next, text, { mode: 0o755 });
+    fs.chmodSync(next, 0o755);
+    fs.renameSync(next, EFILE_COMMAND);
+    log(`sshd: installed the shell's efile command at ${EFILE_COMMAND}`);
+  }
+}
 
 const listening = (port) =>
   new Promise((resolve) => {
@@ -30,6 +51,7 @@ const publicLine = (file) => fs.readFileSync(`${file}.pub`, 'utf8').trim().split
 /** Starts sshd (a running one of an earlier start is reused); returns the shell service's environment. */
 export async function start({ stateDir, log }) {
   installMissing(['openssh-server', 'openssh-client'], log);
+  installEfileCommand(log);
   const dir = path.join(stateDir, 'ssh');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   fs.chmodSync(dir, 0o700);

@@ -24,3 +24,4 @@ export * from './jobs.routes';
 export * from './web-pages';
 export * from './eshell';
 export * from './eshell.routes';
+export * from './eshell-efile';

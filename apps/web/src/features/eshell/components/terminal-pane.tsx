@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Button } from 'antd';
+import { Alert, Button, Space } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Terminal } from '@xterm/xterm';
@@ -8,12 +8,20 @@ import { SearchAddon } from '@xterm/addon-search';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import '@xterm/xterm/css/xterm.css';
 import { isApiError } from '@hpc/api-client';
-import type { ShellEndReason, ShellServerMessage } from '@hpc/contracts';
+import {
+  EFILE_OSC,
+  type EfileShellRequest,
+  type ShellEndReason,
+  type ShellServerMessage,
+} from '@hpc/contracts';
 import { errorMessage } from '../../../shared/api/error-message';
 import type { ThemeName } from '../../../shared/preferences/themes';
 import type { EshellApi } from '../api/eshell.api';
+import { EfileRequestGate } from '../lib/efile-requests';
 import type { ShellTab } from '../lib/tabs-store';
 import { TERMINAL_THEMES } from '../lib/terminal-theme';
+import { EfileCommandHelp } from './efile-command-help';
+import { EfileRequestPrompt } from './efile-request-prompt';
 
 /** The service's close codes (apps/eshell/src/http/socket.ts). */
 const CLOSE_ENDED = 4000;
@@ -36,7 +44,8 @@ export interface TerminalHandle {
 /**
  * One session's terminal (issue 26 §2): xterm.js with fit, web links and search; a one-time ticket opens the socket
  * (a new session, or the tab's running one, whose scroll-back the service replays); a dropped socket is attached again
- * with a fresh ticket; the size follows the pane.
+ * with a fresh ticket; the size follows the pane. The shell's `efile` command (its OSC sequence, contracts'
+ * `eshell-efile.ts`) becomes a prompt in the pane, through the tab's request gate.
  */
 export function TerminalPane({
   tab,
@@ -64,6 +73,8 @@ export function TerminalPane({
   const fitRef = useRef<FitAddon | null>(null);
   const [status, setStatus] = useState<Status>({ kind: 'connecting' });
   const [generation, setGeneration] = useState(0);
+  const gate = useRef(new EfileRequestGate());
+  const [request, setRequest] = useState<EfileShellRequest | null>(null);
   // The latest props the long-lived socket callbacks read.
   const latest = useRef({ tab, onSession });
   latest.current = { tab, onSession };
@@ -104,6 +115,16 @@ export function TerminalPane({
           .catch(() => undefined);
         return false;
       }
+      return true;
+    });
+    // `efile open|get` in the shell: only a prompt, shown when the gate lets it through; none for the sequences of a
+    // replayed scroll-back (old requests, answered or not, never ask again). Every sequence of this number is taken
+    // (returns true), so none reaches another handler.
+    let replayWrites = 0;
+    const efileRequests = term.parser.registerOscHandler(EFILE_OSC, (data) => {
+      if (replayWrites > 0) return true;
+      const req = gate.current.offer(data);
+      if (req) setRequest(req);
       return true;
     });
     term.open(box.current!);
@@ -161,9 +182,15 @@ export function TerminalPane({
       socket.onmessage = (ev: MessageEvent<ArrayBuffer | string>) => {
         if (typeof ev.data !== 'string') {
           if (replaying) {
-            // The scroll-back of the session comes first: this terminal starts over with it.
+            // The scroll-back of the session comes first (one frame, before `ready`): this terminal starts over with
+            // it, and takes no `efile` request of it until the terminal has parsed it.
             replaying = false;
             term.reset();
+            replayWrites += 1;
+            term.write(new Uint8Array(ev.data), () => {
+              replayWrites -= 1;
+            });
+            return;
           }
           term.write(new Uint8Array(ev.data));
           return;
@@ -224,6 +251,7 @@ export function TerminalPane({
       input.dispose();
       binary.dispose();
       resized.dispose();
+      efileRequests.dispose();
       // The session stays: the service keeps it for its detach time (a reload, another page and back).
       ws?.close();
       onHandle?.(null);
@@ -279,9 +307,12 @@ export function TerminalPane({
                 : t(`eshell.status.${status.kind}`)}
           {tab.cwd && status.kind === 'ready' ? ` · ${t('eshell.fromFolder', { path: tab.cwd })}` : null}
         </div>
-        <Button size="small" icon={<CloseOutlined />} onClick={onClose} data-testid="eshell-close">
-          {t('eshell.closeSession')}
-        </Button>
+        <Space>
+          <EfileCommandHelp />
+          <Button size="small" icon={<CloseOutlined />} onClick={onClose} data-testid="eshell-close">
+            {t('eshell.closeSession')}
+          </Button>
+        </Space>
       </div>
       {status.kind === 'ended' || status.kind === 'failed' || status.kind === 'replaced' ? (
         <Alert
@@ -299,6 +330,18 @@ export function TerminalPane({
               {t('eshell.restart')}
             </Button>
           }
+        />
+      ) : null}
+      {request ? (
+        <EfileRequestPrompt
+          key={`${request.verb} ${request.path}`}
+          request={request}
+          clusterId={tab.clusterId}
+          onDone={() => {
+            gate.current.settle();
+            setRequest(null);
+            termRef.current?.focus();
+          }}
         />
       ) : null}
       <div className="hpc-eshell-terminal" ref={box} data-testid="eshell-terminal" />
