@@ -71,14 +71,12 @@ describe.skipIf(missing !== null)('the Job page and the Dashboard on the real Sl
     const zh = language === 'zh-CN';
 
     it(`submits from the form, runs as demo, lists and cancels it (${language})`, async () => {
-      // The Dashboard first, as after a login: its storage widget is the first E-File call, which makes the demo
-      // home of the all-in-one (a real cluster's homes exist; docs/OPERATIONS.md).
+      // The Job page first, before any E-File call: the job service makes the all-in-one's demo home too (a real
+      // cluster's homes exist; docs/OPERATIONS.md), so its working directory and templates are there.
       const { ctx, page, shot, errors } = await logInAs(browser, portal.url, 'demo', {
         language,
-        at: '/dashboard',
+        at: `/jobs?cluster=${CLUSTER}&tab=submit`,
       });
-      await page.getByTestId('dash-storage-used').first().waitFor({ timeout: 30_000 });
-      await page.goto(`/jobs?cluster=${CLUSTER}&tab=submit`);
       const form = page.getByTestId('jobs-form');
       await form.waitFor();
       const name = `e2e-${language}-${Date.now() % 100000}`;
