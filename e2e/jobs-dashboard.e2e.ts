@@ -71,14 +71,12 @@ describe.skipIf(missing !== null)('the Job page and the Dashboard on the real Sl
     const zh = language === 'zh-CN';
 
     it(`submits from the form, runs as demo, lists and cancels it (${language})`, async () => {
-      // The Dashboard first, as after a login: its storage widget is the first E-File call, which makes the demo
-      // home of the all-in-one (a real cluster's homes exist; docs/OPERATIONS.md).
+      // The Job page first, before any E-File call: the job service makes the all-in-one's demo home too (a real
+      // cluster's homes exist; docs/OPERATIONS.md), so its working directory and templates are there.
       const { ctx, page, shot, errors } = await logInAs(browser, portal.url, 'demo', {
         language,
-        at: '/dashboard',
+        at: `/jobs?cluster=${CLUSTER}&tab=submit`,
       });
-      await page.getByTestId('dash-storage-used').first().waitFor({ timeout: 30_000 });
-      await page.goto(`/jobs?cluster=${CLUSTER}&tab=submit`);
       const form = page.getByTestId('jobs-form');
       await form.waitFor();
       const name = `e2e-${language}-${Date.now() % 100000}`;
@@ -124,6 +122,82 @@ describe.skipIf(missing !== null)('the Job page and the Dashboard on the real Sl
       await expect.poll(() => accounted(jobId).state, { timeout: 30_000 }).toMatch(/^CANCELLED/);
       await expect.poll(async () => row.count(), { timeout: 20_000 }).toBe(0);
       expect(axeDetail + axe).toBe('');
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+
+    it(`runs an application of the application centre from its ready job (${language})`, async () => {
+      const appId = async (keyword: string) => {
+        const res = await fetch(`${portal.url}/app-center/app/list`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ keyword }),
+        });
+        const body = (await res.json()) as { data: { list: Array<{ id: number; nameEn: string }> } };
+        return body.data.list.find((a) => a.nameEn === keyword)!.id;
+      };
+      const python = await appId('Python 3 batch job');
+      const { ctx, page, shot, errors } = await logInAs(browser, portal.url, 'demo', {
+        language,
+        at: `/full-site/${python}`,
+      });
+      // The detail page offers its ready job, with the resources it suggests; an application without one does not.
+      const run = page.getByTestId('app-run');
+      await run.waitFor();
+      expect(await run.textContent()).toBe(zh ? '运行此应用' : 'Run this application');
+      expect(await page.getByTestId('app-run-card').textContent()).toContain(zh ? '1 个节点' : '1 node(s)');
+      await page.locator('.hpc-markdown h1').first().waitFor();
+      await shot(`app-run-detail-${language}`);
+      const axeDetail = formatViolations(`app-run-detail-${language}`, await axeViolations(page));
+      await run.click();
+
+      // The Job page's Submit tab, its form filled with the application's job.
+      await page.waitForURL((u) => u.pathname === '/jobs' && u.searchParams.get('app') === String(python));
+      const form = page.getByTestId('jobs-form');
+      await form.waitFor();
+      await expect
+        .poll(() => form.getByLabel(zh ? '作业名称' : 'Job name', { exact: true }).inputValue())
+        .toBe('python-pi');
+      expect(await form.getByLabel(zh ? '最长运行时间（分钟）' : 'Time limit (minutes)').inputValue()).toBe(
+        '10',
+      );
+      expect(await page.getByTestId('jobs-draft-from').textContent()).toContain(
+        zh ? '来自应用 Python 3 批处理作业' : 'From the application Python 3 batch job',
+      );
+      await expect
+        .poll(() => page.locator('[data-testid="job-script"] .cm-content').textContent())
+        .toContain('pi ~');
+      await shot(`app-run-form-${language}`);
+      // The script's text itself is left out: its syntax colours are the editor's dark theme's (one-dark's comment
+      // grey is 3.9:1), as in E-File's editor; the editor's name, focus and line numbers are checked.
+      const axeForm = formatViolations(
+        `app-run-form-${language}`,
+        await axeViolations(page, { exclude: ['.cm-line'] }),
+      );
+
+      // Submitted as it is, it runs on the real Slurm as demo and prints its estimate into demo's home.
+      await page.getByTestId('jobs-submit-button').click();
+      await page.getByTestId('job-detail').waitFor();
+      const jobId = new URL(page.url()).searchParams.get('job') ?? '';
+      expect(jobId).toMatch(/^\d+$/);
+      expect(new URL(page.url()).searchParams.get('app')).toBeNull();
+      await expect.poll(() => accounted(jobId).user, { timeout: 20_000 }).toBe('demo');
+      const out = `/public/home/demo/slurm-${jobId}.out`;
+      await expect
+        .poll(() => fs.existsSync(out) && fs.readFileSync(out, 'utf8'), { timeout: 60_000 })
+        .toMatch(/pi ~ 3\.\d+/);
+      expect(fs.statSync(out).uid).toBe(idOf('demo'));
+      fs.rmSync(out, { force: true });
+
+      // On a centre without a scheduler the same address shows the page's plain "no scheduler" state.
+      await page.goto(`/jobs?cluster=11251&tab=submit&app=${python}`);
+      await page.getByTestId('jobs-no-scheduler').waitFor();
+      await shot(`app-run-no-scheduler-${language}`);
+      // JupyterLab has no ready job: no button.
+      await page.goto(`/full-site/${await appId('JupyterLab')}`);
+      await page.locator('.hpc-detail-side .ant-card').first().waitFor();
+      expect(await page.getByTestId('app-run').count()).toBe(0);
+      expect(axeDetail + axeForm).toBe('');
       expect(errors).toEqual([]);
       await ctx.close();
     });

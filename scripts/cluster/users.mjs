@@ -18,8 +18,8 @@ const groupKnown = (group) => ok('getent', ['group', group]);
 
 /**
  * Creates each missing user (login shell bash, home /public/home/<user>) and group; an existing user is kept as
- * it is. Homes are not made here: the all-in-one's E-File makes a demo home with its sample files, owned by the
- * user, on the user's first call (apps/efile/src/fs/demo-home.ts).
+ * it is. Homes are not made here: the all-in-one's E-File or job service, whichever the user calls first, makes a
+ * demo home with its sample files, owned by the user (packages/cluster-kit/src/paths/demo-home.ts).
  */
 export function ensureUnixUsers(log) {
   fs.mkdirSync(HOME_ROOT, { recursive: true, mode: 0o755 });

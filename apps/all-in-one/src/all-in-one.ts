@@ -64,6 +64,8 @@ export async function buildAllInOne(
       // Each user's jobs are submitted by a process running as that user: the per-user mode of E-File here too.
       JOBS_USER_MODE: env.JOBS_USER_MODE ?? env.EFILE_USER_MODE ?? 'single',
       JOBS_FS_ROOT: '/',
+      // The demo homes, as its E-File makes them: whichever of the two a user calls first makes the home.
+      JOBS_DEMO: env.JOBS_DEMO ?? env.EFILE_DEMO ?? 'true',
       DATA_DIR: config.dataDir,
     });
     const jobsDeps = await openJobsDeps(jobsConfig, {

@@ -2,10 +2,10 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { FileRoutes } from '@hpc/contracts';
 import { addRoute, createServer, type AppServer } from '@hpc/server-kit';
+import { demoHomesHook, parseShells } from '@hpc/cluster-kit';
 import type { EfileConfig } from './config';
 import { openEfileDeps, type EfileDeps, type EfileDepsOptions } from './deps';
 import { createAuth } from './http/auth';
-import { demoHomes } from './http/demo-homes';
 import type { EfileApp, EfileContext } from './http/context';
 import { installParsers } from './http/parsers';
 import { registerFeatures } from './features';
@@ -40,7 +40,22 @@ export async function registerEfile(
         reply.header('x-content-type-options', 'nosniff');
       });
       scope.addHook('onRequest', (req) => auth.hook(req));
-      if (deps.config.EFILE_DEMO) scope.addHook('onRequest', demoHomes(deps, auth));
+      // All-in-one demo only: the user's home is made on their first request (the kit's demo homes, as the job
+      // service's), after the token check, which only says who the user is.
+      if (deps.config.EFILE_DEMO)
+        scope.addHook(
+          'onRequest',
+          demoHomesHook({
+            resolver: deps.resolver,
+            rules: {
+              unix: deps.config.EFILE_USER_MODE === 'unix',
+              minUid: deps.config.EFILE_MIN_UID,
+              refusedShells: parseShells(deps.config.EFILE_REFUSED_SHELLS),
+            },
+            user: (req) => auth.user(req),
+            skip: (req) => req.routeOptions.config.efileAuth === 'none',
+          }),
+        );
       addRoute(scope, FileRoutes.check, { config: { efileAuth: 'none' } }, async () => ({
         check_result: 'ok',
         clusterId: deps.config.EFILE_CLUSTER_ID,

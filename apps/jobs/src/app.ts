@@ -1,8 +1,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyRequest } from 'fastify';
 import { JobRoutes } from '@hpc/contracts';
 import { addRoute, createServer, ok, type AppServer } from '@hpc/server-kit';
-import { registerTokenCheck } from '@hpc/cluster-kit';
+import { demoHomesHook, parseShells, PathResolver, registerTokenCheck } from '@hpc/cluster-kit';
 import type { JobsConfig } from './config';
 import { openJobsDeps, type JobsDeps, type JobsDepsOptions } from './deps';
 import type { JobsApp } from './http/context';
@@ -32,10 +33,25 @@ export async function registerJobs(
       });
       // Every call but the health check needs the token; a disabled account may still look (its own rules refuse
       // what would charge it: submit and release).
-      const auth = registerTokenCheck(instance, deps.tokens, {
-        isPublic: (req) => req.routeOptions.url?.endsWith(JobRoutes.version.path) === true,
-        allowDisabled: () => true,
-      });
+      const isPublic = (req: FastifyRequest) =>
+        req.routeOptions.url?.endsWith(JobRoutes.version.path) === true;
+      const auth = registerTokenCheck(instance, deps.tokens, { isPublic, allowDisabled: () => true });
+      // All-in-one demo only: the user's home is made on their first request, as E-File's first request makes it
+      // (the kit's demo homes): the working directory, templates and outputs are in it.
+      if (deps.config.JOBS_DEMO)
+        scope.addHook(
+          'onRequest',
+          demoHomesHook({
+            resolver: new PathResolver(deps.config.fsRoot),
+            rules: {
+              unix: deps.config.JOBS_USER_MODE === 'unix',
+              minUid: deps.config.JOBS_MIN_UID,
+              refusedShells: parseShells(deps.config.JOBS_REFUSED_SHELLS),
+            },
+            user: auth.user,
+            skip: isPublic,
+          }),
+        );
       addRoute(scope, JobRoutes.version, async () =>
         ok({ version: VERSION, scheduler: deps.reader.name, clusterId: deps.config.JOBS_CLUSTER_ID }),
       );

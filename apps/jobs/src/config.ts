@@ -16,6 +16,11 @@ export const JobsEnv = Type.Object({
   /** Host folder cluster paths are relative to: '/' wherever the scheduler's nodes see the same paths. */
   JOBS_FS_ROOT: Type.String({ default: '/' }),
   JOBS_HOME_PATTERN: Type.String({ default: '/public/home/{user}' }),
+  /**
+   * Create homes and sample files on a user's first call (all-in-one demo only, as EFILE_DEMO): the Job page may be
+   * a fresh demo user's first page, before E-File made the home.
+   */
+  JOBS_DEMO: Type.Boolean({ default: false }),
   DATA_DIR: Type.String({ default: './data' }),
   REDIS_URL: Type.String({ default: '' }),
   LOG_LEVEL: Type.String({ default: 'info' }),

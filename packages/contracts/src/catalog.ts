@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Envelope } from './envelope';
 import { Page } from './common';
 import { Limits } from './limits';
+import { AppJobTemplate } from './jobs';
 
 /**
  * Catalogue contracts: image centre, model zoo, application centre (spec §2, §3, §7). Every catalogue item carries
@@ -179,7 +180,16 @@ export const ImageLabelListQuery = Type.Object({
 /** `POST /model-zoo/model/count/{id}`: the model's download count after the increment. */
 export const DownloadCountResponse = Envelope(Type.Object({ downloadCount: Type.Integer() }));
 
-export const AppDetailResponse = Envelope(AppCard);
+/**
+ * One application as its detail page shows it: the card, and its ready job when it has one (`jobTemplate`, null
+ * otherwise; only here, so that the lists stay small).
+ */
+export const AppDetail = Type.Object({
+  ...AppCard.properties,
+  jobTemplate: Type.Union([AppJobTemplate, Type.Null()]),
+});
+export type AppDetail = Static<typeof AppDetail>;
+export const AppDetailResponse = Envelope(AppDetail);
 
 /** `GET /catalog-files/*`: a path inside the catalogue storage (icons, images of the markdown descriptions). */
 export const CatalogFileParams = Type.Object({ '*': Type.String({ minLength: 1, maxLength: 1024 }) });
@@ -259,7 +269,7 @@ export const ModelCopyJobResponse = Envelope(ModelCopyJob);
  * - GET  /app-center/label/list                               → LabelGroupsResponse
  * - POST /app-center/app/category/list                      → CategoriesResponse
  * - POST /app-center/app/list               AppListBody       → AppListResponse
- * - GET  /app-center/app/{id}                                 → Envelope(AppCard)
+ * - GET  /app-center/app/{id}                                 → AppDetailResponse
  * - GET  /app-center/app/file/view          FileViewQuery     → MarkdownResponse
  * - GET  /catalog-files/*                   icons and images referenced by the markdown (images only)
  * - GET  /model-zoo/model/{id}/files                          → ModelFilesResponse

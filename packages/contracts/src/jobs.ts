@@ -293,6 +293,22 @@ export const JobTemplate = Obj({
   error: Type.String({ maxLength: 4096 }),
 });
 export type JobTemplate = Static<typeof JobTemplate>;
+/**
+ * The ready job of an application-centre entry ("run this application", issue 22 §3): a script and the resources it
+ * suggests. No cluster, account, partition or folder: those are the user's and the centre's, chosen on the form
+ * (the partition's default, the home). Absent fields keep the form's defaults.
+ */
+export const AppJobTemplate = Obj({
+  script: Type.String({ minLength: 1, maxLength: JOB_SCRIPT_MAX_BYTES }),
+  jobName: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  nodes: Type.Optional(Count(10_000)),
+  tasks: Type.Optional(Count(1_000_000)),
+  cpusPerTask: Type.Optional(Count(10_000)),
+  gpus: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+  memoryMb: Type.Optional(Type.Integer({ minimum: 0, maximum: 1024 * 1024 * 1024 })),
+  timeLimitMinutes: Type.Optional(Count(366 * 24 * 60)),
+});
+export type AppJobTemplate = Static<typeof AppJobTemplate>;
 export const JobTemplateEntry = Obj({ ...JobTemplate.properties, updatedAt: Type.Integer() });
 export type JobTemplateEntry = Static<typeof JobTemplateEntry>;
 export const TemplateListResponse = Envelope(Obj({ list: Type.Array(JobTemplateEntry) }));

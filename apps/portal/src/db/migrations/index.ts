@@ -3,6 +3,7 @@ import * as m001 from './001-catalog';
 import * as m002 from './002-identity';
 import * as m003 from './003-model-files-and-preferences';
 import * as m004 from './004-dashboard-entries';
+import * as m005 from './005-app-job-template';
 
 /**
  * Every migration, in order. Written once with Kysely's schema builder so they run on SQLite and PostgreSQL alike;
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '002-identity': m002,
   '003-model-files-and-preferences': m003,
   '004-dashboard-entries': m004,
+  '005-app-job-template': m005,
 };

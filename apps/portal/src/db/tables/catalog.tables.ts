@@ -22,6 +22,8 @@ export interface CatalogItemTable {
   /** Markdown description, relative to the catalogue storage `DATA_DIR/catalog/`. */
   desc_file_path: string | null;
   url: string | null;
+  /** Applications only: the ready job of "run this application", contracts' `AppJobTemplate` as JSON text. */
+  job_template: string | null;
 }
 
 export interface CatalogLabelGroupTable {

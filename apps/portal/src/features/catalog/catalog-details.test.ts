@@ -25,6 +25,52 @@ describe.each(testDbTargets())('catalogue details and download counts ($name)', 
     expect(app.body.data).toMatchObject({ nameEn: 'JupyterLab', filePath: 'markdown/apps/jupyterlab.md' });
   });
 
+  it("answers an application's ready job on its detail only, and none for one without or with a broken one", async () => {
+    const job = {
+      script: '#!/bin/bash\nsrun lmp -in in.lj\n',
+      jobName: 'lammps-lj',
+      nodes: 1,
+      tasks: 8,
+      timeLimitMinutes: 60,
+    };
+    const app = (name_en: string, job_template: string | null) => ({
+      ...FIXTURE.items.find((i) => i.name_en === 'JupyterLab')!,
+      name: name_en,
+      name_en,
+      desc_file_path: null,
+      job_template,
+    });
+    const [withJob, broken, badShape] = await h.repo.insertBundle({
+      groups: [],
+      labels: [],
+      categories: [],
+      items: [
+        app('Batch LAMMPS', JSON.stringify(job)),
+        app('Broken template', '{"script":'),
+        // Valid JSON, not a template: a negative node count, no script.
+        app('Odd template', JSON.stringify({ nodes: -1 })),
+      ],
+    });
+    const detail = await get(`/app-center/app/${withJob}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.data).toMatchObject({ nameEn: 'Batch LAMMPS', jobTemplate: job });
+    expect((await get(`/app-center/app/${idOf(h, 'JupyterLab')}`)).body.data.jobTemplate).toBeNull();
+    for (const id of [broken, badShape]) {
+      const res = await get(`/app-center/app/${id}`);
+      expect([res.status, res.body.data.jobTemplate]).toEqual([200, null]);
+    }
+    // The lists stay small: no script in a card.
+    await new Promise((r) => setTimeout(r, 1100));
+    const list = await h.app.inject({
+      method: 'POST',
+      url: '/app-center/app/list',
+      payload: { keyword: 'lammps' },
+    });
+    const cards = list.json<{ data: { list: Array<Record<string, unknown>> } }>().data.list;
+    expect(cards.map((c) => c.nameEn)).toEqual(['Batch LAMMPS']);
+    expect(cards[0]).not.toHaveProperty('jobTemplate');
+  });
+
   it('answers 404 for unknown ids and ids of another catalogue, 400 for a malformed id', async () => {
     expect((await get('/model-zoo/model/999999')).body.code).toBe('404');
     expect((await get('/model-zoo/model/999999')).status).toBe(404);

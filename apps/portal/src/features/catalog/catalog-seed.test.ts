@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Value } from 'typebox/value';
+import { AppJobTemplate } from '@hpc/contracts';
 import { migrate, openDb, type Db } from '@hpc/server-kit';
 import { makeTempDir, testDbTargets } from '@hpc/server-kit/testing';
 import { readPortalConfig } from '../../config';
@@ -73,6 +75,23 @@ describe.each(testDbTargets())('demo catalogue seed ($name)', (target) => {
     expect(linked?.image_name).toMatch(/^llm\/vllm:/);
     const modelLink = /\(\/model-zoo\/(\d+)#[^)]+\)/.exec(qwenText);
     expect((await repo.findById('model', Number(modelLink![1])))?.name_en).toMatch(/^Qwen2\.5/);
+  });
+
+  it('gives a few batch applications a ready job of the contract, one runnable as it is on the demo Slurm', async () => {
+    const rows = await db.kysely.selectFrom('catalog_item').selectAll().execute();
+    const withJob = rows.filter((r) => r.job_template !== null);
+    expect(withJob.every((r) => r.kind === 'app')).toBe(true);
+    expect(withJob.map((r) => r.name_en).sort()).toEqual(['GROMACS', 'LAMMPS', 'Python 3 batch job']);
+    for (const r of withJob) {
+      const job: unknown = JSON.parse(r.job_template!);
+      expect(Value.Check(AppJobTemplate, job), r.name_en).toBe(true);
+      expect((job as AppJobTemplate).script).toMatch(/^#!\/bin\/bash\n/);
+    }
+    // The demo cluster has no GROMACS or LAMMPS, but python3 of the system: one CPU, the demo partitions' limits.
+    const python = JSON.parse(withJob.find((r) => r.name_en === 'Python 3 batch job')!.job_template!);
+    expect(python).toMatchObject({ nodes: 1, tasks: 1, cpusPerTask: 1, gpus: 0 });
+    expect(python.timeLimitMinutes).toBeLessThanOrEqual(30);
+    expect(python.script).not.toMatch(/module load|srun/);
   });
 
   it('leaves a seeded (or operator-filled) catalogue alone on the next start', async () => {

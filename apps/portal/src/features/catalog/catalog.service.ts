@@ -1,6 +1,8 @@
+import { Value } from 'typebox/value';
 import type {
   AcceleratorType,
   AppCard,
+  AppDetail,
   AppListBody,
   CatalogCard,
   CatalogSort,
@@ -11,7 +13,7 @@ import type {
   ModelCard,
   ModelListBody,
 } from '@hpc/contracts';
-import { CommonCodes, Limits, PortalCodes } from '@hpc/contracts';
+import { AppJobTemplate, CommonCodes, Limits, PortalCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import { keywordTerms, type CatalogIndex, type IndexQuery } from './catalog-index';
 import type { CatalogIndexStore } from './catalog-index-store';
@@ -67,6 +69,26 @@ const toModelCard = (r: ItemWithLabels): ModelCard => ({
 });
 const toAppCard = (r: ItemWithLabels): AppCard => ({ ...toModelCard(r), url: r.url });
 
+/**
+ * An application's ready job, from its JSON text. A text that is not a template of the contract (edited by hand in
+ * the database) reads as none: the page then offers no "run this application" rather than a broken form.
+ */
+export function parseJobTemplate(text: string | null): AppJobTemplate | null {
+  if (!text) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return Value.Check(AppJobTemplate, value) ? value : null;
+}
+
+const toAppDetail = (r: ItemWithLabels): AppDetail => ({
+  ...toAppCard(r),
+  jobTemplate: parseJobTemplate(r.job_template),
+});
+
 const NOUN: Record<CatalogKind, string> = { image: 'image', model: 'model', app: 'application' };
 
 /**
@@ -120,8 +142,8 @@ export class CatalogService {
     return toModelCard(await this.detail('model', id));
   }
 
-  async appDetail(id: number): Promise<AppCard> {
-    return toAppCard(await this.detail('app', id));
+  async appDetail(id: number): Promise<AppDetail> {
+    return toAppDetail(await this.detail('app', id));
   }
 
   private async detail(kind: CatalogKind, id: number): Promise<ItemWithLabels> {

@@ -1,3 +1,5 @@
+import type { AppJobTemplate } from '@hpc/contracts';
+
 export interface AppEntry {
   key: string;
   name: string;
@@ -12,6 +14,8 @@ export interface AppEntry {
   url: string;
   zh: string;
   en: string;
+  /** Its ready job ("run this application" opens the Job page's form with it), for batch applications. */
+  job?: AppJobTemplate;
 }
 
 const a = (
@@ -105,4 +109,84 @@ export const APPS: readonly AppEntry[] = [
   a('shell', 'Web Shell', '网页终端', '1.0', 'tools', null, ['cli', 'web', 'general', 'open-source'], '2025-06-03', 20130, '/full-site-list',
     '浏览器中的登录节点终端，支持多标签与文件拖拽上传到当前目录。',
     'A login-node terminal in the browser with tabs and drag-and-drop upload into the current directory.'),
+  { ...a('gromacs', 'GROMACS', 'GROMACS 分子动力学', '2024.3', 'simulation', 'icons/gromacs.svg', ['cli', 'chemistry', 'life', 'open-source'], '2025-05-13', 7310, 'https://manual.gromacs.org/current/',
+    '批处理运行 GROMACS：能量最小化后做一段 NVT 平衡，使用 MPI 与 GPU 加速的非键相互作用计算。',
+    'GROMACS as a batch job: energy minimisation, then a short NVT equilibration, with MPI and GPU-offloaded non-bonded forces.'),
+    job: {
+      jobName: 'gromacs-md', nodes: 1, tasks: 4, cpusPerTask: 4, gpus: 1, timeLimitMinutes: 240,
+      script: [
+        '#!/bin/bash',
+        '# GROMACS 2024.3: energy minimisation, then a short NVT equilibration.',
+        '# Put conf.gro, topol.top, minim.mdp and nvt.mdp in the working directory first.',
+        'set -euo pipefail',
+        'module load gromacs/2024.3',
+        'export OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-1}',
+        '',
+        'gmx_mpi grompp -f minim.mdp -c conf.gro -p topol.top -o em.tpr',
+        'srun gmx_mpi mdrun -deffnm em -ntomp $OMP_NUM_THREADS',
+        'gmx_mpi grompp -f nvt.mdp -c em.gro -r em.gro -p topol.top -o nvt.tpr',
+        'srun gmx_mpi mdrun -deffnm nvt -ntomp $OMP_NUM_THREADS -nb gpu',
+        '',
+      ].join('\n'),
+    } },
+  { ...a('lammps', 'LAMMPS', 'LAMMPS 分子动力学', '2Aug2023', 'simulation', 'icons/lammps.svg', ['cli', 'chemistry', 'engineering', 'open-source'], '2025-04-22', 5180, 'https://docs.lammps.org/',
+    '批处理运行 LAMMPS 的 Lennard-Jones 熔化基准算例（输入文件缺失时自动生成），MPI 多进程并行。',
+    "LAMMPS's Lennard-Jones melt benchmark as a batch job (its input is written when missing), in parallel over MPI ranks."),
+    job: {
+      jobName: 'lammps-lj', nodes: 1, tasks: 8, cpusPerTask: 1, gpus: 0, timeLimitMinutes: 60,
+      script: [
+        '#!/bin/bash',
+        "# LAMMPS 2Aug2023: the Lennard-Jones melt of LAMMPS's bench folder (in.lj), 32,000 atoms.",
+        'set -euo pipefail',
+        'module load lammps/2Aug2023',
+        '',
+        'if [ ! -f in.lj ]; then',
+        "  cat > in.lj <<'IN'",
+        'units           lj',
+        'atom_style      atomic',
+        'lattice         fcc 0.8442',
+        'region          box block 0 20 0 20 0 20',
+        'create_box      1 box',
+        'create_atoms    1 box',
+        'mass            1 1.0',
+        'velocity        all create 1.44 87287 loop geom',
+        'pair_style      lj/cut 2.5',
+        'pair_coeff      1 1 1.0 1.0 2.5',
+        'neighbor        0.3 bin',
+        'neigh_modify    delay 0 every 20 check no',
+        'fix             1 all nve',
+        'thermo          100',
+        'run             1000',
+        'IN',
+        'fi',
+        'srun lmp -in in.lj -log lj.log',
+        '',
+      ].join('\n'),
+    } },
+  { ...a('python-batch', 'Python 3 batch job', 'Python 3 批处理作业', '3', 'tools', null, ['cli', 'general', 'open-source'], '2025-05-27', 9460, 'https://docs.python.org/3/',
+    '在计算节点上运行 Python 3 脚本的批处理作业模板：示例用标准库以蒙特卡洛法估算圆周率，可直接提交。',
+    'A batch job that runs a Python 3 script on a compute node: the sample estimates pi by Monte Carlo with the standard library, ready to submit.'),
+    // Runs as it is on the one-machine cluster of `npm run start:cluster` (python3 of the system, one CPU).
+    job: {
+      jobName: 'python-pi', nodes: 1, tasks: 1, cpusPerTask: 1, gpus: 0, timeLimitMinutes: 10,
+      script: [
+        '#!/bin/bash',
+        '# Python 3 on a compute node: pi by Monte Carlo, standard library only.',
+        '# Put your own program in its place, or run: python3 my_script.py',
+        "python3 - <<'PY'",
+        'import math, os, random, socket, time',
+        '',
+        'samples = 1_000_000',
+        'start = time.time()',
+        'job = os.environ.get("SLURM_JOB_ID", "0")',
+        'rnd = random.Random(int(job))',
+        'inside = sum(rnd.random() ** 2 + rnd.random() ** 2 <= 1 for _ in range(samples))',
+        'pi = 4 * inside / samples',
+        'print(f"job {job} on {socket.gethostname()}")',
+        'took = time.time() - start',
+        'print(f"pi ~ {pi:.5f} (error {abs(pi - math.pi):.5f}), {took:.1f} s")',
+        'PY',
+        '',
+      ].join('\n'),
+    } },
 ];

@@ -172,6 +172,7 @@ export function demoItems(): DemoItem[] {
         pull_command: null,
         desc_file_path: `markdown/apps/${a.key}.md`,
         url: a.url,
+        job_template: a.job ? JSON.stringify(a.job) : null,
         labels: a.labels,
       },
       handWritten: `apps/${a.key}.md`,

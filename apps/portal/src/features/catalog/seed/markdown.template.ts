@@ -227,6 +227,7 @@ export function modelMarkdown(
 }
 
 export function appMarkdown(a: AppEntry, labelNames: (values: readonly string[]) => string): string {
+  if (a.job) return batchAppMarkdown(a, a.job, labelNames);
   const desktop = a.labels.includes('desktop');
   return [
     `# ${a.name}`,
@@ -254,5 +255,37 @@ export function appMarkdown(a: AppEntry, labelNames: (values: readonly string[])
     ),
     `## ${H.related}`,
     `- [官方文档 Documentation](${a.url.startsWith('http') ? a.url : 'https://openondemand.org/'})`,
+  ].join('\n\n');
+}
+
+/** A batch application: its ready job (what "run this application" puts in the Job page's form) and its resources. */
+function batchAppMarkdown(
+  a: AppEntry,
+  job: NonNullable<AppEntry['job']>,
+  labelNames: (values: readonly string[]) => string,
+): string {
+  const cpus = (job.tasks ?? 1) * (job.cpusPerTask ?? 1);
+  return [
+    `# ${a.name}`,
+    a.zh,
+    a.en,
+    `## ${H.launch}`,
+    table([
+      ['名称 Name', `${a.nameZh} / ${a.name}`],
+      ['版本 Version', a.tag],
+      ['标签 Labels', labelNames(a.labels)],
+      [
+        '建议资源 Suggested resources',
+        `${job.nodes ?? 1} 节点 node(s), ${cpus} 核 cores, ${job.gpus ?? 0} GPU, ${job.timeLimitMinutes ?? 60} min`,
+      ],
+    ]),
+    '1. 点击“运行此应用”，作业页面的提交表单会带着下面的脚本和建议资源打开。Click “Run this application”: the Job page opens its form with the script below and the suggested resources.',
+    '2. 选择账户与队列，按需修改脚本和工作目录后提交。Choose the account and partition, adapt the script and working directory, and submit.',
+    '3. 在“运行中与排队”中查看作业，输出文件写在工作目录。Watch it under “Running and pending”; its output is written in the working directory.',
+    `![${a.name}](/catalog-files/images/hpc-workflow.svg)`,
+    `## ${H.quickStart}`,
+    fence('bash', job.script.trimEnd()),
+    `## ${H.related}`,
+    `- [官方文档 Documentation](${a.url})`,
   ].join('\n\n');
 }

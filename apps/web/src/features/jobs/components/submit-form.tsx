@@ -19,10 +19,12 @@ import { useTranslation } from 'react-i18next';
 import { isApiError, type PartitionsData } from '@hpc/api-client';
 import type { JobTemplate, SubmitBody } from '@hpc/contracts';
 import type { TFunction } from 'i18next';
+import { pick } from '../../../shared/i18n/languages';
 import { usePreferences } from '../../../shared/preferences/preferences';
 import { errorMessage } from '../../../shared/api/error-message';
 import type { EfileApi } from '../../efile';
 import type { JobsApi } from '../api/jobs.api';
+import type { SubmitDraft } from '../lib/drafts';
 import { formatDuration } from '../lib/job-format';
 import { bodyOf, DEFAULT_SCRIPT, rules, scriptProblem, type SubmitValues } from '../lib/submit-rules';
 import { FolderPicker } from './folder-picker';
@@ -31,14 +33,6 @@ import { TemplateBar } from './template-bar';
 const ScriptEditor = lazy(() => import('./script-editor'));
 /** Slurm's own default name of a job's output file (a file name, the same in every language). */
 const SLURM_DEFAULT_OUTPUT = 'slurm-%j.out';
-
-/** What the form opens with: a template, a script file from E-File, an application's template. */
-export interface SubmitDraft {
-  values?: Partial<SubmitValues>;
-  script?: string;
-  /** Where it came from, said above the form. */
-  from?: { kind: 'file' | 'app'; name: string };
-}
 
 interface Props {
   api: JobsApi;
@@ -62,7 +56,7 @@ function limitsOf(p: PartitionsData['partitions'][number] | undefined, t: TFunct
 
 /** Submit (issue 22 §3): the form and the script editor side by side, templates, the working directory from E-File. */
 export function SubmitForm({ api, homePath, efile, draft, onSubmitted }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const { theme } = usePreferences();
   const [form] = Form.useForm<SubmitValues>();
@@ -141,8 +135,9 @@ export function SubmitForm({ api, homePath, efile, draft, onSubmitted }: Props) 
           showIcon
           title={t(draft.from.kind === 'file' ? 'jobs.form.fromFile' : 'jobs.form.fromApp', {
             path: draft.from.name,
-            name: draft.from.name,
+            name: pick(i18n.language, draft.from.name, draft.from.nameEn ?? draft.from.name),
           })}
+          data-testid="jobs-draft-from"
         />
       ) : null}
       {accounts.length === 0 ? (

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { RequireSession } from '../../account';
 import { useClusterService, useClusters } from '../../clusters';
+import { appQueries } from '../../apps';
 import { createEfileApi } from '../../efile';
 import { pick } from '../../../shared/i18n/languages';
 import { errorMessage } from '../../../shared/api/error-message';
@@ -12,9 +13,9 @@ import { ActiveJobs } from '../components/active-jobs';
 import { HistoryTable } from '../components/history-table';
 import { JobDetailDrawer } from '../components/job-detail';
 import { NoScheduler } from '../components/no-scheduler';
-import { SubmitForm, type SubmitDraft } from '../components/submit-form';
+import { SubmitForm } from '../components/submit-form';
 import { useJobsClient } from '../hooks/use-jobs-client';
-import { folderOf } from '../lib/job-format';
+import { appDraft, fileDraft, type SubmitDraft } from '../lib/drafts';
 import '../jobs.css';
 
 type Tab = 'submit' | 'active' | 'history';
@@ -22,9 +23,15 @@ const TABS: Tab[] = ['submit', 'active', 'history'];
 
 /**
  * The form's starting point from the address: `?script=<path>` (E-File's "submit as job": the file's text, its
- * folder as the working directory, read through E-File as the user) or none.
+ * folder as the working directory, read through E-File as the user), `?app=<id>` (the application centre's "run
+ * this application": its ready job, the script and the resources it suggests; the home stays the working
+ * directory) or none.
  */
-function useDraft(efile: ReturnType<typeof createEfileApi> | null, scriptPath: string | null) {
+function useDraft(
+  efile: ReturnType<typeof createEfileApi> | null,
+  scriptPath: string | null,
+  appParam: string | null,
+) {
   const file = useQuery({
     queryKey: ['jobs', 'draft', efile?.clusterId, scriptPath],
     queryFn: () => efile!.previewText(scriptPath!),
@@ -32,20 +39,17 @@ function useDraft(efile: ReturnType<typeof createEfileApi> | null, scriptPath: s
     staleTime: Infinity,
     retry: false,
   });
+  const appId = scriptPath === null && appParam !== null ? Number(appParam) : NaN;
+  const app = useQuery({ ...appQueries.detail(appId), retry: false });
   const draft = useMemo<SubmitDraft | null>(() => {
-    if (!scriptPath || !file.data) return null;
-    const base = scriptPath.split('/').pop() ?? 'job';
-    const name = base
-      .replace(/\.[^.]*$/, '')
-      .replace(/[^A-Za-z0-9\u4e00-\u9fa5_-]/g, '_')
-      .replace(/^[^A-Za-z\u4e00-\u9fa5]+/, '');
-    return {
-      script: file.data.content,
-      values: { workDir: folderOf(scriptPath), jobName: name || 'job' },
-      from: { kind: 'file', name: scriptPath },
-    };
-  }, [scriptPath, file.data]);
-  return { draft, loading: scriptPath !== null && file.isLoading, error: file.error };
+    if (scriptPath && file.data) return fileDraft(scriptPath, file.data.content);
+    return app.data ? appDraft(app.data) : null;
+  }, [scriptPath, file.data, app.data]);
+  return {
+    draft,
+    loading: (scriptPath !== null && file.isLoading) || app.isLoading,
+    error: file.error ?? app.error,
+  };
 }
 
 function JobsPageBody() {
@@ -56,7 +60,7 @@ function JobsPageBody() {
   const clusterId = cluster?.clusterId ?? null;
   const tab: Tab = TABS.includes(params.get('tab') as Tab)
     ? (params.get('tab') as Tab)
-    : params.get('script')
+    : params.get('script') || params.get('app')
       ? 'submit'
       : 'active';
   const { api, state } = useJobsClient(clusterId);
@@ -65,7 +69,11 @@ function JobsPageBody() {
     () => (clusterId && efileService.url ? createEfileApi(clusterId, efileService.url) : null),
     [clusterId, efileService.url],
   );
-  const { draft, loading: draftLoading, error: draftError } = useDraft(efile, params.get('script'));
+  const {
+    draft,
+    loading: draftLoading,
+    error: draftError,
+  } = useDraft(efile, params.get('script'), params.get('app'));
   const set = (patch: Record<string, string | null>) =>
     setParams((prev) => {
       const next = new URLSearchParams(prev);
@@ -121,7 +129,7 @@ function JobsPageBody() {
                     homePath={cluster?.homePath ?? '/'}
                     efile={efile}
                     draft={draft}
-                    onSubmitted={(jobId) => set({ tab: 'active', job: jobId, script: null })}
+                    onSubmitted={(jobId) => set({ tab: 'active', job: jobId, script: null, app: null })}
                   />
                 ),
               },
