@@ -12,14 +12,9 @@ import path from 'node:path';
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { FastransTaskState as S } from '@hpc/contracts';
-import { Runner } from '../../apps/fastrans/src/transfer/runner';
-import { Remote } from '../../apps/fastrans/src/transfer/remote';
-import { HistoryStore } from '../../apps/fastrans/src/store/history';
 import { uploadChunked } from '../efile/chunk-client';
-import { efileCalls, startStandInPortal, warmUp } from '../../test-support/stand-in-portal';
-import { startEfileProcess, type EfileProcess } from '../../test-support/efile-process';
-import { createUsers, idOf, makeHome, openPathTo, removeUsers } from '../../test-support/unix-users';
+import { idOf } from '../../test-support/unix-users';
+import { benchMode, startFastransBench, transfer } from './setup';
 import { MiB, cpuOf, median, reporter, secs, settle, writeRandomFile } from '../bench-kit';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -30,74 +25,16 @@ const LARGE_ROUNDS = Number(process.env.FASTRANS_BENCH_ROUNDS ?? 3);
 const ONLY = process.env.FASTRANS_BENCH_ONLY?.split(',');
 const PROFILE = process.env.FASTRANS_BENCH_PROFILE;
 const run = (s: string) => !ONLY || ONLY.includes(s);
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fastrans-bench-'));
-const root = path.join(tmp, 'root');
-/**
- * FASTRANS_BENCH_MODE=unix: efile in unix mode (every file call in the user's worker), for a real user `frbench` the
- * bench creates and removes (needs root); single mode (default) as the user `demo`.
- */
-const MODE = process.env.FASTRANS_BENCH_MODE === 'unix' ? 'unix' : 'single';
-const USER = MODE === 'unix' ? 'frbench' : 'demo';
-const HOME = `/public/home/${USER}`;
-const home = path.join(root, HOME);
-fs.mkdirSync(home, { recursive: true });
-if (MODE === 'unix') {
-  createUsers([USER]);
-  openPathTo(home);
-  makeHome(home, USER);
-} else {
-  // A compute user named like the bench's (another session's test may have made one) must own the home: efile
-  // checks its write permission as that user. Without such a user it checks as itself.
-  const demo = fs
-    .readFileSync('/etc/passwd', 'utf8')
-    .split('\n')
-    .map((l) => l.split(':'))
-    .find((f) => f[0] === USER);
-  if (demo) fs.chownSync(home, Number(demo[2]), Number(demo[3]));
-}
-/** The efile server's address, once it listens. */
-let base = '';
+const bench = await startFastransBench({ mode: benchMode(), profileDir: PROFILE });
+const { tmp, HOME, home, token, base, server } = bench;
+const MODE = benchMode();
+const USER = bench.user;
 const { say } = reporter();
 
-let server: EfileProcess | undefined;
-
-async function transfer(runner: Runner, start: () => Promise<{ task_id: string }>) {
-  const t = await start();
-  const end = await runner.waitFor(t.task_id);
-  if (end.state !== S.successful) throw new Error(`task ended ${end.state}: ${end.error}`);
-}
-
 async function main() {
-  const portal = await startStandInPortal(USER, HOME);
-  const { token } = portal;
-  execFileSync(process.execPath, ['scripts/build-servers.mjs'], { cwd: path.resolve(here, '../..') });
-  server = await startEfileProcess({
-    // FASTRANS_BENCH_PROFILE=<dir>: a CPU profile of the server (run this script with --cpu-prof for the client).
-    nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [],
-    log: 'inherit',
-    env: {
-      UV_THREADPOOL_SIZE: '16',
-      EFILE_CLUSTER_ID: 'bench',
-      EFILE_USER_MODE: MODE,
-      EFILE_FS_ROOT: root,
-      DATA_DIR: path.join(tmp, 'data'),
-      EFILE_FOLDER_FILE_LIMIT: '10000000',
-      EFILE_SERVICE_SECRET: 'bench',
-      EFILE_JWKS_URL: portal.jwksUrl,
-    },
-  });
-  base = server.base;
-  const efile = efileCalls(base, token);
-  await warmUp(efile, HOME);
-  say(
-    `machine: ${os.cpus()[0]?.model} ×${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; efile in ${MODE} mode`,
-  );
-  const runner = new Runner({
-    store: new HistoryStore(path.join(tmp, 'cfg')),
-    emit: () => undefined,
-    log: (m) => console.error(m),
-  });
-  runner.setRemote(new Remote([base], token));
+  const efile = bench.efile;
+  say(`machine: ${bench.machine}`);
+  const runner = bench.runnerAt([base], 'cfg');
 
   if (run('large')) {
     const src = path.join(tmp, 'large.bin');
@@ -250,8 +187,6 @@ main()
     process.exitCode = 1;
   })
   .finally(() => {
-    server?.child.kill();
-    fs.rmSync(tmp, { recursive: true, force: true });
-    if (MODE === 'unix') removeUsers([USER]);
+    bench.close();
     setTimeout(() => process.exit(), 500).unref();
   });

@@ -203,6 +203,7 @@ export function SubmitForm({ api, homePath, efile, draft, onSubmitted }: Props) 
               <Form.Item
                 name="memoryMb"
                 label={t('jobs.form.memoryMb')}
+                tooltip={t('jobs.form.memoryMbHint')}
                 rules={r.nonNegative(current?.maxMemoryMb || undefined)}
               >
                 <InputNumber precision={0} />
