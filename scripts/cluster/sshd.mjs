@@ -89,6 +89,8 @@ export async function start({ stateDir, log }) {
         'PrintMotd no',
         // The shell's locale from the client (the shell service sends LANG), as Debian's own sshd_config does.
         'AcceptEnv LANG LC_*',
+        // scp (SFTP since OpenSSH 9), sftp and rsync to the login node, as on any cluster.
+        'Subsystem sftp internal-sftp',
         'LogLevel VERBOSE',
         '',
       ].join('\n'),

@@ -1,0 +1,293 @@
+/**
+ * Fast transfer against what an HPC user has everywhere (issue 24 §1): OpenSSH's scp, `rsync -a -e ssh` and
+ * `tar | ssh`, to Debian's sshd on a free loopback port (scripts/cluster/sshd.mjs, with a CA of its own; the bench
+ * signs a user certificate), in alternating rounds from the same cache state, the client's runner in this process
+ * against efile as operators run it. Then both through `bench/long-link.ts` (20 ms each way, 2 MiB in flight per
+ * connection and direction). Not a test: figures go to docs/PERFORMANCE.md "Fast transfer against scp and rsync".
+ *
+ * Needs root. Run: `node --import tsx bench/fastrans/peers.ts` (FASTRANS_BENCH_MODE=unix for unix mode).
+ * PEERS_MIB (4096), PEERS_FILES (10,000 of 10 KB), PEERS_TINY (100,000 of 1 KB), PEERS_LONG_MIB (4096),
+ * PEERS_ROUNDS (2), PEERS_ONLY=large,small,tiny,long-large,long-small scale it or pick sections.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Runner } from '../../apps/fastrans/src/transfer/runner';
+import * as sshd from '../../scripts/cluster/sshd.mjs';
+import { idOf, isRoot } from '../../test-support/unix-users';
+import { longLink } from '../long-link';
+import { MiB, cpuOf, median, reporter, secs, settle, writeRandomFile } from '../bench-kit';
+import { benchMode, startFastransBench, transfer } from './setup';
+
+if (!isRoot) {
+  console.error('bench/fastrans/peers.ts needs root (sshd, a user certificate, dropping the page cache)');
+  process.exit(1);
+}
+const env = (k: string, d: number) => Number(process.env[k] ?? d);
+const LARGE = env('PEERS_MIB', 4096) * MiB;
+const FILES = env('PEERS_FILES', 10_000);
+const TINY = env('PEERS_TINY', 100_000);
+const LONG = env('PEERS_LONG_MIB', 4096) * MiB;
+const ROUNDS = env('PEERS_ROUNDS', 2);
+const ONLY = process.env.PEERS_ONLY?.split(',');
+const section = (s: string) => !ONLY || ONLY.includes(s);
+const sh = promisify(execFile);
+const { say } = reporter();
+
+const mode = benchMode();
+const bench = await startFastransBench({ mode });
+const { tmp, HOME, home, user } = bench;
+try {
+  idOf(user);
+} catch {
+  console.error(
+    `the user ${user} must exist for ssh (npm run start:cluster makes demo; or FASTRANS_BENCH_MODE=unix)`,
+  );
+  process.exit(1);
+}
+
+/** CPU seconds of a process and every process below it (efile's launcher and the user's workers in unix mode). */
+function treeCpu(pid: number): number {
+  const kids = new Map<number, number[]>();
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const ppid = Number(fs.readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(d)]);
+    } catch {
+      /* gone */
+    }
+  }
+  let sum = 0;
+  const walk = (p: number) => {
+    try {
+      sum += cpuOf(p);
+    } catch {
+      /* gone */
+    }
+    for (const k of kids.get(p) ?? []) walk(k);
+  };
+  walk(pid);
+  return sum;
+}
+
+async function main() {
+  say(`machine: ${bench.machine}; OpenSSH ${(await sh('ssh', ['-V'])).stderr.trim()}`);
+  const stateDir = path.join(tmp, 'sshd');
+  const { env: sshEnv } = await sshd.start({ stateDir, log: () => undefined });
+  const sshPort = Number(/127\.0\.0\.1:(\d+)/.exec(sshEnv.ESHELL_LOGIN_NODES)![1]);
+  // A user key and a certificate of the sshd's CA for it, as the E-Shell signs them.
+  const key = path.join(tmp, 'id');
+  await sh('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', key]);
+  await sh('ssh-keygen', [
+    '-q',
+    '-s',
+    sshEnv.ESHELL_CA_KEY,
+    '-I',
+    'bench',
+    '-n',
+    user,
+    '-V',
+    '+4h',
+    `${key}.pub`,
+  ]);
+  const sshArgs = (port: number) => [
+    '-i',
+    key,
+    '-p',
+    String(port),
+    '-c',
+    'aes128-gcm@openssh.com',
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+    '-o',
+    'LogLevel=ERROR',
+    '-o',
+    'BatchMode=yes',
+  ];
+  const sshCmd = (port: number) => ['ssh', ...sshArgs(port)].join(' ');
+  const at = `${user}@127.0.0.1`;
+  const scp = (port: number, from: string, to: string) =>
+    sh('scp', ['-q', ...sshArgs(port).map((a) => (a === '-p' ? '-P' : a)), from, to], { maxBuffer: MiB });
+  const rsync = (port: number, from: string, to: string) => sh('rsync', ['-a', '-e', sshCmd(port), from, to]);
+  const tarSsh = (port: number, dir: string, into: string) =>
+    sh('sh', [
+      '-c',
+      `tar -C ${JSON.stringify(path.dirname(dir))} -cf - ${JSON.stringify(path.basename(dir))} | ${sshCmd(port)} ${at} "mkdir -p '${into}' && tar -C '${into}' -xf -"`,
+    ]);
+  const owned = (p: string) => {
+    fs.mkdirSync(p, { recursive: true });
+    fs.chownSync(p, idOf(user), idOf(user));
+  };
+  const server = bench.server.child.pid!;
+
+  /**
+   * Alternating rounds of each way of moving `what`: every way starts from the same cache state (`settle`), its
+   * result removed after it. The client's own CPU (this process) and efile's (its whole process tree) per GiB.
+   */
+  async function compare(
+    title: string,
+    bytes: number,
+    ways: Record<
+      string,
+      { run: (r: number) => Promise<unknown>; clean: (r: number) => void; client?: boolean }
+    >,
+    warm?: string,
+  ) {
+    const times: Record<string, number[]> = {};
+    const cpu = { client: [] as number[], server: [] as number[] };
+    for (let r = 0; r < ROUNDS; r++) {
+      const line: string[] = [];
+      for (const [name, way] of Object.entries(ways)) {
+        settle(warm);
+        const s0 = treeCpu(server);
+        const c0 = process.cpuUsage();
+        const t0 = process.hrtime.bigint();
+        await way.run(r);
+        const t = secs(t0);
+        if (way.client) {
+          const c = process.cpuUsage(c0);
+          cpu.client.push((c.user + c.system) / 1e6);
+          cpu.server.push(treeCpu(server) - s0);
+        }
+        (times[name] ??= []).push(t);
+        line.push(`${name} ${t.toFixed(1)} s`);
+        way.clean(r);
+      }
+      say(`  ${title}, round ${r + 1}: ${line.join(', ')}`);
+    }
+    const gib = bytes / 2 ** 30;
+    const fr = median(times.fastrans!);
+    const peers = Object.keys(times)
+      .filter((n) => n !== 'fastrans')
+      .map(
+        (n) => `${n} ${median(times[n]!).toFixed(1)} s (fastrans ${(median(times[n]!) / fr).toFixed(2)}×)`,
+      );
+    say(
+      `${title}: fastrans ${fr.toFixed(1)} s; ${peers.join('; ')}; fastrans CPU s per GiB: client ${(median(cpu.client) / gib).toFixed(1)}, efile ${(median(cpu.server) / gib).toFixed(1)}`,
+    );
+  }
+
+  const runnerDirect = bench.runnerAt([bench.base], 'cfg');
+  const large = async (label: string, size: number, port: number, runner: Runner) => {
+    const src = path.join(tmp, 'large.bin');
+    writeRandomFile(src, size);
+    await compare(
+      `${label}: upload of one ${size / MiB} MiB file`,
+      size,
+      {
+        scp: {
+          run: () => scp(port, src, `${at}:${home}/scp.bin`),
+          clean: () => fs.rmSync(path.join(home, 'scp.bin')),
+        },
+        fastrans: {
+          client: true,
+          run: (r) => transfer(runner, () => runner.addUpload(src, `${HOME}/fr${r}`)),
+          clean: (r) => fs.rmSync(path.join(home, `fr${r}`), { recursive: true }),
+        },
+      },
+      src,
+    );
+    const remote = path.join(home, 'down.bin');
+    fs.renameSync(src, remote);
+    fs.chownSync(remote, idOf(user), idOf(user));
+    const down = path.join(tmp, 'down');
+    fs.mkdirSync(down, { recursive: true });
+    await compare(`${label}: download of the same`, size, {
+      scp: {
+        run: () => scp(port, `${at}:${remote}`, path.join(down, 'scp.bin')),
+        clean: () => fs.rmSync(path.join(down, 'scp.bin')),
+      },
+      fastrans: {
+        client: true,
+        run: (r) =>
+          transfer(runner, () => runner.addDownload([`${HOME}/down.bin`], path.join(down, `fr${r}`))),
+        clean: (r) => fs.rmSync(path.join(down, `fr${r}`), { recursive: true }),
+      },
+    });
+    fs.rmSync(remote);
+  };
+
+  const many = async (label: string, n: number, size: number, port: number, runner: Runner) => {
+    // n files in 20 folders, as a results folder of a job array looks.
+    const dir = path.join(tmp, 'many');
+    const body = Buffer.alloc(size, 7);
+    for (let i = 0; i < n; i++) {
+      const d = path.join(dir, `d${i % 20}`);
+      if (i < 20) fs.mkdirSync(d, { recursive: true });
+      body.writeUInt32LE(i, 0);
+      fs.writeFileSync(path.join(d, `f${i}.dat`), body);
+    }
+    await compare(`${label}: upload of ${n} files of ${size / 1024} KB`, n * size, {
+      'rsync -a': {
+        run: (r) => rsync(port, `${dir}/`, `${at}:${home}/rs${r}/`),
+        clean: (r) => fs.rmSync(path.join(home, `rs${r}`), { recursive: true }),
+      },
+      'tar | ssh': {
+        run: (r) => tarSsh(port, dir, `${home}/tar${r}`),
+        clean: (r) => fs.rmSync(path.join(home, `tar${r}`), { recursive: true }),
+      },
+      fastrans: {
+        client: true,
+        run: (r) => {
+          owned(path.join(home, `fr${r}`));
+          return transfer(runner, () => runner.addUpload(dir, `${HOME}/fr${r}`));
+        },
+        clean: (r) => fs.rmSync(path.join(home, `fr${r}`), { recursive: true }),
+      },
+    });
+    const remote = path.join(home, 'many');
+    await sh('cp', ['-a', dir, remote]);
+    await sh('chown', ['-R', `${user}:${user}`, remote]);
+    const down = path.join(tmp, 'down-many');
+    fs.mkdirSync(down, { recursive: true });
+    await compare(`${label}: download of the same`, n * size, {
+      'rsync -a': {
+        run: (r) => rsync(port, `${at}:${remote}/`, path.join(down, `rs${r}/`)),
+        clean: (r) => fs.rmSync(path.join(down, `rs${r}`), { recursive: true }),
+      },
+      fastrans: {
+        client: true,
+        run: (r) => transfer(runner, () => runner.addDownload([`${HOME}/many`], path.join(down, `fr${r}`))),
+        clean: (r) => fs.rmSync(path.join(down, `fr${r}`), { recursive: true }),
+      },
+    });
+    fs.rmSync(remote, { recursive: true });
+    fs.rmSync(dir, { recursive: true });
+  };
+
+  if (section('large')) await large('same machine', LARGE, sshPort, runnerDirect);
+  if (section('small')) await many('same machine', FILES, 10 * 1024, sshPort, runnerDirect);
+  if (section('tiny')) await many('same machine', TINY, 1024, sshPort, runnerDirect);
+  if (section('long-large') || section('long-small')) {
+    const efilePort = Number(new URL(bench.base).port);
+    const sshLink = await longLink({ host: '127.0.0.1', port: sshPort }, 20, 2 * MiB);
+    const efileLink = await longLink({ host: '127.0.0.1', port: efilePort }, 20, 2 * MiB);
+    const runnerLong = bench.runnerAt([`http://127.0.0.1:${efileLink.port}`], 'cfg-long');
+    try {
+      if (section('long-large'))
+        await large('long link (20 ms each way, 2 MiB in flight)', LONG, sshLink.port, runnerLong);
+      if (section('long-small'))
+        await many('long link (20 ms each way, 2 MiB in flight)', FILES, 10 * 1024, sshLink.port, runnerLong);
+    } finally {
+      runnerLong.close();
+      await sshLink.close();
+      await efileLink.close();
+    }
+  }
+  runnerDirect.close();
+  await sshd.stop({ stateDir });
+}
+
+main()
+  .catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    bench.close();
+    setTimeout(() => process.exit(), 500).unref();
+  });

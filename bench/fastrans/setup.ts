@@ -1,0 +1,108 @@
+/**
+ * What both fast-transfer benches start (run.ts against curl and the browser's protocol, peers.ts against scp and
+ * rsync): a file-system root, the user, a stand-in portal, efile as operators run it (the esbuild bundle, its own
+ * process), and the client's runner in this process, as the client would run it.
+ *
+ * FASTRANS_BENCH_MODE=unix: efile in unix mode (every file call in the user's worker), for a real user `frbench` the
+ * bench creates and removes (needs root); single mode (default) as the user `demo`.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FastransTaskState as S } from '@hpc/contracts';
+import { Runner } from '../../apps/fastrans/src/transfer/runner';
+import { Remote } from '../../apps/fastrans/src/transfer/remote';
+import { HistoryStore } from '../../apps/fastrans/src/store/history';
+import { efileCalls, startStandInPortal, warmUp } from '../../test-support/stand-in-portal';
+import { startEfileProcess } from '../../test-support/efile-process';
+import { createUsers, makeHome, openPathTo, removeUsers } from '../../test-support/unix-users';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export type BenchMode = 'single' | 'unix';
+export const benchMode = (): BenchMode => (process.env.FASTRANS_BENCH_MODE === 'unix' ? 'unix' : 'single');
+
+export async function startFastransBench(o: { mode: BenchMode; profileDir?: string }) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fastrans-bench-'));
+  fs.chmodSync(tmp, 0o711);
+  const root = path.join(tmp, 'root');
+  const user = o.mode === 'unix' ? 'frbench' : 'demo';
+  const HOME = `/public/home/${user}`;
+  const home = path.join(root, HOME);
+  fs.mkdirSync(home, { recursive: true });
+  if (o.mode === 'unix') {
+    createUsers([user]);
+    openPathTo(home);
+    makeHome(home, user);
+  } else {
+    // A compute user named like the bench's (another session's test may have made one) must own the home: efile
+    // checks its write permission as that user. Without such a user it checks as itself.
+    const demo = fs
+      .readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .map((l) => l.split(':'))
+      .find((f) => f[0] === user);
+    if (demo) {
+      openPathTo(home);
+      fs.chownSync(home, Number(demo[2]), Number(demo[3]));
+    }
+  }
+  const portal = await startStandInPortal(user, HOME);
+  const { token } = portal;
+  execFileSync(process.execPath, ['scripts/build-servers.mjs'], { cwd: path.resolve(here, '../..') });
+  const server = await startEfileProcess({
+    // A CPU profile of the server (run the bench with --cpu-prof for the client).
+    nodeArgs: o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`] : [],
+    log: 'inherit',
+    env: {
+      UV_THREADPOOL_SIZE: '16',
+      EFILE_CLUSTER_ID: 'bench',
+      EFILE_USER_MODE: o.mode,
+      EFILE_FS_ROOT: root,
+      DATA_DIR: path.join(tmp, 'data'),
+      EFILE_FOLDER_FILE_LIMIT: '10000000',
+      EFILE_SERVICE_SECRET: 'bench',
+      EFILE_JWKS_URL: portal.jwksUrl,
+    },
+  });
+  const efile = efileCalls(server.base, token);
+  await warmUp(efile, HOME);
+  const runnerAt = (bases: string[], cfg: string) => {
+    const runner = new Runner({
+      store: new HistoryStore(path.join(tmp, cfg)),
+      emit: () => undefined,
+      log: (m) => console.error(m),
+    });
+    runner.setRemote(new Remote(bases, token));
+    return runner;
+  };
+  return {
+    tmp,
+    root,
+    user,
+    HOME,
+    home,
+    token,
+    server,
+    base: server.base,
+    efile,
+    /** A runner (the client's engine) talking to `bases` (efile, or a relay in front of it). */
+    runnerAt,
+    machine: `${os.cpus()[0]?.model} ×${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; efile in ${o.mode} mode`,
+    close() {
+      server.child.kill();
+      portal.close();
+      fs.rmSync(tmp, { recursive: true, force: true });
+      if (o.mode === 'unix') removeUsers([user]);
+    },
+  };
+}
+
+/** Runs one task of the client to its end; anything but success throws. */
+export async function transfer(runner: Runner, start: () => Promise<{ task_id: string }>) {
+  const t = await start();
+  const end = await runner.waitFor(t.task_id);
+  if (end.state !== S.successful) throw new Error(`task ended ${end.state}: ${end.error}`);
+}
