@@ -7,9 +7,8 @@
  * FASTRANS_BENCH_ONLY=large,small,memory runs some sections.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { uploadChunked } from '../efile/chunk-client';
@@ -42,7 +41,7 @@ async function main() {
     const cmd = { data: await efile.linuxUpload(HOME) };
     // CPU seconds (user + system) the server spent on each transfer, and this process (the client's runner) on its
     // own: on 2 shared cores the ratio follows the CPU each way needs per byte more than the disk.
-    const serverCpu = () => cpuOf(server!.child.pid!);
+    const serverCpu = () => cpuOf(server.child.pid!);
     const rounds: { curl: number; client: number; curlCpu: number; clientCpu: number; runnerCpu: number }[] =
       [];
     // Alternating rounds, each transfer from the same memory state (settle: flushed, cache dropped, source read
