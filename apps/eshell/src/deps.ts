@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JSONWebKeySet } from 'jose';
-import { createClusterTokenVerifier, openRevocationStore, type RevocationStore } from '@hpc/server-kit';
+import {
+  createClusterTokenVerifier,
+  createKv,
+  openRevocationStore,
+  type KvStore,
+  type RevocationStore,
+} from '@hpc/server-kit';
 import {
   createTokenCheck,
   portalOwnerRights,
@@ -10,6 +16,7 @@ import {
 } from '@hpc/cluster-kit';
 import type { EshellConfig } from './config';
 import { Tickets } from './http/tickets';
+import { openSessions } from './sessions/open-sessions';
 import { SessionManager } from './sessions/session-manager';
 import { prepareRunDir } from './ssh/ssh-login';
 
@@ -32,6 +39,8 @@ export interface EshellDepsOptions {
   /** The portal's revocation store in-process (all-in-one, tests); otherwise REDIS_URL's, or memory. */
   revocations?: RevocationStore;
   ownerRights?: OwnerRightsLookup;
+  /** The store of the users' open shells, shared by the instances (tests: two instances in one process). */
+  kv?: KvStore;
   /** How often detach and idle deadlines are looked at (tests: often). */
   sweepMs?: number;
   now?: () => number;
@@ -70,6 +79,8 @@ export async function openEshellDeps(
     revocations,
   });
   prepareRunDir(config.runDir);
+  // The users' open shells over every instance: Redis when scaled out (REDIS_URL), else this process's memory.
+  const ownKv = opts.kv ? null : createKv(config.REDIS_URL || undefined, 'hpc:eshell:');
   const sessions = new SessionManager({
     clusterId: config.ESHELL_CLUSTER_ID,
     ssh: {
@@ -81,6 +92,7 @@ export async function openEshellDeps(
       connectTimeoutS: config.ESHELL_CONNECT_TIMEOUT_S,
     },
     maxPerUser: config.ESHELL_MAX_SESSIONS_PER_USER,
+    open: openSessions(opts.kv ?? ownKv!, config.ESHELL_CLUSTER_ID, now),
     detachMs: config.ESHELL_DETACH_S * 1000,
     idleMs: config.ESHELL_IDLE_S * 1000,
     scrollbackBytes: config.ESHELL_SCROLLBACK_KB * 1024,
@@ -100,6 +112,7 @@ export async function openEshellDeps(
     async close() {
       await sessions.close();
       await ownRevocations?.close();
+      await ownKv?.close();
     },
   };
 }

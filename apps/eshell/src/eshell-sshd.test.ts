@@ -288,6 +288,67 @@ describe.skipIf(missing !== null)('the shell service over a real sshd', () => {
     for (const o of opened) o.term.close();
   });
 
+  it("counts the limit over the service's instances, and a burst on both never passes it", async () => {
+    // A second instance of the same cluster's service (the same portal keys, the same store of open shells: Redis
+    // when scaled out). lisi may have 3 in all.
+    const h2 = await eshellHarness({
+      dir: path.join(dir, 'second'),
+      caKey,
+      nodes: [{ address: `127.0.0.1:${sshd.port}`, hostKey: sshd.hostKey }],
+      homes,
+      env: { ESHELL_DETACH_S: '1', ESHELL_MAX_SESSIONS_PER_USER: '3' },
+      sameServiceAs: { keys: h.keys, openKv: h.openKv },
+    });
+    try {
+      const token = await h.token(B);
+      await new Promise((r) => setTimeout(r, 1200)); // the sessions of the tests before end after 1 s detached
+      const first = [await shell(B, {}, token), await shell(B, {}, token)];
+      // Two on the first instance: the second instance gives one more, then refuses.
+      const t = await h2.ticket(token, {});
+      expect(t.code).toBe('0');
+      const third = h2.connect();
+      open.push(third);
+      await third.auth(t.data.ticket);
+      await third.ready();
+      expect((await h2.ticket(token, {})).code).toBe('ESHELL_SESSION_LIMIT');
+      expect((await h.ticket(token, {})).code).toBe('ESHELL_SESSION_LIMIT');
+      for (const s of first) s.term.close();
+      third.close();
+      await new Promise((r) => setTimeout(r, 1500)); // detached past 1 s: ended, their places given back
+      // Eight tickets at once on both instances, then eight sockets at once: at most 3 shells start.
+      const tickets = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => (i % 2 ? h2 : h).ticket(token, {})),
+      );
+      const terms = tickets.map((tk, i) => {
+        const term = (i % 2 ? h2 : h).connect();
+        open.push(term);
+        return { term, tk };
+      });
+      const outcomes = await Promise.all(
+        terms.map(async ({ term, tk }) => {
+          if (tk.code !== '0') return 'refused';
+          await term.auth(tk.data.ticket);
+          return term.waitFor('ready or refused', () =>
+            term.controls.some((c) => c.t === 'ready')
+              ? 'ready'
+              : term.closed || term.controls.some((c) => c.t === 'end')
+                ? 'refused'
+                : undefined,
+          );
+        }),
+      );
+      expect(outcomes.filter((o) => o === 'ready').length).toBeLessThanOrEqual(3);
+      expect(outcomes.filter((o) => o === 'ready').length).toBeGreaterThanOrEqual(1);
+      const live = [...h.deps.sessions.all(), ...h2.deps.sessions.all()].filter(
+        (s) => !s.ended && s.owner.cun === B,
+      );
+      expect(live.length).toBeLessThanOrEqual(3);
+      for (const { term } of terms) term.close();
+    } finally {
+      await h2.close();
+    }
+  });
+
   it('ends a shell whose account is disabled, and ends every shell when the service stops, saying so', async () => {
     // A second service on the same sshd: idle after 1 s, the portal's rights of the moment asked every 0.2 s.
     let disabled = false;

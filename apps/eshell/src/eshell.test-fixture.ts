@@ -8,7 +8,7 @@ import { exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
 import WebSocket from 'ws';
 import type { OwnerRightsLookup } from '@hpc/cluster-kit';
 import { ESHELL_WS_PATH, type ShellServerMessage } from '@hpc/contracts';
-import { createRevocationStore, createKv, signClusterToken } from '@hpc/server-kit';
+import { createRevocationStore, createKv, signClusterToken, type KvStore } from '@hpc/server-kit';
 import { buildEshell } from './app';
 import { textOf } from './http/socket';
 import { readEshellConfig } from './config';
@@ -127,6 +127,8 @@ export interface HarnessOptions {
   homes: Record<string, string>;
   env?: Record<string, string>;
   ownerRights?: OwnerRightsLookup;
+  /** Another instance of the same service: the portal's keys and the store of open shells of the first. */
+  sameServiceAs?: { keys: Awaited<ReturnType<typeof makeKeys>>; openKv: KvStore };
 }
 
 /** The service's log lines, as JSON objects (the harness logs at info into this). */
@@ -143,8 +145,9 @@ export class LogLines extends Writable {
 
 /** A standalone shell service listening on loopback, with a portal key pair, a revocation store and tokens. */
 export async function eshellHarness(o: HarnessOptions) {
-  const keys = await makeKeys();
+  const keys = o.sameServiceAs?.keys ?? (await makeKeys());
   const kv = createKv(undefined, 'rev:');
+  const openKv = o.sameServiceAs?.openKv ?? createKv(undefined, 'open:');
   const revocations = createRevocationStore(kv);
   const users = Object.keys(o.homes);
   const subOf = (user: string) => String(users.indexOf(user) + 100);
@@ -163,6 +166,7 @@ export async function eshellHarness(o: HarnessOptions) {
     logStream: logs,
     jwks: () => keys.jwks,
     revocations,
+    kv: openKv,
     sweepMs: 100,
     ...(o.ownerRights ? { ownerRights: o.ownerRights } : {}),
   });
@@ -191,6 +195,8 @@ export async function eshellHarness(o: HarnessOptions) {
   return {
     app,
     deps,
+    keys,
+    openKv,
     base,
     revocations,
     logs,
@@ -203,6 +209,7 @@ export async function eshellHarness(o: HarnessOptions) {
     async close() {
       await app.close();
       await kv.close();
+      if (!o.sameServiceAs) await openKv.close();
     },
   };
 }

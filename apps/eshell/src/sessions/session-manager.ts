@@ -6,6 +6,7 @@ import { AppError } from '@hpc/server-kit';
 import type { TokenClaims } from '@hpc/cluster-kit';
 import type { LoginNode } from '../ssh/login-nodes';
 import { prepareLogin, type SshLoginSettings } from '../ssh/ssh-login';
+import { OPEN_SESSION_TTL_MS, type OpenSessions } from './open-sessions';
 import { Scrollback } from './scrollback';
 
 /** The page's end of a session: a socket, seen through what the session needs of it. */
@@ -28,6 +29,8 @@ export interface SessionSettings {
   clusterId: string;
   ssh: SshLoginSettings;
   maxPerUser: number;
+  /** The user's open shells over every instance (a KV record): the limit is counted there. */
+  open: OpenSessions;
   detachMs: number;
   idleMs: number;
   scrollbackBytes: number;
@@ -143,9 +146,8 @@ export class ShellSession {
  */
 export class SessionManager {
   private readonly sessions = new Map<string, ShellSession>();
-  /** Sessions being started per user (so that two tickets at once cannot pass the limit). */
-  private readonly starting = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
+  private lastRefresh = 0;
   private readonly now: () => number;
 
   constructor(private readonly s: SessionSettings) {
@@ -181,16 +183,20 @@ export class SessionManager {
     return [...this.sessions.values()];
   }
 
-  /** Refuses a new session beyond the user's limit (ESHELL_SESSION_LIMIT). */
-  assertRoom(owner: SessionOwner): void {
-    const open = this.listOf(owner).length + (this.starting.get(owner.sub) ?? 0);
-    if (open >= this.s.maxPerUser) throw new AppError(EshellCodes.sessionLimit);
+  /**
+   * Refuses a new session beyond the user's limit (ESHELL_SESSION_LIMIT) over every instance of the service: asked
+   * when the page asks for a ticket, so it hears at once; the start takes its place for good (`open.reserve`).
+   */
+  async assertRoom(owner: SessionOwner): Promise<void> {
+    if ((await this.s.open.count(owner.sub)) >= this.s.maxPerUser)
+      throw new AppError(EshellCodes.sessionLimit);
   }
 
   /** Starts ssh for a new session. The keys of its handshake are gone once it is made (or failed). */
   async start(n: NewSession): Promise<ShellSession> {
-    this.assertRoom(n);
-    this.starting.set(n.sub, (this.starting.get(n.sub) ?? 0) + 1);
+    if (!(await this.s.open.reserve(n.sub, n.id, this.s.maxPerUser)))
+      throw new AppError(EshellCodes.sessionLimit);
+    let started = false;
     try {
       const login = await prepareLogin(this.s.ssh, {
         cun: n.cun,
@@ -237,6 +243,7 @@ export class SessionManager {
         clearTimeout(deadline);
         login.dispose();
         this.sessions.delete(n.id);
+        void this.s.open.release(n.sub, n.id).catch(() => undefined);
         const { reason, message } = session.endReason;
         if (!session.ended) session.ended = 'exit';
         session.client?.control({ t: 'end', reason, code: exitCode, ...(message ? { message } : {}) });
@@ -256,11 +263,10 @@ export class SessionManager {
           'shell session ended',
         );
       });
+      started = true;
       return session;
     } finally {
-      const left = (this.starting.get(n.sub) ?? 1) - 1;
-      if (left > 0) this.starting.set(n.sub, left);
-      else this.starting.delete(n.sub);
+      if (!started) await this.s.open.release(n.sub, n.id).catch(() => undefined);
     }
   }
 
@@ -271,6 +277,14 @@ export class SessionManager {
       if (s.ended) continue;
       if (s.detachedAt !== null && now - s.detachedAt >= this.s.detachMs) s.end('detached');
       else if (now - s.lastActivity >= this.s.idleMs) s.end('idle');
+    }
+    // The records of the live sessions, a few times within their life.
+    if (now - this.lastRefresh >= OPEN_SESSION_TTL_MS / 3) {
+      this.lastRefresh = now;
+      const live = [...this.sessions.values()].filter((s) => !s.ended);
+      void this.s.open
+        .refresh(live.map((s) => ({ sub: s.owner.sub, id: s.id })))
+        .catch((e: Error) => this.s.log.warn({ err: e }, 'the open-session records were not refreshed'));
     }
   }
 

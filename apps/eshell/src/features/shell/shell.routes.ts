@@ -24,7 +24,7 @@ export function shellRoutes(app: EshellApp, ctx: EshellContext): void {
         ? deps.config.loginNodes.find((n) => n.address === body.node)
         : deps.config.loginNodes[0];
       if (!node) throw new AppError(EshellCodes.node);
-      deps.sessions.assertRoom(owner);
+      await deps.sessions.assertRoom(owner);
       sessionId = SessionManager.newId();
       create = { node: node.address, cwd: body.cwd, cols: body.cols ?? 80, rows: body.rows ?? 24 };
     }
