@@ -41,7 +41,9 @@ if (missing) {
 function queueReads(): number {
   const out = execFileSync('sdiag', { encoding: 'utf8' });
   let n = 0;
-  for (const m of out.matchAll(/^\s*(REQUEST_JOB_INFO\w*)\s+\(\s*\d+\)\s+count:(\d+)/gm)) n += Number(m[2]);
+  // REQUEST_JOB_INFO (squeue, the poller) and REQUEST_JOB_USER_INFO (squeue -u, what OOD runs per page view).
+  for (const m of out.matchAll(/^\s*(REQUEST_JOB_(?:USER_)?INFO\w*)\s+\(\s*\d+\)\s+count:(\d+)/gm))
+    n += Number(m[2]);
   return n;
 }
 
