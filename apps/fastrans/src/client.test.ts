@@ -22,6 +22,7 @@ const LIMITS: EngineLimits = {
   batchFiles: 100,
 };
 const sha = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
+const sha256Hex = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
 /** A page: a WebSocket to the client with an Origin, answers by id, events collected. */
 class Page {
@@ -248,6 +249,47 @@ describe('fast-transfer client against the portal and efile', () => {
     } finally {
       page.close();
       await c.close();
+    }
+  });
+
+  it('checks every downloaded range against its digest as it arrives: a flipped bit is fetched again, no whole-file pass', async () => {
+    const proxy = await holdProxy(base, Infinity);
+    proxy.release();
+    const via = proxy.origin;
+    const c = await startClient({
+      config: {
+        portal: via,
+        allowedOrigins: [via],
+        ports: [0],
+        configDir: path.join(tmp.dir, 'cfg-digest'),
+        label: 'test',
+      },
+      limits: LIMITS,
+      log: () => undefined,
+    });
+    const page = await Page.open(c.port, via);
+    try {
+      expect((await page.send('login', { token: uk })).code).toBe('0');
+      const remote = path.join(home(), 'digest.bin');
+      const bytes = crypto.randomBytes(6 * LIMITS.rangeSize + 123);
+      fs.writeFileSync(remote, bytes);
+      proxy.corrupt(2);
+      const into = path.join(tmp.dir, 'digest-down');
+      const down = await page.send<{ task: { task_id: string } }>('download', {
+        src: ['/public/home/demo/digest.bin'],
+        path: into,
+      });
+      expect(down.code).toBe('0');
+      await page.until(down.data.task.task_id, S.successful);
+      expect(sha(path.join(into, 'digest.bin'))).toBe(sha256Hex(bytes));
+      // Seven ranges, two of them fetched again after their bytes did not match the server's digest; and no
+      // SHA-256 of the whole file on either side after the last byte.
+      expect(proxy.counts.read).toBe(7 + 2);
+      expect(proxy.counts.sha256).toBe(0);
+    } finally {
+      page.close();
+      await c.close();
+      await proxy.close();
     }
   });
 

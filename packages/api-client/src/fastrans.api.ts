@@ -10,6 +10,7 @@ import type {
   TransferShaResponse,
   TransferStatusResponse,
 } from '@hpc/contracts';
+import { WANT_CONTENT_DIGEST } from '@hpc/contracts';
 import type { ApiClient } from './client';
 import type { DataOf } from './envelope';
 
@@ -61,11 +62,14 @@ export function fastransApi(client: ApiClient) {
     /** NDJSON, one {@link ManifestEntry} a line, when the content type says so; otherwise an envelope. */
     manifest: (paths: string[]) =>
       client.send('/fastrans/manifest.action', { method: 'POST', json: { paths } }),
-    /** Bytes `start` to `end` (exclusive) of one file: 206, or 200 with the whole file for a range from 0. */
+    /**
+     * Bytes `start` to `end` (exclusive) of one file: 206, or 200 with the whole file for a range from 0. A server
+     * that can answers with the range's `Content-Digest` (contracts' `WANT_CONTENT_DIGEST`).
+     */
     read: (path: string, start: number, end: number) =>
       client.send('/fastrans/read.action', {
         query: { path },
-        headers: { range: `bytes=${start}-${end - 1}` },
+        headers: { range: `bytes=${start}-${end - 1}`, 'want-content-digest': WANT_CONTENT_DIGEST },
       }),
     /** A tar of these small files with their `hpc.sha256` pax headers. */
     readBatch: (paths: string[]) =>

@@ -139,6 +139,7 @@ describe('fastransApi / fastransWebApi', () => {
     expect(res).toBeInstanceOf(Response);
     expect(r.calls[0]!.url).toBe('http://e/fastrans/read.action?path=%2Fh%2Ff');
     expect(r.calls[0]!.headers.range).toBe('bytes=10-19');
+    expect(r.calls[0]!.headers['want-content-digest']).toBe('sha-256');
   });
 
   it('numbers the web server calls and carries the version and the web token', async () => {

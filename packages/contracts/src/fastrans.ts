@@ -179,6 +179,33 @@ export const ManifestEntry = Obj({
   mtime: Type.Number(),
 });
 export type ManifestEntry = Static<typeof ManifestEntry>;
+/**
+ * A range's digest on the way down (RFC 9530): the client asks with `Want-Content-Digest: sha-256`, efile reads the
+ * range, hashes it and answers `Content-Digest: sha-256=:<base64>:` with the bytes. The client checks each range as
+ * it arrives, so a download needs no whole-file digest after its last byte (issue 24 §1: that serial tail re-read
+ * and hashed the whole file on both sides). A server without it answers no header; the client then compares the
+ * whole file's SHA-256 as before.
+ */
+export const WANT_CONTENT_DIGEST = 'sha-256';
+/** The header value for a SHA-256 (hex) of the bytes sent. */
+export const contentDigest = (sha256Hex: string) =>
+  `sha-256=:${btoa(String.fromCharCode(...(sha256Hex.match(/../g) ?? []).map((h) => parseInt(h, 16))))}:`;
+/** The SHA-256 (hex) of a `Content-Digest` header, or null when it has none. */
+export function sha256OfContentDigest(header: string | null | undefined): string | null {
+  const m = /(?:^|,)\s*sha-256=:([A-Za-z0-9+/]+={0,2}):/.exec(header ?? '');
+  if (!m) return null;
+  let bytes: string;
+  try {
+    bytes = atob(m[1]!);
+  } catch {
+    return null;
+  }
+  const hex = [...bytes].map((c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('');
+  return hex.length === 64 ? hex : null;
+}
+/** The largest range efile reads whole to hash it (the client's ranges are 16 MiB). */
+export const DIGEST_RANGE_MAX = 64 * 1024 * 1024;
+
 /** `GET /fastrans/read.action?path=` with `Range`: the bytes of one file (206). */
 export const TransferReadQuery = Obj({ path: ClusterPath });
 /** `POST /fastrans/readBatch.action`: a tar stream of these small files, each with its `hpc.sha256` pax header. */

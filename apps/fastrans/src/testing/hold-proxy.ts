@@ -8,8 +8,8 @@ import http from 'node:http';
  */
 export async function holdProxy(target: string | (() => string), allow: number) {
   const base = () => (typeof target === 'string' ? target : target());
-  const counts = { range: 0, status: 0, rangeDone: 0 };
-  const state = { hold: true, down: false };
+  const counts = { range: 0, status: 0, rangeDone: 0, read: 0, sha256: 0 };
+  const state = { hold: true, down: false, corruptReads: 0 };
   const held: http.ServerResponse[] = [];
   // No keep-alive upstream: closing the proxy leaves no connection open on the portal.
   const agent = new http.Agent({ keepAlive: false });
@@ -20,6 +20,8 @@ export async function holdProxy(target: string | (() => string), allow: number) 
       return;
     }
     if (p.includes('/fastrans/status.action')) counts.status++;
+    if (p.includes('/fastrans/sha256.action')) counts.sha256++;
+    if (p.includes('/fastrans/read.action')) counts.read++;
     if (p.includes('/fastrans/range.action')) {
       counts.range++;
       if (state.hold && counts.range > allow) {
@@ -30,6 +32,20 @@ export async function holdProxy(target: string | (() => string), allow: number) 
     }
     const up = http.request(base() + p, { method: req.method, headers: req.headers, agent }, (r) => {
       res.writeHead(r.statusCode ?? 502, r.headers);
+      if (p.includes('/fastrans/read.action') && state.corruptReads > 0) {
+        // A bit flipped on the way (a bad link, a broken middlebox): the bytes change, the headers do not.
+        state.corruptReads--;
+        let first = true;
+        r.on('data', (c: Buffer) => {
+          if (first && c.length > 0) {
+            first = false;
+            c[0] = c[0]! ^ 0x01;
+          }
+          res.write(c);
+        });
+        r.on('end', () => res.end());
+        return;
+      }
       r.pipe(res);
       if (p.includes('/fastrans/range.action')) r.on('end', () => counts.rangeDone++);
     });
@@ -44,6 +60,10 @@ export async function holdProxy(target: string | (() => string), allow: number) 
   return {
     origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     counts,
+    /** Flips a bit in the body of the next `n` ranged reads (downloads). */
+    corrupt(n: number) {
+      state.corruptReads = n;
+    },
     /** Like a killed server: every connection is dropped until `up`. */
     down() {
       state.down = true;

@@ -6,8 +6,9 @@ import {
   type FastransCalls,
   type ManifestLine,
 } from '@hpc/api-client';
-import { CommonCodes, PortalCodes, type TransferFileRef } from '@hpc/contracts';
+import { CommonCodes, PortalCodes, sha256OfContentDigest, type TransferFileRef } from '@hpc/contracts';
 import { NetworkError, nodeFetch } from './http';
+import { sha256Of } from './local';
 
 /** An answer of efile with a code other than "0". `auth` for refused tokens (the task waits for a new login). */
 export class RemoteError extends Error {
@@ -150,13 +151,20 @@ export class Remote {
     });
   }
 
-  read(path: string, start: number, end: number): Promise<Buffer> {
+  /**
+   * Bytes `start`..`end` (exclusive) of a remote file. `checked`: the server sent the range's SHA-256 and the bytes
+   * are those (a range that arrived otherwise is a network failure, sent again); false from a server without range
+   * digests, whose file is then compared whole at the end.
+   */
+  read(path: string, start: number, end: number): Promise<{ data: Buffer; checked: boolean }> {
     return this.via(async (c) => {
       const res = await c.read(path, start, end);
       const body = await bytesOf(res);
       if (res.status !== 206 && !(res.status === 200 && start === 0)) throw errorOf(body);
       if (body.length !== end - start) throw new NetworkError('short range');
-      return body;
+      const theirs = sha256OfContentDigest(res.headers.get('content-digest'));
+      if (theirs && sha256Of(body) !== theirs) throw new NetworkError('the range differs from its digest');
+      return { data: body, checked: theirs !== null };
     });
   }
   readBatch(paths: string[]): Promise<Buffer> {

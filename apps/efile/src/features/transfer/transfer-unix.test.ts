@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FastransRefusal } from '@hpc/contracts';
+import { FastransRefusal, sha256OfContentDigest } from '@hpc/contracts';
 import { makeHarness, type Harness } from '../../efile.test-fixture';
 import { readTar } from '../../fs/tar-extract';
 import { defaultUmask } from '@hpc/cluster-kit';
@@ -270,5 +270,18 @@ describe.skipIf(!isRoot)('unix mode: fast transfer runs as the user', () => {
     expect(m?.body ?? '').not.toContain('inner-secret');
     const mine = await call('POST', '/fastrans/manifest.action', { paths: [`${home}/mine.txt`] });
     expect(JSON.parse(mine.body.trim())).toMatchObject({ rel: 'mine.txt', dir: false, size: 4 });
+    // A range with its digest is read by the user's worker too: the user's file, never root's.
+    const read = (p: string) =>
+      h.app.inject({
+        method: 'GET',
+        url: `/fastrans/read.action?path=${encodeURIComponent(p)}`,
+        headers: { token, range: 'bytes=1-3', 'want-content-digest': 'sha-256' },
+      });
+    const ok = await read(`${home}/mine.txt`);
+    expect(ok.statusCode).toBe(206);
+    expect(ok.body).toBe('ine');
+    expect(sha256OfContentDigest(String(ok.headers['content-digest']))).toBe(sha(Buffer.from('ine')));
+    const refused = await read(`${home}/secret.txt`);
+    expect(refused.json()).toMatchObject({ code: '1030' });
   });
 });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FastransRefusal } from '@hpc/contracts';
+import { FastransRefusal, sha256OfContentDigest } from '@hpc/contracts';
 import { testDbTargets } from '@hpc/server-kit/testing';
 import { makeHarness, type Harness } from '../../efile.test-fixture';
 import { readTar } from '../../fs/tar-extract';
@@ -347,6 +347,29 @@ describe.each(testDbTargets())('fast-transfer calls ($name)', (db) => {
     });
     expect(part.statusCode).toBe(206);
     expect(part.rawPayload.equals(big.subarray(1000, 2000))).toBe(true);
+    expect(part.headers['content-digest']).toBeUndefined();
+    // Asked for its digest (RFC 9530): the range's SHA-256, in base64, with the same bytes.
+    const digested = await h.app.inject({
+      method: 'GET',
+      url: `/fastrans/read.action?path=${encodeURIComponent(`${HOME}/dl/big.bin`)}`,
+      headers: { token, range: 'bytes=1000-1999', 'want-content-digest': 'sha-256' },
+    });
+    expect(digested.statusCode).toBe(206);
+    expect(digested.headers['content-range']).toBe(`bytes 1000-1999/${big.length}`);
+    expect(digested.rawPayload.equals(big.subarray(1000, 2000))).toBe(true);
+    expect(digested.headers['content-digest']).toBe(
+      `sha-256=:${crypto.createHash('sha256').update(big.subarray(1000, 2000)).digest('base64')}:`,
+    );
+    expect(sha256OfContentDigest(String(digested.headers['content-digest']))).toBe(
+      sha(big.subarray(1000, 2000)),
+    );
+    // Unsatisfiable: past the end.
+    const past = await h.app.inject({
+      method: 'GET',
+      url: `/fastrans/read.action?path=${encodeURIComponent(`${HOME}/dl/big.bin`)}`,
+      headers: { token, range: `bytes=${big.length}-${big.length + 10}`, 'want-content-digest': 'sha-256' },
+    });
+    expect(past.statusCode).toBe(416);
     const batch = await call(h, token, 'POST', '/fastrans/readBatch.action', {
       paths: [`${HOME}/dl/deep/f1.txt`, `${HOME}/dl/deep/f2.txt`, `${HOME}/dl/missing.txt`],
     });
