@@ -7,8 +7,9 @@ import {
   type ManifestLine,
 } from '@hpc/api-client';
 import { CommonCodes, PortalCodes, sha256OfContentDigest, type TransferFileRef } from '@hpc/contracts';
-import { NetworkError, nodeFetch } from './http';
-import { sha256Of } from './local';
+import { NetworkError, nodeFetch, rangeBodyOf } from './http';
+import { RangeBuffers, sha256Of } from './local';
+import { DEFAULT_LIMITS } from '../engine/task';
 
 /** An answer of efile with a code other than "0". `auth` for refused tokens (the task waits for a new login). */
 export class RemoteError extends Error {
@@ -36,19 +37,30 @@ export class Remote {
   private readonly clients = new Map<string, { client: ApiClient; calls: FastransCalls }>();
   /** Consecutive network failures over all servers: the runner reports "proxy closed" past a threshold. */
   failures = 0;
+  /** The bodies of download ranges, reused (`giveRange`): each a pooled buffer, or a view of one. */
+  private readonly rangePool: RangeBuffers;
+  private readonly poolOf = new WeakMap<Buffer, Buffer>();
 
   constructor(
     readonly servers: string[],
     token: string,
+    rangeSize = DEFAULT_LIMITS.rangeSize,
   ) {
     if (servers.length === 0) throw new Error('no server');
+    this.rangePool = new RangeBuffers(rangeSize, DEFAULT_LIMITS.streamsTotal);
+    const rangeBody = (length: number) => {
+      const base = this.rangePool.take(length);
+      const view = base.length === length ? base : base.subarray(0, length);
+      this.poolOf.set(view, base);
+      return view;
+    };
     for (const server of servers) {
       // No deadline of the client's own: the socket's inactivity limit (nodeFetch) bounds a call, as a range of
       // 64 MiB on a slow link may rightly take minutes.
       const client = new ApiClient({
         baseUrl: server,
         timeoutMs: 0,
-        fetch: nodeFetch(),
+        fetch: nodeFetch({ rangeBody }),
         headers: () => ({ token }),
       });
       this.clients.set(server, { client, calls: fastransApi(client) });
@@ -156,10 +168,16 @@ export class Remote {
    * are those (a range that arrived otherwise is a network failure, sent again); false from a server without range
    * digests, whose file is then compared whole at the end.
    */
+  /** A range body of `read` back to the pool, once nothing reads it any more (written to the partial file). */
+  giveRange(data: Buffer): void {
+    const base = this.poolOf.get(data);
+    if (base) this.rangePool.give(base);
+  }
+
   read(path: string, start: number, end: number): Promise<{ data: Buffer; checked: boolean }> {
     return this.via(async (c) => {
       const res = await c.read(path, start, end);
-      const body = await bytesOf(res);
+      const body = rangeBodyOf(res) ?? (await bytesOf(res));
       if (res.status !== 206 && !(res.status === 200 && start === 0)) throw errorOf(body);
       if (body.length !== end - start) throw new NetworkError('short range');
       const theirs = sha256OfContentDigest(res.headers.get('content-digest'));

@@ -393,7 +393,11 @@ export class Runner {
               }
             } else {
               const { data, checked } = await remote.read(remoteOf(w.file), w.start, w.end);
-              await L.writeAt(L.partialOf(localOf(w.file)), f.size, w.start, data);
+              try {
+                await L.writeAt(L.partialOf(localOf(w.file)), f.size, w.start, data);
+              } finally {
+                remote.giveRange(data);
+              }
               if (checked) {
                 let ranges = run.checkedRanges.get(w.file);
                 if (!ranges) run.checkedRanges.set(w.file, (ranges = new Set()));
