@@ -128,6 +128,78 @@ describe.skipIf(!isRoot)('E-Shell in the browser', () => {
     await page.context().close();
   }, 60_000);
 
+  it('at 1440 px: the header is one toolbar row in both languages, with a session open', async () => {
+    for (const language of ['en-US', 'zh-CN'] as const) {
+      const { page, shot, errors } = await logInAs(browser, portal.url, 'demo', { language, at: '/eshell' });
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.getByTestId('eshell-new').click();
+      await page
+        .locator('[data-testid=eshell-status][data-status=ready]')
+        .last()
+        .waitFor({ timeout: 15_000 });
+      await page.mouse.move(0, 0);
+      // Each tool's middle (an input inside its affix wrapper starts lower than a button: same row, same middle).
+      const top = (selector: string) =>
+        page
+          .locator(selector)
+          .first()
+          .evaluate((e) => {
+            const r = e.getBoundingClientRect();
+            return Math.round((r.top + r.bottom) / 2);
+          });
+      console.log(`header (${language}): ${await shot(`eshell-header-1440-${language}`)}`);
+      // Before: the find-in-output box, its button and the font size wrapped onto a second row in English.
+      const row = await top('[data-testid=eshell-new]');
+      for (const selector of [
+        '[data-testid=eshell-cluster]',
+        '[data-testid=eshell-node]',
+        '[data-testid=eshell-search]',
+        '[data-testid=eshell-search-next]',
+        '[data-testid=eshell-font]',
+      ])
+        expect({ selector, top: await top(selector) }).toEqual({ selector, top: row });
+      // The narrower cluster select holds the centre's whole name (shown in full here; a longer one would end in an
+      // ellipsis, with the whole name as its title).
+      const centre = language === 'en-US' ? 'Hefei Advanced Computing Center' : '合肥先进计算中心';
+      expect(await page.getByTestId('eshell-cluster').locator('[title]').first().getAttribute('title')).toBe(
+        centre,
+      );
+      // The icon-only "find next" is named, and works from the keyboard: Enter in the box, then Tab and Enter.
+      const next = page.getByRole('button', { name: language === 'en-US' ? 'Find next' : '查找下一个' });
+      expect(await next.getAttribute('data-testid')).toBe('eshell-search-next');
+      // The shell's prompt, before typing (what is typed ahead is echoed twice).
+      await expect.poll(() => screen(page), { timeout: 10_000 }).toMatch(/\$\s*$/);
+      await page.locator('.xterm-helper-textarea').focus();
+      await page.keyboard.type('echo found-$((6*7))\n');
+      await expect.poll(() => screen(page), { timeout: 10_000 }).toMatch(/^found-42\s*$/m);
+      const search = page.getByRole('textbox', {
+        name: language === 'en-US' ? 'Find in output' : '在输出中查找',
+      });
+      await search.fill('found-42');
+      await search.press('Enter');
+      const selected = () => page.locator('.xterm-selection div').count();
+      await expect.poll(selected).toBeGreaterThan(0);
+      await page.keyboard.press('Tab');
+      expect(await next.evaluate((e) => e === document.activeElement)).toBe(true);
+      await page.keyboard.press('Enter');
+      // Its tooltip says what it does.
+      await next.hover();
+      await expect
+        .poll(() => page.getByRole('tooltip').innerText())
+        .toBe(language === 'en-US' ? 'Find next' : '查找下一个');
+      console.log(`find next (${language}): ${await shot(`eshell-find-next-${language}`)}`);
+      await page.mouse.move(0, 0);
+      await page.waitForTimeout(300);
+      console.log(`header, found (${language}): ${await shot(`eshell-header-found-${language}`)}`);
+      const found = await axeViolations(page, { exclude: ['.hpc-main-menu'] });
+      expect(found.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => `${n.target} ${n.summary}`) }))).toEqual(
+        [],
+      );
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+  }, 90_000);
+
   it('opens a tab in the folder E-File asked for, and closing the tab ends its session', async () => {
     const { page } = await logInAs(browser, portal.url, 'demo', {
       language: 'en-US',

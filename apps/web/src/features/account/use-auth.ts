@@ -30,6 +30,8 @@ export function useLogin() {
     mutationFn: (body: LoginBody) => identity.auth.login(body),
     meta: { silent: true },
     onSuccess: async (user) => {
+      // The server's values win at login: what was chosen before it (on the login page) is not saved for the user.
+      preferences.unsaved.clear();
       endSession();
       markSessionActive();
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_QUERY_KEY[0] });
@@ -52,11 +54,11 @@ async function applySavedPreferences(preferences: Preferences): Promise<void> {
   const saved = await identity.user.preferences().catch(() => null);
   if (saved?.language && saved.language !== serverLocale(preferences.language)) {
     await loadLanguage(saved.language);
-    preferences.setLanguage(saved.language);
+    preferences.applySaved({ language: saved.language });
     await i18n.changeLanguage(saved.language);
     document.documentElement.lang = saved.language;
   }
-  if (saved?.theme && saved.theme !== preferences.theme) preferences.setTheme(saved.theme);
+  if (saved?.theme && saved.theme !== preferences.theme) preferences.applySaved({ theme: saved.theme });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Button, Empty, Input, InputNumber, Select, Skeleton, Tabs } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { Alert, Button, Empty, Input, InputNumber, Select, Skeleton, Space, Tabs, Tooltip } from 'antd';
+import { ArrowDownOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -121,6 +121,10 @@ function EshellPageBody() {
   const remember = (key: string) => (sessionId: string) =>
     setTabs((list) => list.map((x) => (x.key === key ? { ...x, sessionId: sessionId || undefined } : x)));
 
+  const findNext = () => {
+    if (activeKey) handles.current.get(activeKey)?.findNext(search);
+  };
+
   const centerOf = (id: string) => {
     const c = clusters.find((x) => x.clusterId === id);
     return c ? pick(i18n.language, c.centerName, c.centerNameEn) : id;
@@ -135,7 +139,9 @@ function EshellPageBody() {
         {clusters.length > 0 ? (
           <Select
             aria-label={t('eshell.cluster')}
-            className="hpc-eshell-select"
+            className="hpc-eshell-cluster"
+            // Narrow on the toolbar row (a long name ends in an ellipsis); the list shows names in full.
+            popupMatchSelectWidth={false}
             value={clusterId}
             onChange={(id: string) => setParams({ cluster: id })}
             options={clusters.map((c) => ({
@@ -148,7 +154,8 @@ function EshellPageBody() {
         {api ? (
           <Select
             aria-label={t('eshell.node')}
-            className="hpc-eshell-select"
+            className="hpc-eshell-node"
+            popupMatchSelectWidth={false}
             value={node}
             onChange={(n: string) => setPickedNode(n)}
             options={nodes.map((n) => ({
@@ -169,15 +176,27 @@ function EshellPageBody() {
           {t('eshell.newSession')}
         </Button>
         <div className="hpc-eshell-tools">
-          <Input.Search
-            aria-label={t('eshell.search')}
-            placeholder={t('eshell.search')}
-            enterButton={t('eshell.searchNext')}
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            onSearch={(v) => activeKey && handles.current.get(activeKey)?.findNext(v)}
-            style={{ width: 260 }}
-          />
+          {/* Icon-only "find next", named for screen readers and in its tooltip: the row fits 1440 px in English. */}
+          <Space.Compact>
+            <Input
+              aria-label={t('eshell.search')}
+              placeholder={t('eshell.search')}
+              className="hpc-eshell-search"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              onPressEnter={findNext}
+              data-testid="eshell-search"
+            />
+            <Tooltip title={t('eshell.searchNext')}>
+              <Button
+                type="primary"
+                icon={<ArrowDownOutlined />}
+                aria-label={t('eshell.searchNext')}
+                onClick={findNext}
+                data-testid="eshell-search-next"
+              />
+            </Tooltip>
+          </Space.Compact>
           <InputNumber
             aria-label={t('eshell.fontSize')}
             prefix={t('eshell.fontSize')}
