@@ -80,6 +80,22 @@ describe.skipIf(!isRoot)('E-Shell in the browser', () => {
     await page.keyboard.type('" | od -An -tx1 | head -1\n');
     // 中 is e4 b8 ad in UTF-8: the shell got the bytes of the characters composed.
     await expect.poll(() => screen(page), { timeout: 10_000 }).toMatch(/e4 b8 ad e6 96 87/);
+    // A real composition, through Chromium's own input-method path (compositionstart, updates, the commit on
+    // xterm's text area), as a pinyin IME makes it: the pinyin being composed never reaches the shell, the
+    // committed characters do, once.
+    const ime = await page.context().newCDPSession(page);
+    await page.keyboard.type('printf "%s\\n" "');
+    for (const text of ['h', 'ha', 'han', '汉', '汉z', '汉zi', '汉字'])
+      await ime.send('Input.imeSetComposition', {
+        text,
+        selectionStart: text.length,
+        selectionEnd: text.length,
+      });
+    await ime.send('Input.insertText', { text: '汉字' });
+    await page.keyboard.type('" | od -An -tx1 | head -1\n');
+    // 汉字 is e6 b1 89 e5 ad 97: exactly that, then the newline (no "han" or "zi" before it).
+    await expect.poll(() => screen(page), { timeout: 10_000 }).toMatch(/^\s*e6 b1 89 e5 ad 97 0a\s*$/m);
+    await ime.detach();
     expect(errors).toEqual([]);
     await page.context().close();
   }, 60_000);
