@@ -100,6 +100,31 @@ describe.skipIf(!isRoot)('E-Shell in the browser', () => {
     await page.context().close();
   }, 60_000);
 
+  it('copies a selection and pastes from the clipboard as a terminal user expects', async () => {
+    const { page } = await logInAs(browser, portal.url, 'demo', { language: 'zh-CN', at: '/eshell' });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: portal.url });
+    await page.getByTestId('eshell-new').click();
+    await page.locator('[data-testid=eshell-status][data-status=ready]').last().waitFor({ timeout: 15_000 });
+    const text = page.locator('.xterm-helper-textarea').last();
+    await text.focus();
+    await page.keyboard.type('echo copyme$((6*7))word\n');
+    await expect.poll(() => screen(page), { timeout: 10_000 }).toContain('copyme42word');
+    // A double click selects the word the shell printed; Ctrl+Shift+C copies it (and sends nothing to the shell).
+    const rows = page.locator('.xterm-rows > div').filter({ hasText: /^copyme42word\s*$/ });
+    // xterm draws its own selection layer over the rows: the mouse at the word's place, not a click on the row.
+    const box = (await rows.last().boundingBox())!;
+    await page.mouse.dblclick(box.x + 20, box.y + box.height / 2);
+    await page.keyboard.press('Control+Shift+C');
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('copyme42word');
+    // Ctrl+Shift+V pastes the clipboard into the shell as typed input.
+    await page.evaluate(() => navigator.clipboard.writeText('echo pasted-$((40+1))'));
+    await text.focus();
+    await page.keyboard.press('Control+Shift+V');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => screen(page), { timeout: 10_000 }).toContain('pasted-41');
+    await page.context().close();
+  }, 60_000);
+
   it('follows the window size, changes the font size, and has no serious accessibility violation', async () => {
     const { page } = await logInAs(browser, portal.url, 'demo', { language: 'zh-CN', at: '/eshell' });
     await page.setViewportSize({ width: 1400, height: 900 });
