@@ -100,6 +100,58 @@ describe.skipIf(!isRoot)('E-Shell in the browser', () => {
     await page.context().close();
   }, 60_000);
 
+  it('a network drop: the page attaches again with a fresh ticket to the same shell, whose background job goes on', async () => {
+    const { page } = await logInAs(browser, portal.url, 'demo', { language: 'en-US', at: '/eshell' });
+    // Every terminal socket goes through here, so the test can cut the one that is open (as a network would).
+    const open: { page: { close(): Promise<void> }; server: { close(): Promise<void> } }[] = [];
+    await page.routeWebSocket(/\/sothisai\/api\/eshell\/ws/, (ws) => {
+      const server = ws.connectToServer();
+      open.push({ page: ws, server });
+    });
+    await page.getByTestId('eshell-new').click();
+    await page.locator('[data-testid=eshell-status][data-status=ready]').last().waitFor({ timeout: 15_000 });
+    const text = page.locator('.xterm-helper-textarea').last();
+    await text.focus();
+    // A background job that prints 2 s later, across the drop: its output arrives on the new socket.
+    await page.keyboard.type('echo before-$$; (sleep 2; echo printed-while-away) &\n');
+    await expect.poll(() => screen(page), { timeout: 10_000 }).toMatch(/before-\d+/);
+    const pid = /before-(\d+)/.exec(await screen(page))![1];
+    const sockets = open.length;
+    const cut = open[open.length - 1]!;
+    await Promise.all([cut.page.close(), cut.server.close()]);
+    // Attached again by itself: a new socket, the same shell (same $$), the job's output.
+    await expect.poll(() => open.length, { timeout: 20_000 }).toBeGreaterThan(sockets);
+    await page.locator('[data-testid=eshell-status][data-status=ready]').last().waitFor({ timeout: 15_000 });
+    await expect.poll(() => screen(page), { timeout: 15_000 }).toContain('printed-while-away');
+    await text.focus();
+    await page.keyboard.type('echo still-$$\n');
+    await expect.poll(() => screen(page), { timeout: 10_000 }).toContain(`still-${pid}`);
+    await page.context().close();
+  }, 90_000);
+
+  it('runs two sessions side by side in tabs, each its own shell', async () => {
+    const { page } = await logInAs(browser, portal.url, 'demo', { language: 'zh-CN', at: '/eshell' });
+    await page.getByTestId('eshell-new').click();
+    await page.locator('[data-testid=eshell-status][data-status=ready]').last().waitFor({ timeout: 15_000 });
+    await page.locator('.xterm-helper-textarea').last().focus();
+    await page.keyboard.type('echo first-$$\n');
+    await expect.poll(() => screen(page), { timeout: 10_000 }).toMatch(/first-\d+/);
+    const first = /first-(\d+)/.exec(await screen(page))![1];
+    await page.getByTestId('eshell-new').click();
+    await expect.poll(() => page.getByRole('tab').count(), { timeout: 10_000 }).toBe(2);
+    await page.locator('[data-testid=eshell-status][data-status=ready]').last().waitFor({ timeout: 15_000 });
+    const visible = page.locator('.xterm-rows').filter({ visible: true });
+    await page.locator('.xterm-helper-textarea').last().focus();
+    await page.keyboard.type('echo second-$$\n');
+    await expect.poll(() => visible.innerText(), { timeout: 10_000 }).toMatch(/second-\d+/);
+    const second = /second-(\d+)/.exec(await visible.innerText())![1];
+    expect(second).not.toBe(first);
+    // Back to the first tab: its own shell, its own output.
+    await page.getByRole('tab').first().click();
+    await expect.poll(() => visible.innerText(), { timeout: 10_000 }).toContain(`first-${first}`);
+    await page.context().close();
+  }, 90_000);
+
   it('copies a selection and pastes from the clipboard as a terminal user expects', async () => {
     const { page } = await logInAs(browser, portal.url, 'demo', { language: 'zh-CN', at: '/eshell' });
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: portal.url });
