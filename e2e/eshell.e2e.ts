@@ -20,6 +20,18 @@ if (!isRoot) console.warn('SKIPPED eshell e2e: it starts sshd and logs in as a r
 const screen = (page: Page) => page.locator('.xterm-rows').innerText();
 
 /**
+ * Ends the page's sessions (each tab's close button): a session left open waits detached for 10 minutes and counts
+ * towards demo's limit of 8, which the tests after would reach.
+ */
+async function closeSessions(page: Page) {
+  while ((await page.getByTestId('eshell-close').count()) > 0) {
+    const before = await page.getByTestId('eshell-close').count();
+    await page.getByTestId('eshell-close').first().click();
+    await expect.poll(() => page.getByTestId('eshell-close').count()).toBeLessThan(before);
+  }
+}
+
+/**
  * The browser shell against the built all-in-one and Debian's sshd with the portal's CA (issue 26 §2): the demo
  * login's shell runs as the real user `demo`, survives a reload with its output, and a centre without a shell
  * service says so.
@@ -126,6 +138,7 @@ describe.skipIf(!isRoot)('E-Shell in the browser', () => {
     await text.focus();
     await page.keyboard.type('echo still-$$\n');
     await expect.poll(() => screen(page), { timeout: 10_000 }).toContain(`still-${pid}`);
+    await closeSessions(page);
     await page.context().close();
   }, 90_000);
 
@@ -149,6 +162,7 @@ describe.skipIf(!isRoot)('E-Shell in the browser', () => {
     // Back to the first tab: its own shell, its own output.
     await page.getByRole('tab').first().click();
     await expect.poll(() => visible.innerText(), { timeout: 10_000 }).toContain(`first-${first}`);
+    await closeSessions(page);
     await page.context().close();
   }, 90_000);
 
@@ -174,6 +188,7 @@ describe.skipIf(!isRoot)('E-Shell in the browser', () => {
     await page.keyboard.press('Control+Shift+V');
     await page.keyboard.press('Enter');
     await expect.poll(() => screen(page), { timeout: 10_000 }).toContain('pasted-41');
+    await closeSessions(page);
     await page.context().close();
   }, 60_000);
 
