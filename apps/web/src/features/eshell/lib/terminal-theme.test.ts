@@ -27,7 +27,7 @@ describe("the terminal's colours follow the portal's themes (issue 26 §2)", () 
       const t = TERMINAL_THEMES[name];
       expect(contrast(t.foreground!, t.background!), `${name} foreground`).toBeGreaterThanOrEqual(4.5);
       // The colours a theme sets itself (ls and git use blue and yellow; white on a light background).
-      for (const key of ['blue', 'brightBlue', 'yellow', 'white', 'brightWhite'] as const) {
+      for (const key of ['blue', 'brightBlue', 'yellow', 'brightYellow', 'white', 'brightWhite'] as const) {
         const c = t[key];
         if (c) expect(contrast(c, t.background!), `${name} ${key}`).toBeGreaterThanOrEqual(3);
       }

@@ -21,9 +21,9 @@ export const TERMINAL_THEMES: Record<ThemeName, ITheme> = {
     blue: '#1677ff',
     // Darker than `blue` on purpose: the usual brighter blue reads at 2.9:1 on this background (the test asks 3:1).
     brightBlue: '#1668dc',
-    white: '#8c9aab',
+    white: '#7d8b9c',
     brightWhite: '#5c6b7d',
     yellow: '#ad6800',
-    brightYellow: '#d48806',
+    brightYellow: '#b87500',
   },
 };
