@@ -207,9 +207,12 @@ export const removeLocal = (p: string) => fs.rm(p, { force: true });
  * is a link (to `~/.ssh`, to another disk) would carry the download's files out of the folder the user chose, so it
  * fails the download instead (ELOOP, the name of a link in the way).
  */
-export async function ensureRealDir(base: string, rel: string): Promise<void> {
+export async function ensureRealDir(base: string, rel: string, realBase?: string): Promise<string> {
   const dir = localPath(base, rel);
   await fs.mkdir(dir, { recursive: true });
-  if ((await fs.realpath(dir)) !== path.join(await fs.realpath(base), ...safeRel(rel)))
+  // The base's real path once per download (the caller hands back what the first folder returned).
+  const real = realBase ?? (await fs.realpath(base));
+  if ((await fs.realpath(dir)) !== path.join(real, ...safeRel(rel)))
     throw Object.assign(new Error(`${dir} is a link: the download does not follow it`), { code: 'ELOOP' });
+  return real;
 }

@@ -230,11 +230,12 @@ export class Runner {
       throw new RemoteError(FastransCodes.badRequest, 'Choose items of one folder');
     const base = path.resolve(localDir);
     const remote = this.remote;
+    let realBase: string | undefined;
     // The manifest streams into the list file; folders are made as they come (empty ones included).
     return this.createFromList({ kind: 'download', local: base, remote: parent, overwrite }, (add) =>
       remote.manifest(remotePaths, async (e) => {
         L.safeRel(e.rel);
-        if (e.dir) await L.ensureRealDir(base, e.rel);
+        if (e.dir) realBase = await L.ensureRealDir(base, e.rel, realBase);
         else await add({ rel: e.rel, size: e.size });
       }),
     );
