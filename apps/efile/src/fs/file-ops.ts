@@ -140,24 +140,35 @@ export const notRegular = () =>
  * "1028" before a byte is read or written. O_NONBLOCK changes nothing for regular files.
  */
 export async function openRegular(host: string, flags: number, mode?: number): Promise<fs.FileHandle> {
+  return (await openRegularSized(host, flags, mode)).fh;
+}
+
+/** `openRegular`, with the size its check saw (a caller that needs it makes no second fstat). */
+async function openRegularSized(host: string, flags: number, mode?: number) {
   const fh = await fs.open(host, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, mode).catch(fsError);
   try {
-    if (!(await fh.stat()).isFile()) throw notRegular();
+    const st = await fh.stat();
+    if (!st.isFile()) throw notRegular();
+    return { fh, size: st.size };
   } catch (e) {
     await fh.close();
     throw e;
   }
-  return fh;
 }
 
 /** Opens an existing file for reading without following a link swapped in, at the final component or above it. */
 export async function openForRead(host: string): Promise<fs.FileHandle> {
-  const fh = await openRegular(host, constants.O_RDONLY);
+  return (await openForReadSized(host)).fh;
+}
+
+/** `openForRead`, with the file's size when opened. */
+export async function openForReadSized(host: string): Promise<{ fh: fs.FileHandle; size: number }> {
+  const opened = await openRegularSized(host, constants.O_RDONLY);
   try {
-    await checkOpened(fh.fd, host);
+    await checkOpened(opened.fh.fd, host);
   } catch (e) {
-    await fh.close();
+    await opened.fh.close();
     throw e;
   }
-  return fh;
+  return opened;
 }

@@ -13,6 +13,7 @@ import {
   fsError,
   makeDir,
   openForRead,
+  openForReadSized,
   openRegular,
   removeEntry,
   renameNoReplace,
@@ -270,12 +271,14 @@ export class LocalUserFs implements UserFs {
   readFile(s: FsScope, host: string, maxBytes: number) {
     return coded(async () => {
       await this.confine(s, host);
-      const fh = await openForRead(host);
+      const { fh, size } = await openForReadSized(host);
       try {
-        const buf = Buffer.allocUnsafe(maxBytes);
+        // As large as the file (one read for a small file of a batch), never more than asked.
+        const want = Math.min(size, maxBytes);
+        const buf = Buffer.allocUnsafe(want);
         let got = 0;
-        while (got < maxBytes) {
-          const { bytesRead } = await fh.read(buf, got, maxBytes - got, got);
+        while (got < want) {
+          const { bytesRead } = await fh.read(buf, got, want - got, got);
           if (bytesRead === 0) break;
           got += bytesRead;
         }
@@ -434,6 +437,8 @@ export class LocalUserFs implements UserFs {
     return coded(async () => {
       validateName(name);
       const mode = this.asUser ? 0o666 & ~process.umask() : 0o644;
+      // Given at the create; a fchmod only when this process's umask would take some of the mode's bits away.
+      const fixMode = (mode & ~process.umask()) !== mode;
       const key = `${s.cun}\0${s.roots.join('\0')}\0\0${dirHost}`;
       let h = this.held.get(key);
       if (!h) {
@@ -453,7 +458,7 @@ export class LocalUserFs implements UserFs {
       if (e.timer) clearTimeout(e.timer);
       e.timer = null;
       try {
-        await tops.storeSmall(await e.folder, name, data, sha256, overwrite, mode);
+        await tops.storeSmall(await e.folder, name, data, sha256, overwrite, mode, fixMode);
       } finally {
         if (--e.users === 0) {
           e.timer = setTimeout(() => {

@@ -557,6 +557,7 @@ export class Runner {
       };
       const stored: number[] = [];
       const failed: BatchFailure[] = [];
+      const made = new Set<string>();
       await Promise.all(
         entries.map(async (e) => {
           const i = byName.get(e.name);
@@ -567,7 +568,7 @@ export class Runner {
             return;
           }
           const final = L.localPath(t.local, E.fileOf(t, i)!.rel);
-          const tmp = await L.writeTemp(final, e.data);
+          const tmp = await L.writeTemp(final, e.data, made);
           try {
             await L.publishLocal(tmp, final, run.overwrite);
             stored.push(i);
