@@ -552,7 +552,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
         else failed.push({ path: rel, code: err.code });
       };
       const running = new Set<Promise<void>>();
-      await readTar(body, async (e, data) => {
+      await readTar(body, async (e, data, whole) => {
         let f = stopped();
         if (f) throw f;
         if (manifest === null) {
@@ -577,9 +577,7 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
           if (!m || !/^[0-9a-f]{64}$/.test(m.sha256))
             throw new AppError(CommonCodes.verificationFailed, 'No checksum for this file');
           if (e.size > SMALL) return await storeOne(rel, e.size, m.sha256, m.identifier, data());
-          const parts: Buffer[] = [];
-          for await (const p of data()) parts.push(p);
-          const job = storeSmallOne(rel, m.sha256, m.identifier, parts).catch(settle(rel));
+          const job = storeSmallOne(rel, m.sha256, m.identifier, await whole()).catch(settle(rel));
           running.add(job);
           void job.finally(() => running.delete(job));
           if (running.size >= POOL) await Promise.race(running);

@@ -325,6 +325,24 @@ describe.each(testDbTargets())('fast-transfer calls ($name)', (db) => {
     expect(fs.readFileSync(h.host(`${HOME}/new/x/y/z.txt`), 'utf8')).toBe('zed');
     const outside = await call(h, token, 'PUT', `/fastrans/batch.action?path=/public/share/proj`, tar);
     expect(outside.json()).toMatchObject({ code: '1030', data: { reason: FastransRefusal.outsideHome } });
+    // A batch whose body ends inside a small file (and so without the end blocks): 1010, and that file is not there.
+    const k = crypto.randomBytes(2000);
+    const whole = tarOf([
+      {
+        name: MANIFEST_NAME,
+        data: Buffer.from(JSON.stringify({ files: { 'cut/k.bin': { sha256: sha(k), identifier: 'ik' } } })),
+      },
+      { name: 'cut/k.bin', data: k },
+    ]);
+    const cut = await call(
+      h,
+      token,
+      'PUT',
+      `/fastrans/batch.action?path=${encodeURIComponent(HOME)}`,
+      whole.subarray(0, whole.length - 1024 - 1000),
+    );
+    expect(cut.json()).toMatchObject({ code: '1010' });
+    expect(fs.existsSync(h.host(`${HOME}/cut/k.bin`))).toBe(false);
   });
 
   it('downloads: a streamed manifest of any size, ranged reads, a verified tar batch, a SHA-256', async () => {
@@ -370,8 +388,15 @@ describe.each(testDbTargets())('fast-transfer calls ($name)', (db) => {
       headers: { token, range: `bytes=${big.length}-${big.length + 10}`, 'want-content-digest': 'sha-256' },
     });
     expect(past.statusCode).toBe(416);
+    // A link named in a batch is not followed (the walk never lists one), even to a file beside it.
+    fs.symlinkSync('f1.txt', `${dir}/deep/link.txt`);
     const batch = await call(h, token, 'POST', '/fastrans/readBatch.action', {
-      paths: [`${HOME}/dl/deep/f1.txt`, `${HOME}/dl/deep/f2.txt`, `${HOME}/dl/missing.txt`],
+      paths: [
+        `${HOME}/dl/deep/f1.txt`,
+        `${HOME}/dl/deep/f2.txt`,
+        `${HOME}/dl/missing.txt`,
+        `${HOME}/dl/deep/link.txt`,
+      ],
     });
     const got = new Map<string, Buffer>();
     await readTar(Readable.from([batch.rawPayload]), async (e, data) => {
@@ -385,7 +410,11 @@ describe.each(testDbTargets())('fast-transfer calls ($name)', (db) => {
     };
     expect(got.get(`${HOME.slice(1)}/dl/deep/f2.txt`)!.toString()).toBe('file 2');
     expect(man.files[`${HOME}/dl/deep/f1.txt`]!.sha256).toBe(sha(Buffer.from('file 1')));
-    expect(man.failed).toEqual({ [`${HOME}/dl/missing.txt`]: '1020' });
+    expect(man.failed).toEqual({
+      [`${HOME}/dl/missing.txt`]: '1020',
+      [`${HOME}/dl/deep/link.txt`]: '1030',
+    });
+    expect(got.has(`${HOME.slice(1)}/dl/deep/link.txt`)).toBe(false);
     const s = await call(h, token, 'POST', '/fastrans/sha256.action', { path: `${HOME}/dl/big.bin` });
     expect(s.json().data).toEqual({ sha256: sha(big), size: big.length });
   });
