@@ -20,6 +20,31 @@ export const cpuOf = (pid: number) => {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
 
+/** CPU seconds of a process and every process below it (efile's launcher and the user's workers in unix mode). */
+export function treeCpu(pid: number): number {
+  const kids = new Map<number, number[]>();
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const ppid = Number(fs.readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(d)]);
+    } catch {
+      /* gone */
+    }
+  }
+  let sum = 0;
+  const walk = (p: number) => {
+    try {
+      sum += cpuOf(p);
+    } catch {
+      /* gone */
+    }
+    for (const k of kids.get(p) ?? []) walk(k);
+  };
+  walk(pid);
+  return sum;
+}
+
 /** Prints a result line with the 1-minute load average and keeps it for the bench's summary file. */
 export function reporter() {
   const lines: string[] = [];

@@ -17,8 +17,8 @@ import type { Runner } from '../../apps/fastrans/src/transfer/runner';
 import * as sshd from '../../scripts/cluster/sshd.mjs';
 import { idOf, isRoot } from '../../test-support/unix-users';
 import { longLink } from '../long-link';
-import { MiB, cpuOf, median, reporter, secs, settle, writeRandomFile } from '../bench-kit';
-import { benchMode, startFastransBench, transfer } from './setup';
+import { MiB, median, reporter, secs, settle, treeCpu, writeRandomFile } from '../bench-kit';
+import { benchMode, smallFiles, startFastransBench, transfer } from './setup';
 
 if (!isRoot) {
   console.error('bench/fastrans/peers.ts needs root (sshd, a user certificate, dropping the page cache)');
@@ -45,31 +45,6 @@ try {
     `the user ${user} must exist for ssh (npm run start:cluster makes demo; or FASTRANS_BENCH_MODE=unix)`,
   );
   process.exit(1);
-}
-
-/** CPU seconds of a process and every process below it (efile's launcher and the user's workers in unix mode). */
-function treeCpu(pid: number): number {
-  const kids = new Map<number, number[]>();
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const ppid = Number(fs.readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(d)]);
-    } catch {
-      /* gone */
-    }
-  }
-  let sum = 0;
-  const walk = (p: number) => {
-    try {
-      sum += cpuOf(p);
-    } catch {
-      /* gone */
-    }
-    for (const k of kids.get(p) ?? []) walk(k);
-  };
-  walk(pid);
-  return sum;
 }
 
 async function main() {
@@ -214,13 +189,7 @@ async function main() {
   const many = async (label: string, n: number, size: number, port: number, runner: Runner) => {
     // n files in 20 folders, as a results folder of a job array looks.
     const dir = path.join(tmp, 'many');
-    const body = Buffer.alloc(size, 7);
-    for (let i = 0; i < n; i++) {
-      const d = path.join(dir, `d${i % 20}`);
-      if (i < 20) fs.mkdirSync(d, { recursive: true });
-      body.writeUInt32LE(i, 0);
-      fs.writeFileSync(path.join(d, `f${i}.dat`), body);
-    }
+    smallFiles(dir, n, size);
     await compare(`${label}: upload of ${n} files of ${size / 1024} KB`, n * size, {
       'rsync -a': {
         run: (r) => rsync(port, `${dir}/`, `${at}:${home}/rs${r}/`),

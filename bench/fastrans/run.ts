@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { uploadChunked } from '../efile/chunk-client';
 import { idOf } from '../../test-support/unix-users';
-import { benchMode, startFastransBench, transfer } from './setup';
+import { benchMode, smallFiles, startFastransBench, transfer } from './setup';
 import { MiB, cpuOf, median, reporter, secs, settle, writeRandomFile } from '../bench-kit';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -84,12 +84,8 @@ async function main() {
 
   if (run('small')) {
     const dir = path.join(tmp, 'small');
-    fs.mkdirSync(dir);
-    const body = Buffer.alloc(10 * 1024, 7);
-    for (let i = 0; i < FILES; i++) {
-      body.writeUInt32LE(i, 0);
-      fs.writeFileSync(path.join(dir, `f${i}.dat`), body);
-    }
+    const size = 10 * 1024;
+    smallFiles(dir, FILES, size, 1);
     let t0 = process.hrtime.bigint();
     await transfer(runner, () => runner.addUpload(dir, HOME));
     const client = secs(t0);
@@ -106,7 +102,7 @@ async function main() {
             base,
             token,
             file: path.join(dir, `f${i}.dat`),
-            size: body.length,
+            size,
             chunkSize: MiB,
             path: `${HOME}/browser`,
             name: `f${i}.dat`,

@@ -106,3 +106,17 @@ export async function transfer(runner: Runner, start: () => Promise<{ task_id: s
   const end = await runner.waitFor(t.task_id);
   if (end.state !== S.successful) throw new Error(`task ended ${end.state}: ${end.error}`);
 }
+
+/**
+ * `n` files of `size` bytes, each different (its number in its first bytes), in `folders` folders below `dir`, as a
+ * job array's results folder looks; file i is `d<i % folders>/f<i>.dat` (one folder: `f<i>.dat` in `dir`).
+ */
+export function smallFiles(dir: string, n: number, size: number, folders = 20): void {
+  const body = Buffer.alloc(size, 7);
+  for (let i = 0; i < n; i++) {
+    const d = folders > 1 ? path.join(dir, `d${i % folders}`) : dir;
+    if (i < Math.max(folders, 1)) fs.mkdirSync(d, { recursive: true });
+    if (size >= 4) body.writeUInt32LE(i, 0);
+    fs.writeFileSync(path.join(d, `f${i}.dat`), body);
+  }
+}

@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
-import { close, open, write } from 'node:fs';
+import { close, open, read, write } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
 const rawOpen = promisify(open);
 const rawClose = promisify(close);
+const rawRead = promisify(read);
 const rawWriteAt = promisify(write);
 const rawWrite = async (fd: number, b: Buffer, off: number, len: number, pos: number) => {
   const { bytesWritten } = await rawWriteAt(fd, b, off, len, pos);
@@ -93,18 +94,19 @@ export const identifierOf = (file: string, size: number, mtime: number) =>
  * returns exactly those bytes.
  */
 export async function readRange(file: string, start: number, end: number, into?: Buffer): Promise<Buffer> {
-  const fh = await fs.open(file, 'r');
+  // A plain descriptor: a batch reads 500 small files this way, and fs/promises' FileHandle cost more than the read.
+  const fd = await rawOpen(file, 'r');
   try {
     const buf = into ? into.subarray(0, end - start) : Buffer.allocUnsafe(end - start);
     let off = 0;
     while (off < buf.length) {
-      const { bytesRead } = await fh.read(buf, off, buf.length - off, start + off);
+      const { bytesRead } = await rawRead(fd, buf, off, buf.length - off, start + off);
       if (bytesRead === 0) throw new Error('the local file shrank');
       off += bytesRead;
     }
     return buf;
   } finally {
-    await fh.close();
+    await rawClose(fd);
   }
 }
 
