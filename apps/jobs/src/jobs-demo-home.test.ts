@@ -9,7 +9,7 @@ import {
   removeAccount,
   schedulerMissing,
 } from '../../../test-support/slurm-cluster';
-import { jobsHarness, type JobsHarness } from './jobs.test-fixture';
+import { jobsHarness, submitBody, type JobsHarness } from './jobs.test-fixture';
 
 /**
  * The all-in-one demo (JOBS_DEMO, as EFILE_DEMO): a demo user's home is made on their first call to either service.
@@ -73,19 +73,12 @@ describe.skipIf(noRoot !== null)("the job service's demo homes", () => {
 
   it.skipIf(noScheduler !== null)('submits into a home not made yet, as the first call', async () => {
     expect(fs.existsSync(h.home(B))).toBe(false);
-    const res = await call<{ jobId: string }>(B, 'POST', '/job/submit.action', {
-      account: ACCT,
-      partition: 'normal',
-      nodes: 1,
-      tasks: 1,
-      cpusPerTask: 1,
-      gpus: 0,
-      memoryMb: 0,
-      timeLimitMinutes: 5,
-      jobName: 'first',
-      workDir: h.home(B),
-      script: '#!/bin/bash\ntrue\n',
-    });
+    const res = await call<{ jobId: string }>(
+      B,
+      'POST',
+      '/job/submit.action',
+      submitBody(ACCT, h.home(B), { jobName: 'first' }),
+    );
     expect(res.code, res.msg).toBe('0');
     expect(res.data.jobId).toMatch(/^\d+$/);
   });

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '@hpc/server-kit';
 import type { CommandResult, RunCommand } from './scheduler/command';
-import { jobsHarness, type JobsHarness } from './jobs.test-fixture';
+import { jobsHarness, submitBody, type JobsHarness } from './jobs.test-fixture';
 
 /**
  * The job service's routes over recorded Slurm 22.05 output (no scheduler, no root): the token check, single mode's
@@ -126,19 +126,9 @@ describe('the job service over recorded Slurm output, in single mode', () => {
       method: 'POST',
       url: '/job/submit.action',
       headers: { token: demo, 'content-type': 'application/json' },
-      payload: JSON.stringify({
-        account: 'acct-demo-hf',
-        partition: 'normal',
-        nodes: 1,
-        tasks: 1,
-        cpusPerTask: 1,
-        gpus: 0,
-        memoryMb: 0,
-        timeLimitMinutes: 5,
-        jobName: 'x',
-        workDir: h.home('demo'),
-        script: '#!/bin/bash\n',
-      }),
+      payload: JSON.stringify(
+        submitBody('acct-demo-hf', h.home('demo'), { jobName: 'x', script: '#!/bin/bash\n' }),
+      ),
     });
     expect(submit.json()).toMatchObject({ code: 'JOB_USER_MODE' });
     expect(submit.statusCode).toBe(501);

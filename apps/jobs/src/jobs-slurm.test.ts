@@ -13,7 +13,7 @@ import {
   schedulerMissing,
   stopSlurmctld,
 } from '../../../test-support/slurm-cluster';
-import { jobsHarness, type JobsHarness } from './jobs.test-fixture';
+import { jobsHarness, submitBody, type JobsHarness } from './jobs.test-fixture';
 
 /**
  * The job service against the real Slurm of `npm run start:cluster` (issue 22 §5), with users of its own: `jobta1`
@@ -55,22 +55,10 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
     });
     return res.json<Env<T>>();
   };
-  const submitBody = (user: string, over: Record<string, unknown> = {}) => ({
-    account: ACCT[user],
-    partition: 'normal',
-    nodes: 1,
-    tasks: 1,
-    cpusPerTask: 1,
-    gpus: 0,
-    memoryMb: 0,
-    timeLimitMinutes: 5,
-    jobName: 'jobt',
-    workDir: h.home(user),
-    script: '#!/bin/bash\ntrue\n',
-    ...over,
-  });
+  const bodyFor = (user: string, over: Record<string, unknown> = {}) =>
+    submitBody(ACCT[user]!, h.home(user), over);
   const submit = (user: string, over: Record<string, unknown> = {}) =>
-    call<{ jobId: string }>(user, 'POST', '/job/submit.action', submitBody(user, over));
+    call<{ jobId: string }>(user, 'POST', '/job/submit.action', bodyFor(user, over));
   const list = (user: string, q = 'state=all&pageSize=100') =>
     call<JobListData>(user, 'GET', `/job/list.action?${q}`);
   const detail = (user: string, jobId: string) =>
@@ -232,13 +220,7 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
   });
 
   it("answers Slurm's own refusals with a clear code, Slurm's reason, in the user's language", async () => {
-    const bad = await call<null>(
-      A,
-      'POST',
-      '/job/submit.action',
-      submitBody(A, { partition: 'nope' }),
-      'zh-CN',
-    );
+    const bad = await call<null>(A, 'POST', '/job/submit.action', bodyFor(A, { partition: 'nope' }), 'zh-CN');
     expect(bad).toMatchObject({ code: 'JOB_PARTITION', msg: '调度系统拒绝了该作业：队列无效' });
     expect((bad.data as unknown as { reason: string }).reason).toMatch(/partition/i);
     expect((await submit(A, { partition: 'short', timeLimitMinutes: 60 })).code).toBe('JOB_TIME_LIMIT');
@@ -259,7 +241,7 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
 
   it("keeps templates as the user's own files in the home", async () => {
     const tpl = {
-      ...submitBody(A),
+      ...bodyFor(A),
       name: '模板_1',
       qos: '',
       output: '',

@@ -82,3 +82,22 @@ export async function jobsHarness(o: JobsHarnessOptions) {
   };
 }
 export type JobsHarness = Awaited<ReturnType<typeof jobsHarness>>;
+
+/**
+ * A valid submission (the demo Slurm's `normal` partition, one task, five minutes) for `account` into `workDir`,
+ * with `over` changing any field: the tests of submit differ only in what they change.
+ */
+export const submitBody = (account: string, workDir: string, over: Record<string, unknown> = {}) => ({
+  account,
+  partition: 'normal',
+  nodes: 1,
+  tasks: 1,
+  cpusPerTask: 1,
+  gpus: 0,
+  memoryMb: 0,
+  timeLimitMinutes: 5,
+  jobName: 'jobt',
+  workDir,
+  script: '#!/bin/bash\ntrue\n',
+  ...over,
+});
