@@ -11,12 +11,12 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openPortalDeps, readPortalConfig, seedSyntheticCatalog } from '@hpc/portal';
+import { freePort } from '../../test-support/built-portal';
 
 /** The bar: p99 under 25 ms, and at least half the requests per second of the bare route. */
 const GOAL = { p99Ms: 25, ratio: 0.5 };
@@ -61,17 +61,6 @@ function machine() {
     kernel: `${os.type()} ${os.release()}`,
     node: process.version,
   };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 async function waitReady(url: string, child: ChildProcess): Promise<void> {

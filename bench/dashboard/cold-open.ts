@@ -8,17 +8,14 @@
  * Needs root and the scheduler of `npm run start:cluster -- --daemons-only`, and `node scripts/build.mjs` first.
  * Run: `npx tsx bench/dashboard/cold-open.ts` (DASH_ROUNDS=5). Figures go to docs/PERFORMANCE.md by hand.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { launchBrowser } from '../../test-support/browser';
+import { startPortal } from '../../test-support/built-portal';
 import { schedulerMissing } from '../../test-support/slurm-cluster';
 import { median, reporter } from '../bench-kit';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ROUNDS = Number(process.env.DASH_ROUNDS ?? 5);
 const { say } = reporter();
 const missing = schedulerMissing();
@@ -26,43 +23,11 @@ if (missing) {
   console.error(`bench/dashboard needs the real scheduler: ${missing}`);
   process.exit(2);
 }
-const entry = path.join(root, 'apps/all-in-one/dist/main.js');
-if (!fs.existsSync(entry)) {
-  console.error('run `node scripts/build.mjs` first');
-  process.exit(2);
-}
-
-const port = await new Promise<number>((resolve) => {
-  const s = net.createServer().listen(0, '127.0.0.1', () => {
-    const p = (s.address() as net.AddressInfo).port;
-    s.close(() => resolve(p));
-  });
-});
+// The unix mode, as on a cluster: the portal's data folder must be reachable by the users' workers.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dash-bench-'));
 fs.chmodSync(dataDir, 0o711);
-const portal = spawn(process.execPath, [entry], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    EFILE_USER_MODE: 'unix',
-    JOBS_CLUSTER_ID: '11250',
-  },
-  stdio: 'ignore',
-});
-const url = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`${url}/image-center/image/acceleratorType/list`)).ok) break;
-  } catch {
-    /* not yet */
-  }
-  if (i > 400) throw new Error('the portal did not start');
-  await new Promise((r) => setTimeout(r, 250));
-}
+const portal = await startPortal({ DATA_DIR: dataDir, EFILE_USER_MODE: 'unix', JOBS_CLUSTER_ID: '11250' });
+const { url } = portal;
 
 const browser = await launchBrowser();
 try {
@@ -141,7 +106,7 @@ try {
   );
 } finally {
   await browser.close();
-  portal.kill('SIGTERM');
+  await portal.stop();
   await new Promise((r) => setTimeout(r, 1000));
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
