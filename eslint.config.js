@@ -14,9 +14,10 @@ const esc = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * through its index.ts; no feature imports the app (app.ts or app/). Relative paths say where an import points
  * only together with the importing file's depth, so there is one block per depth below `features/<name>/`.
  * Tests and their fixtures may reach anywhere (they are not part of the product's graph). `ignoreFeatures` are
- * left out while they still import another feature's insides (they are another engineer's to change).
+ * left out while they still import another feature's insides (they are another engineer's to change). `below`
+ * names the app's layers under its features, lowest first (see {@link lowerLayerRules}).
  */
-function layerRules(app, base, { ignoreFeatures = [] } = {}) {
+function layerRules(app, base, { ignoreFeatures = [], below = [] } = {}) {
   const src = `apps/${app}/src`;
   const tests = [
     '**/*.test.ts',
@@ -56,7 +57,35 @@ function layerRules(app, base, { ignoreFeatures = [] } = {}) {
       },
     });
   }
-  return blocks;
+  return [...blocks, ...lowerLayerRules(app, base, below)];
+}
+
+/**
+ * The layers under a server app's features, lowest first (efile's, issue 23 §4: `fs/` → `userfs/` → `deps.ts` →
+ * `http/`): each imports none of the layers after it, nor the features or the app. A folder's files at any depth;
+ * a name ending in `.ts` is a file of `src/`. Its block comes after the deps block of {@link layerRules} and so
+ * replaces it for deps.ts (features are above every layer here too).
+ */
+function lowerLayerRules(app, base, below) {
+  const src = `apps/${app}/src`;
+  const label = (l) => (l.endsWith('.ts') ? l : `${l}/`);
+  return below.map((layer, i) => {
+    const above = [...below.slice(i + 1), 'features'];
+    const names = [...above, 'app'].map((l) => esc(l.replace(/\.ts$/, '')));
+    return {
+      files: layer.endsWith('.ts') ? [`${src}/${layer}`] : [`${src}/${layer}/**/*.ts`],
+      ignores: ['**/*.test.ts', '**/*.test-fixture.ts'],
+      rules: {
+        'no-restricted-imports': restrict([
+          ...base,
+          {
+            regex: `^\\.{1,2}/(\\.\\./)*(${names.join('|')})(/|$)`,
+            message: `${label(layer)} sits below ${above.map(label).join(', ')} and the app: it imports none of them`,
+          },
+        ]),
+      },
+    };
+  });
 }
 
 /**
@@ -169,6 +198,9 @@ export default tseslint.config(
       ]),
     },
   },
+  ...layerRules('efile', [{ group: ['@hpc/portal', '@hpc/web'], message: 'apps never import each other' }], {
+    below: ['fs', 'userfs', 'deps.ts', 'http'],
+  }),
   {
     files: ['apps/jobs/**'],
     rules: {

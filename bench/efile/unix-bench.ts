@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { cpuOf, median, MiB, ms, reporter, secs, settle, writeRandomFile } from '../bench-kit';
 import { readEfileConfig } from '../../apps/efile/src/config';
 import { PathResolver } from '@hpc/cluster-kit';
-import { WorkerUserFs } from '../../apps/efile/src/userfs/worker-client';
+import { workerUserFs } from '../../apps/efile/src/userfs/worker-client';
 import { uploadChunked } from './chunk-client';
 import { efileCalls, startStandInPortal, warmUp } from '../../test-support/stand-in-portal';
 import { startEfileProcess, type EfileProcess } from '../../test-support/efile-process';
@@ -302,7 +302,7 @@ async function main() {
       EFILE_USER_MODE: 'unix',
       EFILE_JWKS_URL: 'http://127.0.0.1:1/',
     });
-    const fsx = new WorkerUserFs(config, new PathResolver(fs.realpathSync(root)));
+    const fsx = workerUserFs(config, new PathResolver(fs.realpathSync(root)));
     await fsx.startLauncher();
     const firstCall: number[] = [];
     for (let i = 0; i < 5; i++) {

@@ -10,10 +10,10 @@ import type { UserFs } from './types';
 export async function createUserFs(config: EfileConfig, resolver: PathResolver): Promise<UserFs> {
   if (config.EFILE_USER_MODE !== 'unix') return new LocalUserFs(resolver);
   if (process.getuid?.() !== 0) throw new Error('EFILE_USER_MODE=unix needs efile to start as root');
-  const { WorkerUserFs } = await import('./worker-client');
+  const { workerUserFs } = await import('./worker-client');
   // Worker sockets belong to the account the front end will run as (root when it stays root, as in tests).
   const service = serviceAccount(config.EFILE_SERVICE_USER);
-  const w = new WorkerUserFs(config, resolver);
+  const w = workerUserFs(config, resolver);
   await w.startLauncher(service?.uid ?? 0);
   return w;
 }

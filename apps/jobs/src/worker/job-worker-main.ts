@@ -26,6 +26,6 @@ await runWorkerEntry({
       timeoutMs: Number(env.JOBS_COMMAND_TIMEOUT_S ?? 60) * 1000,
     });
     const worker = createJobWorker({ resolver: new PathResolver(env.JOBS_FS_ROOT ?? '/'), slurm, slurmEnv });
-    return { handle: callServer(jobCalls, worker, { user: id.user }) };
+    return callServer(jobCalls, worker, { user: id.user });
   },
 });

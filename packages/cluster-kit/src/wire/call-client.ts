@@ -12,9 +12,13 @@ import {
 } from './call-table';
 import { fromWire, gone, isGone, jsonLines, type WireError } from './wire-format';
 
-/** The scope type of an interface's calls (their first argument). */
+/** The scope type of an interface's calls (their first argument); a method without arguments (`close`) is none. */
 export type ScopeOf<Impl> = {
-  [K in keyof Impl]: Impl[K] extends (s: infer S, ...a: never[]) => unknown ? S : never;
+  [K in keyof Impl]: Impl[K] extends () => unknown
+    ? never
+    : Impl[K] extends (s: infer S, ...a: never[]) => unknown
+      ? S
+      : never;
 }[keyof Impl];
 
 export interface CallClientOptions<S> {
@@ -67,6 +71,7 @@ export function callClient<Impl, T extends CallTable<Impl>>(
     switch (spec.kind) {
       case 'plain':
         return async (s: CallScope, ...args: unknown[]) => {
+          if (spec.skipWithoutUser && !s.cun) return undefined;
           const ro = { json: { scope: wire(s), args } };
           try {
             return await json(userOf(s), route, ro);
@@ -148,8 +153,9 @@ export function callClient<Impl, T extends CallTable<Impl>>(
           wireScope: wire,
           request: (s, sub, ro = {}) => t.request(userOf(s), callRoute(name, sub), ro),
           json: (s, sub, ro = {}) => json(userOf(s), callRoute(name, sub), ro),
+          // Addressed to this call: the worker's dispatcher hands the job to this call's `serve`.
           handOff: async (s, out, job) =>
-            t.handOff && s.cun ? t.handOff(userOf(s), out, job) : { handed: false },
+            t.handOff && s.cun ? t.handOff(userOf(s), out, { call: name, job }) : { handed: false },
         };
         return spec.client(ctx);
       }

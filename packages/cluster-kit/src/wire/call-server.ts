@@ -1,11 +1,28 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type net from 'node:net';
+import { finished } from 'node:stream/promises';
 import { CommonCodes, PortalCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
-import type { AnyCall, CallScope, CallSpec, CallTable, CustomRoute, CustomServerContext } from './call-table';
+import type {
+  AnyCall,
+  CallScope,
+  CallSpec,
+  CallTable,
+  CustomRoute,
+  CustomServe,
+  CustomServerContext,
+} from './call-table';
 import { decodeArgsHeader, readJson, toWire } from './wire-format';
 
 /** The worker's request handler: answers `/call/<name>` of the table's calls, and nothing else. */
 export type CallHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** The worker's side of a call table, what its entry's `start` returns (a `WorkerService`). */
+export interface CallService {
+  handle: CallHandler;
+  /** A handed-over client connection, for the custom call that asked for it (`ctx.handOff`); others are refused. */
+  serve(message: unknown, head: string, socket: net.Socket): Promise<void>;
+}
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const b = Buffer.from(JSON.stringify(body));
@@ -35,12 +52,13 @@ const drained = (res: ServerResponse) =>
  * `impl`'s method of that name. A scope of any other user is refused: the front end chose this worker for the
  * scope's user, and a worker acts for that user only. A thrown error becomes `{ error }` with status 500 (or cuts
  * the answer when its head was sent already: the front end then sees the worker gone, never a wrong answer).
+ * Handed-over connections go to the `serve` of the custom call that handed them.
  */
 export function callServer<Impl, T extends CallTable<Impl>>(
   table: T,
   impl: Impl,
   opts: { user: string },
-): CallHandler {
+): CallService {
   const ctx: CustomServerContext = {
     user: opts.user,
     scopeOf<S extends CallScope>(scope: S | undefined): S {
@@ -58,22 +76,56 @@ export function callServer<Impl, T extends CallTable<Impl>>(
 
   type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
   const routes = new Map<string, Route>();
+  const serves = new Map<string, CustomServe>();
   for (const [name, spec] of Object.entries(table) as [string, CallSpec][]) {
     if (spec.kind === 'custom') {
-      const subs: Record<string, CustomRoute> = spec.server(impl as never, ctx);
+      const server = spec.server(impl as never, ctx);
+      const subs: Record<string, CustomRoute> = server.routes;
       for (const [sub, route] of Object.entries(subs)) routes.set(`${name}/${sub}`, route);
+      if (server.serve) serves.set(name, server.serve);
     } else routes.set(name, routeOf(method(name), spec, ctx));
   }
 
-  return async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://worker');
-    const key = url.pathname.startsWith('/call/')
-      ? url.pathname.slice(6).split('/').map(decodeURIComponent).join('/')
-      : '';
-    const route = routes.get(key);
-    if (!route || req.method !== 'POST') throw new AppError(PortalCodes.notFound);
-    await route(req, res, url);
+  return {
+    async handle(req, res) {
+      const url = new URL(req.url ?? '/', 'http://worker');
+      const key = url.pathname.startsWith('/call/')
+        ? url.pathname.slice(6).split('/').map(decodeURIComponent).join('/')
+        : '';
+      const route = routes.get(key);
+      if (!route || req.method !== 'POST') throw new AppError(PortalCodes.notFound);
+      await route(req, res, url);
+    },
+    serve: (message, head, socket) => serveHanded(serves, message, head, socket),
   };
+}
+
+/**
+ * Writes a whole answer on a handed-over client connection: the front end's head, then the call's bytes, then the
+ * end of the connection (the head says `Connection: close`). A failure after the head cuts the connection, as a
+ * relay would: the client sees fewer bytes than the Content-Length it was promised, never a wrong answer.
+ */
+async function serveHanded(
+  serves: Map<string, CustomServe>,
+  message: unknown,
+  head: string,
+  socket: net.Socket,
+): Promise<void> {
+  const { call, job } = (message ?? {}) as { call?: unknown; job?: unknown };
+  const serve = typeof call === 'string' ? serves.get(call) : undefined;
+  try {
+    if (!serve) throw new AppError(PortalCodes.notFound, 'No call of this worker takes a connection');
+    socket.write(Buffer.from(head, 'latin1'));
+    await serve(job, socket);
+    // The writers end the connection when done (or cut it when the client left): wait for the last byte.
+    await finished(socket, { readable: false });
+    // A client that keeps its side open would keep this descriptor: read to its end, or give up after 30 s.
+    socket.setTimeout(30_000, () => socket.destroy());
+    socket.resume();
+  } catch (e) {
+    socket.destroy();
+    throw e;
+  }
 }
 
 function routeOf(fn: AnyCall, spec: Exclude<CallSpec, { kind: 'custom' }>, ctx: CustomServerContext) {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type net from 'node:net';
 import type { Writable } from 'node:stream';
 
 /**
@@ -21,10 +22,15 @@ export interface CallScope {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the widest function type, narrowed per kind below
 export type AnyCall = (scope: any, ...args: any[]) => unknown;
 
-/** JSON arguments in, a JSON answer out. `repeatable`: sent once more to a new worker when its worker died first. */
+/**
+ * JSON arguments in, a JSON answer out. `repeatable`: sent once more to a new worker when its worker died first.
+ * `skipWithoutUser`: a scope naming no user (`cun` empty) answers `undefined` without reaching any worker, for a
+ * clean-up of something recorded before its owner was (efile's partials of older uploads stay for the admin).
+ */
 export interface PlainCall {
   kind: 'plain';
   repeatable: boolean;
+  skipWithoutUser: boolean;
 }
 /** One argument (at `body`, counted after the scope) is a byte stream sent as the request body; a JSON answer. */
 export interface UploadCall<N extends number = number> {
@@ -53,7 +59,10 @@ export interface CustomClientContext {
   request(scope: CallScope, sub: string, opts?: RequestOptions): Promise<WorkerResponse>;
   /** A request whose answer is `{ result }`: the result. */
   json<T>(scope: CallScope, sub: string, opts?: RequestOptions): Promise<T>;
-  /** Hands a client connection to the scope's worker (see worker/handoff.ts); `handed: false` when it cannot be. */
+  /**
+   * Hands a client connection to the scope's worker (see worker/handoff.ts), where this call's `serve` writes the
+   * answer of `job`; `handed: false` when it cannot be (the caller then relays the answer itself).
+   */
   handOff(scope: CallScope, out: Writable, job: unknown): Promise<HandOffResult>;
 }
 
@@ -68,13 +77,26 @@ export interface CustomServerContext {
 export type CustomRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
 
 /**
+ * Writes the body of one answer on a client connection handed over to the worker, the front end's head already
+ * written, and ends the connection (the kit then waits for the last byte). A failure cuts the connection.
+ */
+export type CustomServe = (job: unknown, socket: net.Socket) => Promise<void>;
+
+/** A custom call's worker side: its routes, and what it writes on a handed-over connection, if it takes any. */
+export interface CustomServer {
+  routes: Record<string, CustomRoute>;
+  serve?: CustomServe;
+}
+
+/**
  * A call whose wire is its own (a handle kept in the worker between requests, a batch, a hand-off): both sides in
- * one declaration, its routes under `/call/<name>/`.
+ * one declaration, its routes under `/call/<name>/`. `server` runs once per worker: state its routes and `serve`
+ * share (handles) lives in its closure, never in the front end.
  */
 export interface CustomCall<F extends AnyCall = AnyCall, Impl = never> {
   kind: 'custom';
   client(ctx: CustomClientContext): F;
-  server(impl: Impl, ctx: CustomServerContext): Record<string, CustomRoute>;
+  server(impl: Impl, ctx: CustomServerContext): CustomServer;
 }
 
 export type CallSpec =
@@ -150,9 +172,10 @@ export type CallClient<Impl, T> = { [K in keyof T & keyof Impl]: Impl[K] };
 
 /** The kinds, as table entries. */
 export const call = {
-  plain: (opts: { repeatable?: boolean } = {}): PlainCall => ({
+  plain: (opts: { repeatable?: boolean; skipWithoutUser?: boolean } = {}): PlainCall => ({
     kind: 'plain',
     repeatable: opts.repeatable === true,
+    skipWithoutUser: opts.skipWithoutUser === true,
   }),
   upload: <N extends number>(body: N): UploadCall<N> => ({ kind: 'upload', body }),
   download: (): DownloadCall => ({ kind: 'download' }),

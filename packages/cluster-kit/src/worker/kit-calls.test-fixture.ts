@@ -52,22 +52,24 @@ const counterCall: CustomCall<KitWorker['counter'], KitWorker> = call.custom({
     };
   },
   server: (_impl, ctx) => ({
-    open: async (req, res) => {
-      const a = await readJson<{ scope: KitScope; start: number }>(req);
-      ctx.scopeOf(a.scope);
-      const h = { n: a.start, close: async () => undefined };
-      ctx.json(res, 200, { result: { id: counters.add(h), value: h.n } });
-    },
-    next: async (req, res) => {
-      const a = await readJson<{ scope: KitScope; id: string }>(req);
-      ctx.scopeOf(a.scope);
-      ctx.json(res, 200, { result: ++counters.take(a.id).n });
-    },
-    close: async (req, res) => {
-      const a = await readJson<{ scope: KitScope; id: string }>(req);
-      ctx.scopeOf(a.scope);
-      await counters.close(a.id);
-      ctx.json(res, 200, { result: null });
+    routes: {
+      open: async (req, res) => {
+        const a = await readJson<{ scope: KitScope; start: number }>(req);
+        ctx.scopeOf(a.scope);
+        const h = { n: a.start, close: async () => undefined };
+        ctx.json(res, 200, { result: { id: counters.add(h), value: h.n } });
+      },
+      next: async (req, res) => {
+        const a = await readJson<{ scope: KitScope; id: string }>(req);
+        ctx.scopeOf(a.scope);
+        ctx.json(res, 200, { result: ++counters.take(a.id).n });
+      },
+      close: async (req, res) => {
+        const a = await readJson<{ scope: KitScope; id: string }>(req);
+        ctx.scopeOf(a.scope);
+        await counters.close(a.id);
+        ctx.json(res, 200, { result: null });
+      },
     },
   }),
 });

@@ -10,7 +10,7 @@ await runWorkerEntry({
     const { callServer } = await import('../wire/call-server');
     const { kitCalls, kitWorker } = await import('./kit-calls.test-fixture');
     return {
-      handle: callServer(kitCalls, kitWorker, { user: id.user }),
+      handle: callServer(kitCalls, kitWorker, { user: id.user }).handle,
       // A handed-over client connection: the worker writes the answer itself (its uid, 10 digits).
       async serve(_job, head, socket) {
         socket.end(

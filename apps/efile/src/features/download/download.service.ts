@@ -5,7 +5,7 @@ import { AppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import type { UserScope } from '@hpc/cluster-kit';
-import { contentDisposition, sendFile, takeOverResponse } from '../../fs/file-send';
+import { contentDisposition, sendFile, takeOverResponse } from '../../http/file-send';
 import type { FsScope } from '../../userfs/types';
 
 const DOWN_KEY_TTL_MS = 5 * 60_000;

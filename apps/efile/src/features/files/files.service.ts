@@ -3,7 +3,7 @@ import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import type { ListOptions } from '../../fs/listing';
 import { PARTIAL_SUFFIX } from '../../fs/names';
-import type { ShareRepository } from '../share/share.repository';
+import type { ShareRepository } from '../share';
 
 const parentOf = (p: string) => (p.lastIndexOf('/') <= 0 ? '/' : p.slice(0, p.lastIndexOf('/')));
 const joinCluster = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);

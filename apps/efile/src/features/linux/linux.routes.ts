@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { LinuxRoutes } from '@hpc/contracts';
 import { addRoute, ok } from '@hpc/server-kit';
 import type { EfileApp, EfileContext } from '../../http/context';
-import type { DownloadService } from '../download/download.service';
+import type { DownloadService } from '../download';
 import type { LinuxService } from './linux.service';
 
 export function linuxRoutes(

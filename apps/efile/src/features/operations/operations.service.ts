@@ -7,7 +7,7 @@ import { isUnder } from '@hpc/cluster-kit';
 import type { Progress } from '../../fs/copy-tree';
 import { errno } from '../../fs/errno';
 import type { TransferItem } from '../../userfs/types';
-import type { ShareRepository } from '../share/share.repository';
+import type { ShareRepository } from '../share';
 import type { OperationsRepository } from './operations.repository';
 import { CommonCodes, FileCodes } from '@hpc/contracts';
 

@@ -3,7 +3,7 @@ import { AppError } from '@hpc/server-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
-import { sendFile } from '../../fs/file-send';
+import { sendFile } from '../../http/file-send';
 
 const NOT_TEXT = new Set([
   ...PREVIEWABLE_IMAGE_EXTENSIONS,

@@ -1,7 +1,7 @@
 import { ShareRoutes } from '@hpc/contracts';
 import { addRoute, ok } from '@hpc/server-kit';
 import type { EfileApp, EfileContext } from '../../http/context';
-import type { DownloadService } from '../download/download.service';
+import type { DownloadService } from '../download';
 import type { FsScope } from '../../userfs/types';
 import type { ShareService } from './share.service';
 

@@ -20,7 +20,7 @@ import type { EfileUser } from '../../http/auth';
 import { isUnder, normalizeClusterPath } from '@hpc/cluster-kit';
 import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '../../fs/names';
 import { readTar } from '../../fs/tar-extract';
-import { parseRange, sendFile } from '../../fs/file-send';
+import { parseRange, sendFile } from '../../http/file-send';
 import type { FsScope, Info } from '../../userfs/types';
 import type { TransferRepository, TransferRow } from './transfer.repository';
 
