@@ -56,7 +56,10 @@ async function web<T>(call: Promise<T>): Promise<T> {
     if (!(e instanceof ApiError)) throw e;
     if (e.kind === 'api') throw new ClientError(e.code, e.msg, e.data);
     if (e.kind === 'http')
-      throw new ClientError('1000', `The fast-transfer web server answered HTTP ${e.status}`);
+      throw new ClientError(
+        FastransCodes.webServerHttp,
+        `The fast-transfer web server answered HTTP ${e.status}`,
+      );
     throw new ClientError(FastransCodes.timeout, `The portal does not answer: ${e.msg}`);
   }
 }

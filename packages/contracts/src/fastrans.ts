@@ -42,6 +42,8 @@ export const FASTRANS_TOKEN_USE = 'fastrans';
 /** Client result codes (spec §8): web server 1000-1049, transfer 2000-2016, proxy/client 30000-30005. */
 export const FastransCodes = {
   ok: '0',
+  /** The web server answered something other than its envelope (an HTTP error of a proxy). */
+  webServerHttp: '1000',
   webServerLogin: CommonCodes.unavailable,
   versionTooOld: CommonCodes.remoteCall,
   badRequest: '2001',

@@ -1,4 +1,4 @@
-import type { FastransPresence } from '@hpc/contracts';
+import type { FastransLocalCall, FastransPresence } from '@hpc/contracts';
 import { apiClient } from '../../../shared/api/client';
 
 /** The portal's fast-transfer calls (spec §7, under the model-zoo file-service prefix; docs/FASTRANS.md). */
@@ -33,7 +33,7 @@ export const fastransApi = {
    * names which of the user's clients (required by the portal when several poll); `waitMs`, how long the portal
    * waits for its answer (default 25 s).
    */
-  relay: (m: Record<string, unknown>, client?: string, waitMs?: number) =>
+  relay: (m: FastransLocalCall, client?: string, waitMs?: number) =>
     apiClient.request<unknown>(`${PREFIX}/relay`, {
       method: 'POST',
       json: { ...m, ...(client ? { client } : {}), ...(waitMs ? { wait: waitMs } : {}) },
