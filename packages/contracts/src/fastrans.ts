@@ -167,7 +167,12 @@ export const TransferBatchResponse = Envelope(
 export const TransferCancelBody = Obj({
   ids: Type.Array(Type.String({ pattern: '^[0-9a-f]{40}$' }), { maxItems: 10_000 }),
 });
-export const TransferCancelResponse = Envelope(Obj({ cancelled: Type.Integer() }));
+// Type.* directly (not Obj or Envelope): the web build drops only calls it knows to be pure.
+export const TransferCancelResponse = Type.Object({
+  code: Type.String(),
+  msg: Type.String(),
+  data: Type.Object({ cancelled: Type.Integer() }),
+});
 
 // ---- efile: downloads ----------------------------------------------------------------------------------------------
 /** `POST /fastrans/manifest.action`: every file under the chosen paths (streamed NDJSON, any size). */
@@ -271,9 +276,13 @@ export const FastransWebResponse = Obj({
 });
 
 /** The web token of the client's calls to the portal (`?token=`; the spec's servers call carries it so). */
-export const FastransWebQuery = Obj({ token: Type.Optional(Type.String({ maxLength: 200 })) });
+export const FastransWebQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
 /** An answer of the client's own (`{code, msg, data}`, any data): what the relay carries back to the page. */
-export const FastransClientAnswer = Envelope(Type.Unknown());
+export const FastransClientAnswer = Type.Object({
+  code: Type.String(),
+  msg: Type.String(),
+  data: Type.Unknown(),
+});
 
 /**
  * `POST /model-zoo/proxy/efile/fastrans/relay`: one local action for the user's client (contracts'
@@ -291,7 +300,7 @@ export const FastransRelayBody = Type.Object(
 );
 
 /** `POST /fastrans/relay/answer`: the client's answer to the page's request `n`. */
-export const FastransRelayAnswerBody = Obj({
+export const FastransRelayAnswerBody = Type.Object({
   n: Type.Integer({ minimum: 1 }),
   client: Type.Optional(FastransClientId),
   answer: FastransClientAnswer,
