@@ -1,12 +1,14 @@
 /**
  * Where small files' time goes (issue 24): the client's runner (this process) and efile (its own process) move
  * SMALL_FILES (10,000) files of SMALL_SIZE (10 KB) in 20 folders up and back, SMALL_ROUNDS (1) times, and print the
- * wall time and each side's CPU seconds (efile's with its workers in unix mode). SMALL_PROFILE=<dir> writes efile's CPU profile there (run this script with
- * `node --cpu-prof` for the client's). No peers: bench/fastrans/peers.ts compares with rsync; this is the quick loop
+ * wall time and each side's CPU seconds (efile's with its workers in unix mode). SMALL_PROFILE=<dir> writes CPU
+ * profiles there: efile's (its whole run) and the client's, one per transfer (`client-upload-<round>.cpuprofile`). No peers: bench/fastrans/peers.ts compares with rsync; this is the quick loop
  * for changing the per-file path, the figures of a change read from CPU seconds of runs that alternate.
  *
  * Run: `node --import tsx bench/fastrans/small-cpu.ts` (FASTRANS_BENCH_MODE=unix, as root, for unix mode).
  */
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { secs, treeCpu } from '../bench-kit';
 import { benchMode, smallFiles, startFastransBench, transfer } from './setup';
@@ -14,7 +16,24 @@ import { benchMode, smallFiles, startFastransBench, transfer } from './setup';
 const env = (k: string, d: number) => Number(process.env[k] ?? d);
 const N = env('SMALL_FILES', 10_000);
 const SIZE = env('SMALL_SIZE', 10 * 1024);
-const bench = await startFastransBench({ mode: benchMode(), profileDir: process.env.SMALL_PROFILE });
+const PROFILE = process.env.SMALL_PROFILE;
+const bench = await startFastransBench({ mode: benchMode(), profileDir: PROFILE });
+
+/** Runs `work` under the client's CPU profiler when SMALL_PROFILE is set (the transfer only, not the setup). */
+async function profiled(name: string, work: () => Promise<void>) {
+  if (!PROFILE) return work();
+  const s = new Session();
+  s.connect();
+  await s.post('Profiler.enable');
+  await s.post('Profiler.start');
+  try {
+    await work();
+  } finally {
+    const { profile } = await s.post('Profiler.stop');
+    fs.writeFileSync(path.join(PROFILE, `client-${name}.cpuprofile`), JSON.stringify(profile));
+    s.disconnect();
+  }
+}
 try {
   const runner = bench.runnerAt([bench.base], 'cfg');
   const dir = path.join(bench.tmp, 'many');
@@ -25,12 +44,16 @@ try {
     let s0 = treeCpu(efile);
     let c0 = process.cpuUsage();
     let t0 = process.hrtime.bigint();
-    await transfer(runner, () => runner.addUpload(dir, `${bench.HOME}/up${r}`));
+    await profiled(`upload-${r}`, () =>
+      transfer(runner, () => runner.addUpload(dir, `${bench.HOME}/up${r}`)),
+    );
     console.log(
       `upload of ${N} × ${SIZE} B: ${secs(t0).toFixed(2)} s; CPU s client ${cpu(process.cpuUsage(c0))}, efile ${(treeCpu(efile) - s0).toFixed(2)}`,
     );
     [s0, c0, t0] = [treeCpu(efile), process.cpuUsage(), process.hrtime.bigint()];
-    await transfer(runner, () => runner.addDownload([`${bench.HOME}/up${r}`], path.join(bench.tmp, `down${r}`)));
+    await profiled(`download-${r}`, () =>
+      transfer(runner, () => runner.addDownload([`${bench.HOME}/up${r}`], path.join(bench.tmp, `down${r}`))),
+    );
     console.log(
       `download of the same: ${secs(t0).toFixed(2)} s; CPU s client ${cpu(process.cpuUsage(c0))}, efile ${(treeCpu(efile) - s0).toFixed(2)}`,
     );

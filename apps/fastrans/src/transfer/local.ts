@@ -209,13 +209,23 @@ export async function publishLocal(from: string, to: string, overwrite: boolean)
  * already (a batch's 500 files share a few): a recursive mkdir per file was a handful of calls each. A plain
  * descriptor and one write, not fs/promises' writeFile: its FileHandle and chunked loop cost more than the write.
  */
-export async function writeTemp(final: string, data: Buffer, made?: Set<string>): Promise<string> {
+export async function writeTemp(
+  final: string,
+  data: Buffer,
+  made?: Map<string, Promise<unknown>>,
+): Promise<string> {
   const dir = path.dirname(final);
-  if (!made?.has(dir)) {
-    await fs.mkdir(dir, { recursive: true });
-    made?.add(dir);
+  // The promise is kept, not the outcome: a batch's files are written all at once, and would each make the folder.
+  let mkdir = made?.get(dir);
+  if (!mkdir) {
+    mkdir = fs.mkdir(dir, { recursive: true });
+    made?.set(dir, mkdir);
   }
-  const tmp = path.join(dir, `.${path.basename(final)}.${crypto.randomBytes(4).toString('hex')}.fastrans-tmp`);
+  await mkdir;
+  const tmp = path.join(
+    dir,
+    `.${path.basename(final)}.${crypto.randomBytes(4).toString('hex')}.fastrans-tmp`,
+  );
   const fd = await rawOpen(tmp, 'wx');
   try {
     let off = 0;

@@ -557,7 +557,7 @@ export class Runner {
       };
       const stored: number[] = [];
       const failed: BatchFailure[] = [];
-      const made = new Set<string>();
+      const made = new Map<string, Promise<unknown>>();
       await Promise.all(
         entries.map(async (e) => {
           const i = byName.get(e.name);
