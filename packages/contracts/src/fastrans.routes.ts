@@ -45,6 +45,7 @@ export const TransferRoutes = {
     path: '/fastrans/begin.action',
     body: TransferBeginBody,
     response: TransferStatusResponse,
+    tags: ['fastrans'],
   }),
   /** The one call a restarted client makes to learn what the server has. */
   status: defineRoute({
@@ -52,6 +53,7 @@ export const TransferRoutes = {
     path: '/fastrans/status.action',
     body: TransferStatusBody,
     response: TransferStatusResponse,
+    tags: ['fastrans'],
   }),
   range: defineRoute({
     method: 'PUT',
@@ -59,12 +61,14 @@ export const TransferRoutes = {
     query: TransferRangeQuery,
     bodyAs: 'bytes',
     response: TransferRangeResponse,
+    tags: ['fastrans'],
   }),
   finalize: defineRoute({
     method: 'POST',
     path: '/fastrans/finalize.action',
     body: TransferFinalizeBody,
     response: TransferFinalizeResponse,
+    tags: ['fastrans'],
   }),
   batch: defineRoute({
     method: 'PUT',
@@ -72,24 +76,42 @@ export const TransferRoutes = {
     query: TransferBatchQuery,
     bodyAs: 'bytes',
     response: TransferBatchResponse,
+    tags: ['fastrans'],
   }),
   cancel: defineRoute({
     method: 'POST',
     path: '/fastrans/cancel.action',
     body: TransferCancelBody,
     response: TransferCancelResponse,
+    tags: ['fastrans'],
   }),
   /** NDJSON, one `ManifestEntry` a line (an envelope when refused). */
-  manifest: defineRoute({ method: 'POST', path: '/fastrans/manifest.action', body: TransferManifestBody }),
+  manifest: defineRoute({
+    method: 'POST',
+    path: '/fastrans/manifest.action',
+    body: TransferManifestBody,
+    tags: ['fastrans'],
+  }),
   /** With `Range`: the bytes of one file (206). */
-  read: defineRoute({ method: 'GET', path: '/fastrans/read.action', query: TransferReadQuery }),
+  read: defineRoute({
+    method: 'GET',
+    path: '/fastrans/read.action',
+    query: TransferReadQuery,
+    tags: ['fastrans'],
+  }),
   /** A tar of small files with their `hpc.sha256` pax headers. */
-  readBatch: defineRoute({ method: 'POST', path: '/fastrans/readBatch.action', body: TransferReadBatchBody }),
+  readBatch: defineRoute({
+    method: 'POST',
+    path: '/fastrans/readBatch.action',
+    body: TransferReadBatchBody,
+    tags: ['fastrans'],
+  }),
   sha256: defineRoute({
     method: 'POST',
     path: '/fastrans/sha256.action',
     body: TransferShaBody,
     response: TransferShaResponse,
+    tags: ['fastrans'],
   }),
 };
 
