@@ -19,7 +19,7 @@ import { linuxRepository } from './linux/linux.repository';
 import { linuxService } from './linux/linux.service';
 import { linuxRoutes } from './linux/linux.routes';
 import { ticketRoutes } from './ticket/ticket.routes';
-import { transferFeature } from './transfer';
+import { fastransFeature } from './fastrans';
 import { usageRoutes } from './usage/usage.routes';
 
 /** Sweeps abandoned partial uploads every EFILE_SWEEP_INTERVAL_MINUTES (0 = never; tests call sweep directly). */
@@ -53,6 +53,6 @@ export async function registerFeatures(app: EfileApp, ctx: EfileContext): Promis
   linuxRoutes(app, ctx, linuxService(ctx.deps, linuxRepository(ctx.deps.db)), downloads);
   ticketRoutes(app, ctx);
   operationsRoutes(app, ctx, operationsService(ctx.deps, operationsRepository(ctx.deps.db), shares, app.log));
-  transferFeature(app, ctx);
+  fastransFeature(app, ctx);
   usageRoutes(app, ctx);
 }

@@ -8,7 +8,7 @@ import { testDbTargets } from '@hpc/server-kit/testing';
 import { makeHarness, type Harness } from '../../efile.test-fixture';
 import { readTar } from '../../fs/tar-extract';
 import tar from 'tar-stream';
-import { MANIFEST_NAME } from './transfer.service';
+import { MANIFEST_NAME } from './fastrans.service';
 
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 const HOME = '/public/home/demo';

@@ -29,7 +29,7 @@ export type TransferRow = FastransTables['efile_fastrans_files'];
  * Fast-transfer uploads in the database, so that any efile instance can take any range, the status call of a
  * restarted client, or the finalize. One row per stored range (concurrent inserts, no shared bitmap).
  */
-export function transferRepository(anyDb: Kysely<unknown>) {
+export function fastransRepository(anyDb: Kysely<unknown>) {
   const db = anyDb as Kysely<FastransTables>;
   return {
     async get(id: string): Promise<TransferRow | null> {
@@ -164,4 +164,4 @@ export function transferRepository(anyDb: Kysely<unknown>) {
     },
   };
 }
-export type TransferRepository = ReturnType<typeof transferRepository>;
+export type FastransRepository = ReturnType<typeof fastransRepository>;

@@ -22,7 +22,7 @@ import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '..
 import { readTar } from '../../fs/tar-extract';
 import { parseRange, sendFile } from '../../http/file-send';
 import type { FsScope, Info } from '../../userfs/types';
-import type { TransferRepository, TransferRow } from './transfer.repository';
+import type { FastransRepository, TransferRow } from './fastrans.repository';
 
 /** Files of a batch stored at once, and the size up to which a file of a batch is read into memory first. */
 const POOL = 64;
@@ -52,7 +52,7 @@ const join = (dir: string, rel: string) => (dir === '/' ? '' : dir) + '/' + rel;
  * Every touch of the user's files goes through the user file system (`deps.userfs`), like every other file
  * operation: in unix mode the user's own worker process runs it and the kernel checks it (issue 10 §1).
  */
-export function transferService(deps: EfileDeps, repo: TransferRepository) {
+export function fastransService(deps: EfileDeps, repo: FastransRepository) {
   const { userfs } = deps;
   const fileId = (sub: string, target: string, identifier: string, size: number) =>
     sha(`${sub}\0${target}\0${identifier}\0${size}`).slice(0, 40);
@@ -762,4 +762,4 @@ export function transferService(deps: EfileDeps, repo: TransferRepository) {
     },
   };
 }
-export type TransferService = ReturnType<typeof transferService>;
+export type FastransService = ReturnType<typeof fastransService>;

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { TransferRoutes as R } from '@hpc/contracts';
 import { addRoute, ok } from '@hpc/server-kit';
 import type { EfileApp, EfileContext } from '../../http/context';
-import type { TransferService } from './transfer.service';
+import type { FastransService } from './fastrans.service';
 
 // The body is the bytes themselves: never let a text/JSON parser take it, whatever type the client claims.
 const rawBody = async (req: FastifyRequest) => {
@@ -14,7 +14,7 @@ const rawBody = async (req: FastifyRequest) => {
  * The fast-transfer client's calls, declared in contracts (`TransferRoutes`, fastrans.routes.ts) with the client's
  * side (`@hpc/api-client`'s fastrans.api.ts). Authenticated like every efile call (cluster token).
  */
-export function transferRoutes(app: EfileApp, { auth }: EfileContext, transfers: TransferService): void {
+export function fastransRoutes(app: EfileApp, { auth }: EfileContext, transfers: FastransService): void {
   addRoute(app, R.begin, { bodyLimit: 16 * 1024 * 1024 }, async (req) =>
     ok({ files: await transfers.begin(auth.user(req), req.body) }),
   );
