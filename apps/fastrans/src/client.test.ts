@@ -125,6 +125,11 @@ describe('fast-transfer client against the portal and efile', () => {
       expect(check).toMatchObject({ code: '0', data: { sign: 'abc123', protocolVersion: 1 } });
       expect((await page.send('upload', { path: '/x', local: '/etc/passwd' })).code).toBe('30003');
       expect((await page.send('nope')).code).toBe('2001');
+      // Checked against contracts' table before the action runs, the first field at fault named.
+      expect(await page.send('get_task_info', { control: 'pause' })).toMatchObject({
+        code: '2001',
+        msg: 'task_id is required',
+      });
       page.close();
     } finally {
       await c.close();

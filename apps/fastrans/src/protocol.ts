@@ -1,13 +1,23 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastransLocalEntry, FastransLocalListing } from '@hpc/contracts';
+import { Value } from 'typebox/value';
+import {
+  FastransCodes,
+  FastransLocalActions,
+  type FastransLocalAction,
+  type FastransLocalAnswer,
+  type FastransLocalEntry,
+  type FastransLocalListing,
+  type FastransLocalRequest,
+} from '@hpc/contracts';
 import type { ClientConfig } from './config';
 import { ClientError, Owner, type Session } from './session';
 import { RemoteError } from './transfer/remote';
 import type { Runner } from './transfer/runner';
 import { CLIENT_VERSION, PROTOCOL_VERSION } from './version';
 
+/** A request as it arrives: the action's name, the page's id for the answer, the action's fields. */
 export interface Request {
   id: number;
   action: string;
@@ -20,16 +30,29 @@ export interface Answer {
   data: unknown;
 }
 
-const str = (v: unknown, name: string): string => {
-  if (typeof v !== 'string' || v === '') throw new ClientError('2001', `${name} is required`);
-  return v;
+/** One handler per action of the contracts' table, each typed by its request and answer. */
+type Handlers = {
+  [A in FastransLocalAction]: (m: FastransLocalRequest<A>, origin: string) => Promise<FastransLocalAnswer<A>>;
 };
-const strs = (v: unknown, name: string): string[] => {
-  const list = Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
-  if (list.length === 0 || list.some((x) => typeof x !== 'string' || x === ''))
-    throw new ClientError('2001', `${name} is required`);
-  return list as string[];
-};
+
+/**
+ * Checks a request against its action's schema (contracts' `FastransLocalActions`). A refusal is `2001` naming the
+ * first field at fault: "<field> is required" for a missing, empty or mistyped field, as the hand checks said it.
+ */
+function validated<A extends FastransLocalAction>(action: A, m: Request): FastransLocalRequest<A> {
+  const schema = FastransLocalActions[action];
+  if (Value.Check(schema, m)) return m;
+  const [first] = Value.Errors(schema, m);
+  const field =
+    (first?.params as { requiredProperties?: string[] } | undefined)?.requiredProperties?.[0] ??
+    first?.instancePath.split('/')[1] ??
+    'request';
+  const missing = ['required', 'type', 'minLength', 'minItems', 'anyOf'].includes(first?.keyword ?? '');
+  throw new ClientError(FastransCodes.badRequest, `${field} ${missing ? 'is required' : 'is not valid'}`);
+}
+
+/** A field of one or more paths as a list. */
+const listOf = (v: string | string[]) => (Array.isArray(v) ? v : [v]);
 
 /**
  * Where a page may have files downloaded: a folder, not the home folder itself nor any hidden folder (no segment
@@ -39,11 +62,11 @@ export function downloadTarget(local: string, home = os.homedir()): void {
   const segs = path.resolve(local).split(path.sep).filter(Boolean);
   if (path.resolve(local) === path.resolve(home) || path.resolve(local) === path.parse(local).root)
     throw new ClientError(
-      '2016',
+      FastransCodes.refused,
       'Choose a folder inside your home folder to download into, not the home itself',
     );
   if (segs.some((s) => s.startsWith('.')))
-    throw new ClientError('2016', 'Downloads do not go into hidden folders');
+    throw new ClientError(FastransCodes.refused, 'Downloads do not go into hidden folders');
 }
 
 /**
@@ -74,18 +97,18 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
   // Logins one at a time: two pages logging in as two users at once must not both pass the owner check.
   let logins: Promise<unknown> = Promise.resolve();
   const remote = () => {
-    if (!session.remote) throw new ClientError('30003', 'Log in first');
+    if (!session.remote) throw new ClientError(FastransCodes.notLoggedIn, 'Log in first');
     return session.remote;
   };
 
-  const actions: Record<string, (m: Request, origin: string) => Promise<unknown>> = {
+  const actions: Handlers = {
     async check(m) {
       return { sign: m.sign ?? null, version: CLIENT_VERSION, protocolVersion: PROTOCOL_VERSION };
     },
     async login(m, origin) {
-      const asked = typeof m.portal === 'string' ? new URL(m.portal).origin : '';
+      const asked = m.portal !== undefined ? new URL(m.portal).origin : '';
       const portal = config.allowedOrigins.includes(asked) ? asked : config.portal || origin;
-      const uk = str(m.token, 'token');
+      const uk = m.token;
       const who = Owner.of(portal, uk);
       const turn = logins.then(async () => {
         await owner.check(who);
@@ -98,13 +121,13 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
       return turn;
     },
     async servers() {
-      if (!session.info) throw new ClientError('30003', 'Log in first');
+      if (!session.info) throw new ClientError(FastransCodes.notLoggedIn, 'Log in first');
       return { servers: session.info.servers };
     },
     async list(m) {
-      const dir = path.resolve(typeof m.path === 'string' && m.path ? m.path : os.homedir());
-      const offset = Number(m.offset ?? 0) || 0;
-      const limit = Math.min(5000, Number(m.limit ?? 1000) || 1000);
+      const dir = path.resolve(m.path || os.homedir());
+      const offset = Math.floor(m.offset ?? 0);
+      const limit = Math.min(5000, Math.floor(m.limit ?? 1000) || 1000);
       const names = (await fs.readdir(dir)).sort((a, b) => a.localeCompare(b));
       const list: FastransLocalEntry[] = [];
       for (const name of names.slice(offset, offset + limit)) {
@@ -127,67 +150,64 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
     },
     async upload(m) {
       remote();
-      const target = str(m.path, 'path');
-      const picks = strs(m.local, 'local');
+      const target = m.path;
+      const picks = listOf(m.local);
       const tasks = [];
       for (const p of picks) {
         const st = await fs.lstat(p).catch(() => null);
-        if (!st) throw new ClientError('2004', `${p} does not exist`);
-        const want = Number(m.type ?? (st.isDirectory() ? 1 : 0));
+        if (!st) throw new ClientError(FastransCodes.notFound, `${p} does not exist`);
+        const want = m.type ?? (st.isDirectory() ? 1 : 0);
         if ((want === 1) !== st.isDirectory())
-          throw new ClientError('2001', `${p} is not a ${want === 1 ? 'folder' : 'file'}`);
+          throw new ClientError(FastransCodes.badRequest, `${p} is not a ${want === 1 ? 'folder' : 'file'}`);
         tasks.push(await runner.addUpload(p, target, m.cover === true || m.overwrite === true));
       }
       return { tasks };
     },
     async download(m) {
       remote();
-      const src = strs(m.src, 'src');
+      const src = listOf(m.src);
       // The real folder: `~/Downloads/x` may be a link to `~/.ssh` (issue 24 §3.3). The rules apply to where the
       // files would land, and the task writes there, not through the link.
-      const local = await realFolder(
-        path.resolve(typeof m.path === 'string' && m.path ? m.path : path.join(os.homedir(), 'Downloads')),
-      );
+      const local = await realFolder(path.resolve(m.path || path.join(os.homedir(), 'Downloads')));
       downloadTarget(local);
       // Never over an existing local file: a page must not be able to replace the user's files (or their shell
       // start-up files) with something from the cluster.
       return { task: await runner.addDownload(src, local, false) };
     },
     async remove(m) {
-      return remote().call('POST', '/remove.action?recursive=true', {
-        paths: strs(m.paths ?? m.path, 'paths'),
-      });
+      const paths = m.paths ?? m.path;
+      if (paths === undefined) throw new ClientError(FastransCodes.badRequest, 'paths is required');
+      return remote().call('POST', '/remove.action?recursive=true', { paths: listOf(paths) });
     },
     async rename(m) {
-      const oldName = str(m.oldName, 'oldName');
-      const dir = str(m.path, 'path');
+      const { oldName, path: dir } = m;
       const full = dir.endsWith('/' + oldName) ? dir : `${dir.replace(/\/$/, '')}/${oldName}`;
-      return remote().call('POST', '/rename.action', { path: full, newName: str(m.newName, 'newName') });
+      return remote().call('POST', '/rename.action', { path: full, newName: m.newName });
     },
     async create_folder(m) {
-      const dir = str(m.path, 'path');
-      const full = typeof m.name === 'string' && m.name ? `${dir.replace(/\/$/, '')}/${m.name}` : dir;
+      const dir = m.path;
+      const full = m.name ? `${dir.replace(/\/$/, '')}/${m.name}` : dir;
       return remote().call('POST', '/mkdir.action', { path: full });
     },
     async copy(m) {
       return remote().call('POST', '/copy.action', {
-        paths: strs(m.from, 'from'),
-        targetPath: str(m.to, 'to'),
+        paths: listOf(m.from),
+        targetPath: m.to,
         cover: false,
       });
     },
     async move(m) {
       return remote().call('POST', '/move.action', {
-        paths: strs(m.from, 'from'),
-        targetPath: str(m.to, 'to'),
+        paths: listOf(m.from),
+        targetPath: m.to,
         cover: false,
       });
     },
     async get_attributes(m) {
-      const p = str(m.path, 'path');
+      const p = m.path;
       if (m.local === true) {
         const st = await fs.lstat(p).catch(() => null);
-        if (!st) throw new ClientError('2004', `${p} does not exist`);
+        if (!st) throw new ClientError(FastransCodes.notFound, `${p} does not exist`);
         return { path: p, dir: st.isDirectory(), size: st.size, mtime: st.mtimeMs };
       }
       return remote().call('POST', '/exist.action', { path: p });
@@ -204,12 +224,10 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
       return { url: portal ? `${portal}/share/fasttrans-client.tar.gz` : null, version: CLIENT_VERSION };
     },
     async get_task_info(m) {
-      const id = str(m.task_id, 'task_id');
-      const op = m.control;
-      if (op === 'pause' || op === 'resume' || op === 'cancel' || op === 'retry')
-        await runner.control(id, op);
+      const id = m.task_id;
+      if (m.control) await runner.control(id, m.control);
       const info = runner.info(id);
-      if (!info) throw new ClientError('2004', 'No such task');
+      if (!info) throw new ClientError(FastransCodes.notFound, 'No such task');
       return info;
     },
     async logout() {
@@ -221,14 +239,16 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
 
   return async function handle(m: Request, origin: string): Promise<Answer> {
     const id = typeof m.id === 'number' ? m.id : 0;
-    const fn = Object.hasOwn(actions, m.action) ? actions[m.action] : undefined;
-    if (!fn) return { id, code: '2001', msg: `Unknown action ${String(m.action)}`, data: null };
+    if (!Object.hasOwn(actions, m.action))
+      return { id, code: FastransCodes.badRequest, msg: `Unknown action ${String(m.action)}`, data: null };
+    const action = m.action as FastransLocalAction;
     try {
-      return { id, code: '0', msg: '', data: await fn(m, origin) };
+      const run = actions[action] as (m: unknown, origin: string) => Promise<unknown>;
+      return { id, code: FastransCodes.ok, msg: '', data: await run(validated(action, m), origin) };
     } catch (e) {
       if (e instanceof ClientError || e instanceof RemoteError)
         return { id, code: e.code, msg: e.message, data: e.data };
-      return { id, code: '2002', msg: (e as Error).message, data: null };
+      return { id, code: FastransCodes.transferFailed, msg: (e as Error).message, data: null };
     }
   };
 }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { loopbackPeerUid } from './peer';
+import { FastransCodes } from '@hpc/contracts';
 import type { Answer, Request } from './protocol';
 
 export interface LocalServerOptions {
@@ -101,7 +102,9 @@ export async function startLocalServer(opts: LocalServerOptions) {
           m = JSON.parse((raw as Buffer).toString('utf8')) as Request;
           if (!m || typeof m !== 'object' || typeof m.action !== 'string') throw new Error('not a request');
         } catch {
-          ws.send(JSON.stringify({ id: 0, code: '2001', msg: 'Send JSON requests', data: null }));
+          ws.send(
+            JSON.stringify({ id: 0, code: FastransCodes.badRequest, msg: 'Send JSON requests', data: null }),
+          );
           return;
         }
         void opts.handle(m, origin).then((a) => {

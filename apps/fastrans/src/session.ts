@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { FastransCodes, FastransRefusal, CommonCodes } from '@hpc/contracts';
+import { FastransCodes, FastransRefusal, CommonCodes, type FastransLocalLogin } from '@hpc/contracts';
 import {
   ApiClient,
   ApiError,
@@ -13,14 +13,8 @@ import { Remote } from './transfer/remote';
 import { writeAtomic } from './store/history';
 import { CLIENT_VERSION } from './version';
 
-export interface LoginInfo {
-  portal: string;
-  clusterId: string;
-  clusterUserName: string;
-  homePath: string;
-  expiresAt: number;
-  servers: string[];
-}
+/** Where the client is logged in: what its `login` action answers the page (contracts' local action table). */
+export type LoginInfo = FastransLocalLogin;
 
 /** After a failed renewal of the web login, the relay polls again this much later. */
 const RENEW_RETRY_MS = 60_000;
@@ -56,7 +50,10 @@ async function web<T>(call: Promise<T>): Promise<T> {
     if (!(e instanceof ApiError)) throw e;
     if (e.kind === 'api') throw new ClientError(e.code, e.msg, e.data);
     if (e.kind === 'http')
-      throw new ClientError('1000', `The fast-transfer web server answered HTTP ${e.status}`);
+      throw new ClientError(
+        FastransCodes.webServerHttp,
+        `The fast-transfer web server answered HTTP ${e.status}`,
+      );
     throw new ClientError(FastransCodes.timeout, `The portal does not answer: ${e.msg}`);
   }
 }

@@ -76,6 +76,9 @@ export function efileApi(client: ApiClient, clusterId: string) {
       ),
     rename: (path: string, newName: string) => client.request(FileRoutes.rename, { body: { path, newName } }),
     exist: (path: string) => client.request(FileRoutes.exist, { body: { path } }),
+    /** Whether the token's user may read or write `path` (`allowded`, the spec's spelling). */
+    checkPermission: (path: string, permissionAction: 'read' | 'write') =>
+      client.request(FileRoutes.checkPermission, { body: { path, permissionAction } }),
     tree: (path?: string) => client.request(FileRoutes.tree, { query: { path } }),
     previewCheck: (path: string) => client.request(PreviewRoutes.check, { body: { path } }),
     previewText: (path: string) => client.request(PreviewRoutes.text, { body: { path } }),

@@ -5,12 +5,9 @@ import type {
   ManifestEntry,
   TransferBatchResponse,
   TransferFileRef,
-  TransferFinalizeResponse,
-  TransferRangeResponse,
-  TransferShaResponse,
   TransferStatusResponse,
 } from '@hpc/contracts';
-import { WANT_CONTENT_DIGEST } from '@hpc/contracts';
+import { FastransWebRoutes, TransferRoutes, WANT_CONTENT_DIGEST } from '@hpc/contracts';
 import type { ApiClient } from './client';
 import type { DataOf } from './envelope';
 
@@ -24,58 +21,42 @@ export type Bytes = NonNullable<RequestInit['body']>;
 export type FastransWebLogin = DataOf<typeof FastransLoginResponse> & { minVersion?: string };
 
 /**
- * The fast-transfer calls of one efile instance (contracts/fastrans.ts, `/fastrans/*.action`); `client` carries the
- * day token in the `token` header. The JSON calls resolve with the envelope's data; the byte calls (a range or tar
- * batch sent, a range, a tar or the NDJSON manifest read) go through {@link ApiClient.send} and hand back the raw
- * Response for the caller to stream, refusals being thrown as {@link ApiError} alike.
+ * The fast-transfer calls of one efile instance (contracts' `TransferRoutes`, `/fastrans/*.action`); `client`
+ * carries the day token in the `token` header. The JSON calls resolve with the envelope's data; the byte calls (a
+ * range or tar batch sent, a range, a tar or the NDJSON manifest read) go through {@link ApiClient.send} and hand
+ * back the raw Response for the caller to stream, refusals being thrown as {@link ApiError} alike.
  */
 export function fastransApi(client: ApiClient) {
   const octets = { 'content-type': 'application/octet-stream' };
   return {
     begin: (files: TransferFileRef[], rangeSize: number, overwrite: boolean) =>
-      client.post<TransferStatus>('/fastrans/begin.action', { json: { files, rangeSize, overwrite } }),
-    status: (files: TransferFileRef[]) =>
-      client.post<TransferStatus>('/fastrans/status.action', { json: { files } }),
+      client.request(TransferRoutes.begin, { body: { files, rangeSize, overwrite } }),
+    status: (files: TransferFileRef[]) => client.request(TransferRoutes.status, { body: { files } }),
     /** `sha256`: the range's own SHA-256, which the server checks while it writes the bytes. */
     range: (id: string, n: number, data: Bytes, sha256?: string) =>
-      client.request<DataOf<typeof TransferRangeResponse>>('/fastrans/range.action', {
-        method: 'PUT',
-        query: { id, n, sha256 },
-        headers: octets,
-        body: data,
-      }),
+      client.request(TransferRoutes.range, { query: { id, n, sha256 }, body: data }, { headers: octets }),
     /** `rangesSha256`: the hash list of the range digests (servers that check ranges); `sha256`: the whole file's. */
     finalize: (id: string, digest: { sha256: string } | { rangesSha256: string }) =>
-      client.post<DataOf<typeof TransferFinalizeResponse>>('/fastrans/finalize.action', {
-        json: { id, ...digest },
-      }),
+      client.request(TransferRoutes.finalize, { body: { id, ...digest } }),
     /** A tar of small files under the folder `path`, each checked against its `hpc.sha256` pax header. */
     batch: (path: string, tar: Bytes, overwrite: boolean) =>
-      client.request<TransferBatchResult>('/fastrans/batch.action', {
-        method: 'PUT',
-        query: { path, overwrite },
-        headers: octets,
-        body: tar,
-      }),
-    cancel: (ids: string[]) =>
-      client.post<{ cancelled: number }>('/fastrans/cancel.action', { json: { ids } }),
+      client.request(TransferRoutes.batch, { query: { path, overwrite }, body: tar }, { headers: octets }),
+    cancel: (ids: string[]) => client.request(TransferRoutes.cancel, { body: { ids } }),
     /** NDJSON, one {@link ManifestEntry} a line, when the content type says so; otherwise an envelope. */
-    manifest: (paths: string[]) =>
-      client.send('/fastrans/manifest.action', { method: 'POST', json: { paths } }),
+    manifest: (paths: string[]) => client.send(TransferRoutes.manifest, { body: { paths } }),
     /**
      * Bytes `start` to `end` (exclusive) of one file: 206, or 200 with the whole file for a range from 0. A server
      * that can answers with the range's `Content-Digest` (contracts' `WANT_CONTENT_DIGEST`).
      */
     read: (path: string, start: number, end: number) =>
-      client.send('/fastrans/read.action', {
-        query: { path },
-        headers: { range: `bytes=${start}-${end - 1}`, 'want-content-digest': WANT_CONTENT_DIGEST },
-      }),
+      client.send(
+        TransferRoutes.read,
+        { query: { path } },
+        { headers: { range: `bytes=${start}-${end - 1}`, 'want-content-digest': WANT_CONTENT_DIGEST } },
+      ),
     /** A tar of these small files with their `hpc.sha256` pax headers. */
-    readBatch: (paths: string[]) =>
-      client.send('/fastrans/readBatch.action', { method: 'POST', json: { paths } }),
-    sha256: (path: string) =>
-      client.post<DataOf<typeof TransferShaResponse>>('/fastrans/sha256.action', { json: { path } }),
+    readBatch: (paths: string[]) => client.send(TransferRoutes.readBatch, { body: { paths } }),
+    sha256: (path: string) => client.request(TransferRoutes.sha256, { body: { path } }),
   };
 }
 export type FastransCalls = ReturnType<typeof fastransApi>;
@@ -90,23 +71,24 @@ export interface RelayBatch<M> {
 export type FastransClientWho = Required<Pick<FastransWebBody, 'client' | 'label'>>;
 
 /**
- * The portal's calls for the fast-transfer client itself: its web server (`POST /fastrans/api`, a JSON-RPC-like
- * body, always HTTP 200 with a result code) and the relay. The web token travels as `?token=`; `who` goes with
- * every call, so the portal tells one user's clients on several machines apart (without it, the portal counts the
- * caller as the one client of older versions).
+ * The portal's calls for the fast-transfer client itself (contracts' `FastransWebRoutes`): its web server
+ * (`POST /fastrans/api`, a JSON-RPC-like body, always HTTP 200 with a result code) and the relay. The web token
+ * travels as `?token=`; `who` goes with every call, so the portal tells one user's clients on several machines apart
+ * (without it, the portal counts the caller as the one client of older versions). The web server's `data` depends
+ * on the module and action called, which its one route cannot say: each call names its own.
  */
 export function fastransWebApi(client: ApiClient, version: string, who?: FastransClientWho) {
   let id = 0;
-  const call = <T>(
+  const call = async <T>(
     body: Pick<FastransWebBody, 'module' | 'action' | 'UK'>,
     token?: string,
     timeoutMs?: number,
   ) =>
-    client.post<T>('/fastrans/api', {
-      query: { token },
-      json: { id: ++id, version, ...who, ...body },
-      timeoutMs,
-    });
+    (await client.request(
+      FastransWebRoutes.api,
+      { query: { token }, body: { id: ++id, version, ...who, ...body } },
+      { timeoutMs },
+    )) as T;
   return {
     login: (uk: string) => call<FastransWebLogin>({ module: 'user', action: 'login', UK: uk }),
     servers: (token: string) =>
@@ -116,18 +98,23 @@ export function fastransWebApi(client: ApiClient, version: string, who?: Fastran
     stopping: (token: string, timeoutMs: number) =>
       call<null>({ module: 'client', action: 'stop' }, token, timeoutMs),
     logout: (token: string) => call<null>({ module: 'user', action: 'logout' }, token),
-    relayPoll: <M>(token: string, after: number, timeoutMs: number) =>
-      client.post<RelayBatch<M>>('/fastrans/relay/poll', {
-        query: { token },
-        json: { after, version, ...who },
-        timeoutMs,
-      }),
-    relayAnswer: (token: string, n: number, answer: unknown, timeoutMs: number) =>
-      client.post<null>('/fastrans/relay/answer', {
-        query: { token },
-        json: { n, answer, client: who?.client },
-        timeoutMs,
-      }),
+    relayPoll: async <M>(token: string, after: number, timeoutMs: number) =>
+      (await client.request(
+        FastransWebRoutes.relayPoll,
+        { query: { token }, body: { after, version, ...who } },
+        { timeoutMs },
+      )) as RelayBatch<M>,
+    relayAnswer: (
+      token: string,
+      n: number,
+      answer: { code: string; msg: string; data: unknown },
+      timeoutMs: number,
+    ) =>
+      client.request(
+        FastransWebRoutes.relayAnswer,
+        { query: { token }, body: { n, answer, client: who?.client } },
+        { timeoutMs },
+      ) as Promise<null>,
   };
 }
 export type FastransWebCalls = ReturnType<typeof fastransWebApi>;

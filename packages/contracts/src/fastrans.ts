@@ -42,6 +42,8 @@ export const FASTRANS_TOKEN_USE = 'fastrans';
 /** Client result codes (spec §8): web server 1000-1049, transfer 2000-2016, proxy/client 30000-30005. */
 export const FastransCodes = {
   ok: '0',
+  /** The web server answered something other than its envelope (an HTTP error of a proxy). */
+  webServerHttp: '1000',
   webServerLogin: CommonCodes.unavailable,
   versionTooOld: CommonCodes.remoteCall,
   badRequest: '2001',
@@ -165,6 +167,12 @@ export const TransferBatchResponse = Envelope(
 export const TransferCancelBody = Obj({
   ids: Type.Array(Type.String({ pattern: '^[0-9a-f]{40}$' }), { maxItems: 10_000 }),
 });
+// Type.* directly (not Obj or Envelope): the web build drops only calls it knows to be pure.
+export const TransferCancelResponse = Type.Object({
+  code: Type.String(),
+  msg: Type.String(),
+  data: Type.Object({ cancelled: Type.Integer() }),
+});
 
 // ---- efile: downloads ----------------------------------------------------------------------------------------------
 /** `POST /fastrans/manifest.action`: every file under the chosen paths (streamed NDJSON, any size). */
@@ -265,6 +273,37 @@ export const FastransWebResponse = Obj({
   code: Type.String(),
   msg: Type.String(),
   data: Type.Unknown(),
+});
+
+/** The web token of the client's calls to the portal (`?token=`; the spec's servers call carries it so). */
+export const FastransWebQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
+/** An answer of the client's own (`{code, msg, data}`, any data): what the relay carries back to the page. */
+export const FastransClientAnswer = Type.Object({
+  code: Type.String(),
+  msg: Type.String(),
+  data: Type.Unknown(),
+});
+
+/**
+ * `POST /model-zoo/proxy/efile/fastrans/relay`: one local action for the user's client (contracts'
+ * `FastransLocalActions`, the client checks its fields), and for the relay itself: which client (`client`, required
+ * when several poll) and how long to wait for its answer (`wait`, ms; the page's detection asks briefly). Those two
+ * are the relay's, not the action's: they do not travel on.
+ */
+export const FastransRelayBody = Type.Object(
+  {
+    action: Type.String({ minLength: 1, maxLength: 32 }),
+    client: Type.Optional(FastransClientId),
+    wait: Type.Optional(Type.Integer({ minimum: 500, maximum: 25_000 })),
+  },
+  { additionalProperties: true },
+);
+
+/** `POST /fastrans/relay/answer`: the client's answer to the page's request `n`. */
+export const FastransRelayAnswerBody = Type.Object({
+  n: Type.Integer({ minimum: 1 }),
+  client: Type.Optional(FastransClientId),
+  answer: FastransClientAnswer,
 });
 
 /** `POST /fastrans/relay/poll`: the client's long poll for the page's requests after `after`, with who it is. */

@@ -19,6 +19,8 @@ export * from './route';
 export * from './efile.routes';
 export * from './efile-links.routes';
 export * from './site.routes';
+export * from './identity.routes';
+export * from './fastrans.routes';
 export * from './catalog.routes';
 export * from './jobs.routes';
 export * from './web-pages';

@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
+import { ApiClient, ApiError, type RequestOptions } from '@hpc/api-client';
 import type { AppServer } from '@hpc/server-kit';
 import { AppError } from '@hpc/server-kit';
 import { CommonCodes, isErrorCode } from '@hpc/contracts';
+import { portalEfileFetch } from '../../efile-client';
 
 /** What efile answers: the envelope of spec §7. */
 export interface EfileAnswer<T = unknown> {
@@ -29,70 +31,54 @@ export interface EfileRequest {
 /** Calls one efile instance. */
 export type EfileCaller = <T>(base: string, req: EfileRequest) => Promise<EfileAnswer<T>>;
 
-const formBody = (form: Record<string, string | string[]>) => {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(form)) for (const x of Array.isArray(v) ? v : [v]) p.append(k, x);
-  return p.toString();
-};
-
-function answerOf<T>(status: number, text: string, plain = false): EfileAnswer<T> {
-  try {
-    const json = JSON.parse(text) as EfileAnswer<T>;
-    if (plain || typeof json.code === 'string') return json;
-  } catch {
-    // not an envelope: below
-  }
-  throw new AppError(CommonCodes.remoteCall, `The file service answered HTTP ${status}`);
-}
-
 /**
- * The portal's client of a cluster's efile, through efile's public API only. A service URL is absolute in
- * production (`https://efile.cluster/efile`): fetched over HTTP, the tar body streamed (`duplex: 'half'`). The
- * all-in-one start registers relative URLs (`/efile/11250`) for the efile instances it mounts on the same server:
- * those are answered by `app.inject`, in process, so the portal need not know the address it listens on.
+ * The portal's calls to a cluster's efile for the model copy, through `@hpc/api-client`'s client over the portal's
+ * efile transport (`efile-client.ts`: absolute URLs over HTTP with the tar body streamed, the all-in-one's relative
+ * ones by `app.inject`), so the copy and fast transfer's permission check share one client instead of each having
+ * its own. Answers as efile gave them: an envelope with its code, whatever the status (the copy reads the refusal);
+ * an answer that is not one is "1002", no answer at all "1001".
  */
 export function createEfileCaller(app: AppServer): EfileCaller {
+  const fetch = portalEfileFetch(app);
   return async <T>(base: string, req: EfileRequest): Promise<EfileAnswer<T>> => {
-    const url = base.replace(/\/$/, '') + req.path;
-    const headers: Record<string, string> = {};
-    if (req.token) headers.token = req.token;
-    let body: string | Readable | undefined;
-    if (req.form) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = formBody(req.form);
-    } else if (req.stream) {
-      headers['content-type'] = 'application/octet-stream';
-      body = req.stream;
-    }
-    if (url.startsWith('/')) {
-      const res = await app.inject({ method: req.method, url, headers, payload: body, signal: req.signal });
-      return answerOf<T>(res.statusCode, res.body, req.plainJson);
-    }
-    if (!/^https?:\/\//.test(url))
-      throw new AppError(CommonCodes.remoteCall, 'The file service URL is not http(s)');
-    const signals = [req.signal, req.timeoutMs ? AbortSignal.timeout(req.timeoutMs) : undefined].filter(
-      (s): s is AbortSignal => s !== undefined,
-    );
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        method: req.method,
-        headers,
-        body: typeof body === 'string' ? body : body ? (Readable.toWeb(body) as ReadableStream) : undefined,
-        signal: signals.length ? AbortSignal.any(signals) : undefined,
-        // Node's fetch needs this for a streamed body.
-        duplex: 'half',
-        redirect: 'error',
+    const client = new ApiClient({
+      baseUrl: base.replace(/\/$/, ''),
+      fetch,
+      // No deadline unless the call has one: the streamed PUT of a model may be hundreds of GB.
+      timeoutMs: req.timeoutMs ?? 0,
+      headers: (): Record<string, string> => (req.token ? { token: req.token } : {}),
+    });
+    const opts: RequestOptions = {
+      method: req.method,
+      form: req.form,
+      signal: req.signal,
+      ...(req.stream
+        ? {
+            body: Readable.toWeb(req.stream) as ReadableStream,
+            headers: { 'content-type': 'application/octet-stream' },
+          }
+        : {}),
+    };
+    if (req.plainJson) {
+      // The health check answers `{ check_result }`, not the envelope.
+      const res = await client.send(req.path, opts).catch((e: unknown) => {
+        throw unreachable(e);
       });
-    } catch (e) {
-      if (req.signal?.aborted) throw e;
-      throw new AppError(
-        CommonCodes.unavailable,
-        `The file service cannot be reached: ${(e as Error).message}`,
-      );
+      return (await res.json()) as EfileAnswer<T>;
     }
-    return answerOf<T>(res.status, await res.text(), req.plainJson);
+    const r = await client.call<T>(req.path, opts);
+    if (r.ok) return { code: r.code, msg: r.msg, data: r.data };
+    if (r.error.kind === 'api') return { code: r.code, msg: r.msg, data: r.data as T };
+    throw unreachable(r.error);
   };
+}
+
+/** A call that got no envelope: the cancelled one as it is, a non-envelope "1002", no answer "1001". */
+function unreachable(e: unknown): unknown {
+  if (!(e instanceof ApiError) || e.kind === 'cancelled') return e;
+  if (e.kind === 'http')
+    return new AppError(CommonCodes.remoteCall, `The file service answered HTTP ${e.status}`);
+  return new AppError(CommonCodes.unavailable, `The file service cannot be reached: ${e.msg}`);
 }
 
 /** Throws the efile answer's code as our own error, keeping its message. */

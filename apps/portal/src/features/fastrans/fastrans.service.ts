@@ -13,6 +13,7 @@ import {
   FileCodes,
   refusalOf,
 } from '@hpc/contracts';
+import type { EfileCalls } from '@hpc/api-client';
 import { AppError, createClusterTokenVerifier, credentialId, isAppError } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
 import type { IdentityServices } from '../identity';
@@ -55,7 +56,8 @@ const isUnder = (p: string, root: string) =>
 export function fastransService(
   deps: PortalDeps,
   services: IdentityServices,
-  selfBase: () => string | null,
+  /** The efile calls of one instance of a cluster with the user's token (`portalEfileClient`). */
+  efileAt: (base: string, clusterId: string, token: string) => EfileCalls,
   present: ClientPresence,
 ) {
   const verifiers = new Map<string, ReturnType<typeof createClusterTokenVerifier>>();
@@ -83,12 +85,6 @@ export function fastransService(
         data: { reason: FastransRefusal.outsideHome },
       });
     return p;
-  }
-
-  /** The efile instances of the cluster as the portal itself reaches them (relative URLs are on this server). */
-  function reachable(urls: string[]): string[] {
-    const base = selfBase();
-    return urls.flatMap((u) => (/^https?:\/\//.test(u) ? [u] : base ? [base + u] : []));
   }
 
   /**
@@ -172,18 +168,12 @@ export function fastransService(
       }
       const entry = (await services.tokens.tokenList(userId)).find((t) => t.clusterId === info.clusterId);
       if (!entry) throw new AppError(CommonCodes.clusterUserMissing);
-      for (const base of reachable(info.efileUrls)) {
+      for (const base of info.efileUrls) {
         try {
-          const res = await fetch(`${base}/checkPermission.action`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', token: entry.token },
-            body: JSON.stringify({ path: p, permissionAction: 'write' }),
-            signal: AbortSignal.timeout(10_000),
-          });
-          const body = (await res.json()) as { code: string; data?: { allowded?: boolean } };
-          if (body.code === '0') return body.data?.allowded === true;
+          const { allowded } = await efileAt(base, info.clusterId, entry.token).checkPermission(p, 'write');
+          return allowded === true;
         } catch {
-          /* the next instance */
+          /* a refusal or no answer: the next instance */
         }
       }
       throw new AppError(CommonCodes.unavailable, 'No file service of the cluster answers');

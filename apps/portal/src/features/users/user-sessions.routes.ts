@@ -1,16 +1,6 @@
-import {
-  CredentialRevokeBody,
-  EmptyResponse,
-  IssuedCredentialsResponse,
-  PortalCodes,
-  SessionEndBody,
-  SessionsEndedResponse,
-  UserSessionsResponse,
-} from '@hpc/contracts';
-import { AppError, ok, type AppServer } from '@hpc/server-kit';
+import { PortalCodes, UserRoutes } from '@hpc/contracts';
+import { AppError, addRoute, ok, type AppServer } from '@hpc/server-kit';
 import type { IdentityServices, SessionHttp } from '../identity';
-
-const tags = ['user centre'];
 
 /**
  * The user's own sessions and what was issued to them today (issue 25 §1.4): list and end sessions, list and revoke
@@ -20,41 +10,25 @@ const tags = ['user centre'];
 export function userSessionRoutes(app: AppServer, identity: IdentityServices, http: SessionHttp): void {
   const { sessions, credentials } = identity;
 
-  app.get('/api/user/sessions', { schema: { tags, response: { 200: UserSessionsResponse } } }, async (req) =>
-    ok(await sessions.list(http.live(req))),
+  addRoute(app, UserRoutes.sessions, async (req) => ok(await sessions.list(http.live(req))));
+
+  addRoute(app, UserRoutes.endSession, async (req, reply) => {
+    const live = http.live(req);
+    if (!(await sessions.endOne(live.user.id, req.body.id))) throw new AppError(PortalCodes.notFound);
+    // Signing out this very session is a logout: its cookies go too.
+    if (req.body.id === live.sid) http.clearCookies(req, reply);
+    return ok({ ended: 1 });
+  });
+
+  addRoute(app, UserRoutes.endOtherSessions, async (req) =>
+    ok({ ended: await sessions.endOthers(http.live(req)) }),
   );
 
-  app.post(
-    '/api/user/sessions/end',
-    { schema: { tags, body: SessionEndBody, response: { 200: SessionsEndedResponse } } },
-    async (req, reply) => {
-      const live = http.live(req);
-      if (!(await sessions.endOne(live.user.id, req.body.id))) throw new AppError(PortalCodes.notFound);
-      // Signing out this very session is a logout: its cookies go too.
-      if (req.body.id === live.sid) http.clearCookies(req, reply);
-      return ok({ ended: 1 });
-    },
-  );
+  addRoute(app, UserRoutes.credentials, async (req) => ok(await credentials.list(http.live(req).user.id)));
 
-  app.post(
-    '/api/user/sessions/endOthers',
-    { schema: { tags, response: { 200: SessionsEndedResponse } } },
-    async (req) => ok({ ended: await sessions.endOthers(http.live(req)) }),
-  );
-
-  app.get(
-    '/api/user/credentials',
-    { schema: { tags, response: { 200: IssuedCredentialsResponse } } },
-    async (req) => ok(await credentials.list(http.live(req).user.id)),
-  );
-
-  app.post(
-    '/api/user/credentials/revoke',
-    { schema: { tags, body: CredentialRevokeBody, response: { 200: EmptyResponse } } },
-    async (req) => {
-      if (!(await credentials.revoke(http.live(req).user.id, req.body.id)))
-        throw new AppError(PortalCodes.notFound);
-      return ok(null);
-    },
-  );
+  addRoute(app, UserRoutes.revokeCredential, async (req) => {
+    if (!(await credentials.revoke(http.live(req).user.id, req.body.id)))
+      throw new AppError(PortalCodes.notFound);
+    return ok(null);
+  });
 }

@@ -1,23 +1,18 @@
 import {
-  AuthConfigResponse,
+  AuthRoutes,
   CSRF_COOKIE,
   CSRF_HEADER,
-  CurrentUserResponse,
-  EmptyResponse,
-  LoginBody,
   OWNER_RIGHTS_PATH,
   OwnerRightsQuery,
   OwnerRightsResponse,
-  PasswordChangeBody,
-  PasswordChangeResponse,
   PortalCodes,
   PublicJwks,
   REQUEST_TIME_HEADER,
   SESSION_COOKIE,
-  TokenRefreshResponse,
+  UserRoutes,
 } from '@hpc/contracts';
 import crypto from 'node:crypto';
-import { AppError, assertSameOrigin, ok, type AppServer } from '@hpc/server-kit';
+import { AppError, addRoute, assertSameOrigin, ok, type AppServer } from '@hpc/server-kit';
 import type { PortalDeps } from '../../../deps';
 import type { IdentityServices } from '../identity.services';
 import type { SessionHttp } from './session-http';
@@ -36,7 +31,7 @@ export function authRoutes(
   // A login must come from a page of the portal itself (login CSRF): its public origin, or the request's own.
   const origins = deps.config.PUBLIC_URL ? [new URL(deps.config.PUBLIC_URL).origin] : [];
 
-  app.get('/api/auth/config', { schema: { tags, response: { 200: AuthConfigResponse } } }, async () =>
+  addRoute(app, AuthRoutes.config, async () =>
     ok({
       sso: Boolean(deps.config.OIDC_ISSUER && deps.config.OIDC_CLIENT_ID),
       ssoLoginUrl: SSO_REDIRECT_PATH,
@@ -46,18 +41,14 @@ export function authRoutes(
     }),
   );
 
-  app.post(
-    '/api/auth/login',
-    { schema: { tags, body: LoginBody, response: { 200: CurrentUserResponse } } },
-    async (req, reply) => {
-      assertSameOrigin(req, origins);
-      const { user, session } = await auth.login(req.body.username, req.body.password, http.meta(req));
-      http.setCookies(req, reply, session);
-      return ok(await auth.currentUser(user, session, 'password'));
-    },
-  );
+  addRoute(app, AuthRoutes.login, async (req, reply) => {
+    assertSameOrigin(req, origins);
+    const { user, session } = await auth.login(req.body.username, req.body.password, http.meta(req));
+    http.setCookies(req, reply, session);
+    return ok(await auth.currentUser(user, session, 'password'));
+  });
 
-  app.post('/api/auth/logout', { schema: { tags, response: { 200: EmptyResponse } } }, async (req, reply) => {
+  addRoute(app, AuthRoutes.logout, async (req, reply) => {
     // Idempotent: an expired or unknown session is simply gone already.
     await sessions.destroy(req.cookies[SESSION_COOKIE]);
     http.clearCookies(req, reply);
@@ -93,26 +84,20 @@ export function authRoutes(
 export function sessionRoutes(app: AppServer, services: IdentityServices, http: SessionHttp): void {
   const { auth, users, tokens } = services;
 
-  app.post('/api/auth/refresh', { schema: { tags, response: { 200: TokenRefreshResponse } } }, async (req) =>
+  addRoute(app, AuthRoutes.refresh, async (req) =>
     ok({ tokenList: await tokens.tokenList(http.live(req).user.id, http.live(req).sid) }),
   );
 
-  app.get('/api/user/info', { schema: { tags, response: { 200: CurrentUserResponse } } }, async (req) =>
-    ok(await auth.fromLive(http.live(req))),
-  );
+  addRoute(app, UserRoutes.info, async (req) => ok(await auth.fromLive(http.live(req))));
 
-  app.post(
-    '/api/user/password',
-    { schema: { tags, body: PasswordChangeBody, response: { 200: PasswordChangeResponse } } },
-    async (req) => {
-      const live = http.live(req);
-      const endedSessions = await users.changeOwnPassword(
-        live.user.id,
-        req.body.oldPassword,
-        req.body.newPassword,
-        live.session.id,
-      );
-      return ok({ endedSessions });
-    },
-  );
+  addRoute(app, UserRoutes.changePassword, async (req) => {
+    const live = http.live(req);
+    const endedSessions = await users.changeOwnPassword(
+      live.user.id,
+      req.body.oldPassword,
+      req.body.newPassword,
+      live.session.id,
+    );
+    return ok({ endedSessions });
+  });
 }

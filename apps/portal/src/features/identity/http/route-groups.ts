@@ -10,6 +10,11 @@ export type Access = 'public' | 'user' | 'manager';
 
 const pathOf = (req: FastifyRequest) => req.url.split('?', 1)[0]!;
 const isApi = (req: FastifyRequest) => pathOf(req).startsWith('/api/');
+/**
+ * The portal's own E-File calls under spec §7's model-zoo prefix (fast transfer's login, permission check and relay):
+ * session-bound like /api/, so their state-changing calls carry the CSRF header too.
+ */
+const isEfileProxy = (req: FastifyRequest) => pathOf(req).startsWith('/model-zoo/proxy/efile/');
 /** Calls that must carry the request-time header: state-changing /api/ calls and the current-user call. */
 const needsRequestTime = (req: FastifyRequest) =>
   isApi(req) && (isStateChanging(req) || pathOf(req) === '/api/user/info');
@@ -21,7 +26,8 @@ const checksRequestTime = (req: FastifyRequest) =>
  * A route group: an encapsulated plugin whose hooks run for the routes registered inside it, and only for those
  * (the public catalogue next door pays for no session look-up and no check):
  * - onRequest: the request-time check and CSRF protection of docs/SECURITY.md, for the /api/ calls (and the E-File
- *   info call) of the group, as they applied to every such route when they were root hooks;
+ *   info call) of the group, as they applied to every such route when they were root hooks; CSRF also for the
+ *   state-changing calls under /model-zoo/proxy/efile/ (fast transfer's, which had a check of their own);
  * - preHandler: `access`. It runs where the handlers' own checks ran before, after body validation, so an
  *   invalid body still gets its 1004 first. Routes of a `user` or `manager` group read the checked session with
  *   `http.live(req)`.
@@ -37,7 +43,8 @@ export function routeGroup(http: SessionHttp, access: Access, routes: (scope: Ap
       'onRequest',
       csrfCheck({
         // The login has no session yet: it is protected by SameSite and the Origin check instead.
-        applies: (req) => isApi(req) && isStateChanging(req) && pathOf(req) !== '/api/auth/login',
+        applies: (req) =>
+          (isApi(req) || isEfileProxy(req)) && isStateChanging(req) && pathOf(req) !== '/api/auth/login',
         expected: async (req) => (await http.current(req))?.session.csrf_token ?? null,
       }),
     );

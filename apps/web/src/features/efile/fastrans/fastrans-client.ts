@@ -3,12 +3,20 @@ import {
   FASTRANS_PORTS,
   FASTRANS_PROTOCOL_VERSION,
   FastransCodes,
+  FastransRefusal,
   FastransTaskState,
   compareVersions,
-  type FastransLocalEntry,
-  type FastransLocalListing,
   type FastransPresentClient,
-  type FastransTaskSummary,
+} from '@hpc/contracts';
+// Types only: the table's schemas are the client's to check, and must not reach the browser's bundle.
+import type {
+  FastransLocalAction,
+  FastransLocalAnswer,
+  FastransLocalCall,
+  FastransLocalEntry,
+  FastransLocalListing,
+  FastransLocalRequest,
+  FastransTaskSummary,
 } from '@hpc/contracts';
 import { isApiError } from '@hpc/api-client';
 import { session, StorageKeys } from '../../../shared/utils/storage';
@@ -67,7 +75,7 @@ export interface FastransSnapshot {
 }
 
 interface Transport {
-  send(m: Record<string, unknown>): Promise<unknown>;
+  send(m: FastransLocalCall): Promise<unknown>;
   close(): void;
 }
 
@@ -119,7 +127,8 @@ function openDirect(
     ws.onopen = () => {
       transport.send({ action: 'check', sign }).then(
         (d) => {
-          const data = d as { sign?: string; version?: string; protocolVersion?: number };
+          // Whatever answers on the port is not trusted to be our client until the sign comes back.
+          const data = d as Partial<FastransLocalAnswer<'check'>>;
           if (data.sign === sign && data.protocolVersion === FASTRANS_PROTOCOL_VERSION)
             give({ transport, version: String(data.version ?? '0') });
           else give(null);
@@ -295,7 +304,7 @@ export class FastransClient {
             { action: 'check', sign: 'relay' },
             client ?? undefined,
             RELAY_CHECK_WAIT_MS,
-          )) as { version?: string };
+          )) as Partial<FastransLocalAnswer<'check'>>;
           this.transport = this.relay;
           return this.connected('relay', String(d.version ?? presence.version ?? '0'));
         } catch {
@@ -382,14 +391,21 @@ export class FastransClient {
     this.poller = null;
   }
 
-  async request<T>(action: string, params: Record<string, unknown> = {}): Promise<T> {
+  /** One action of the local protocol, its fields and its answer typed by contracts' `FastransLocalActions`. */
+  async request<A extends FastransLocalAction>(
+    action: A,
+    // Fields may be left out only where the action has none required (`open_trans_list`, `start_update`).
+    ...[fields]: Partial<FastransLocalRequest<A>> extends FastransLocalRequest<A>
+      ? [FastransLocalRequest<A>?]
+      : [FastransLocalRequest<A>]
+  ): Promise<FastransLocalAnswer<A>> {
     if (!this.transport) throw new FastransError(FastransCodes.clientClosed, 'The client is not connected');
-    return (await this.transport.send({ action, ...params })) as T;
+    return (await this.transport.send({ action, ...fields } as FastransLocalCall)) as FastransLocalAnswer<A>;
   }
 
   async refreshTasks(): Promise<void> {
     const asked = this.snap.client;
-    const { list } = await this.request<{ list: FastransTask[] }>('open_trans_list');
+    const { list } = await this.request('open_trans_list');
     // The user switched machines while the answer was on its way: it is the other machine's list.
     if (this.snap.client !== asked) return;
     for (const t of list) this.upsert(t);
@@ -397,7 +413,7 @@ export class FastransClient {
 
   /** `get_task_info` with pause, resume, cancel or retry. */
   async control(taskId: string, control: 'pause' | 'resume' | 'cancel' | 'retry'): Promise<void> {
-    this.upsert(await this.request<FastransTask>('get_task_info', { task_id: taskId, control }));
+    this.upsert(await this.request('get_task_info', { task_id: taskId, control }));
   }
 
   /**
@@ -415,17 +431,17 @@ export class FastransClient {
   }
 
   async list(path?: string): Promise<LocalListing> {
-    return this.request<LocalListing>('list', { path: path ?? '', limit: 5000 });
+    return this.request('list', { path: path ?? '', limit: 5000 });
   }
 
   async upload(clusterId: string, dir: string, local: LocalEntry[]): Promise<FastransTask[]> {
     await this.ensureLogin(clusterId, dir);
     const tasks: FastransTask[] = [];
     // One action per kind: the client checks each pick is what the page says (`type` 0 file, 1 folder).
-    for (const type of [0, 1]) {
+    for (const type of [0, 1] as const) {
       const picks = local.filter((e) => (e.dir ? 1 : 0) === type).map((e) => e.path);
       if (picks.length === 0) continue;
-      const r = await this.request<{ tasks: FastransTask[] }>('upload', { type, path: dir, local: picks });
+      const r = await this.request('upload', { type, path: dir, local: picks });
       tasks.push(...r.tasks);
     }
     for (const t of tasks) this.upsert(t);
@@ -434,14 +450,14 @@ export class FastransClient {
 
   async download(clusterId: string, dir: string, src: string[], localDir: string): Promise<FastransTask> {
     await this.ensureLogin(clusterId, dir);
-    const { task } = await this.request<{ task: FastransTask }>('download', { src, path: localDir });
+    const { task } = await this.request('download', { src, path: localDir });
     this.upsert(task);
     return task;
   }
 
   /** The package's address to update from (the client downloads or runs nothing itself). */
   async updateUrl(): Promise<string> {
-    const d = await this.request<{ url: string | null }>('start_update').catch(() => ({ url: null }));
+    const d = await this.request('start_update').catch(() => ({ url: null }));
     return d.url ?? FASTRANS_PACKAGE_URL;
   }
 
@@ -464,10 +480,10 @@ export function refusalKey(e: unknown): string | null {
   const code = e instanceof FastransError ? e.code : isApiError(e) ? e.code : null;
   const data = e instanceof FastransError || isApiError(e) ? e.data : null;
   const reason = (data as { reason?: string } | null)?.reason;
-  if (reason === 'fastransOutsideHome') return 'fastrans.warn.outsideHome';
-  if (reason === 'fastransNoWrite') return 'fastrans.warn.noWrite';
-  if (reason === 'fastransChooseClient') return 'fastrans.relay.chooseClient';
-  if (reason === 'fastransOtherOwner') return 'fastrans.warn.otherOwner';
+  if (reason === FastransRefusal.outsideHome) return 'fastrans.warn.outsideHome';
+  if (reason === FastransRefusal.noWrite) return 'fastrans.warn.noWrite';
+  if (reason === FastransRefusal.chooseClient) return 'fastrans.relay.chooseClient';
+  if (reason === FastransRefusal.otherOwner) return 'fastrans.warn.otherOwner';
   if (code === FastransCodes.versionTooOld) return 'fastrans.prompt.oldTitle';
   return null;
 }

@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import {
+  CommonCodes,
+  FastransCodes,
+  FastransPageRoutes,
+  FastransWebRoutes,
+  PortalCodes,
+} from '@hpc/contracts';
+import { AppError, addRoute, ok, type AppServer } from '@hpc/server-kit';
+import type { SessionHttp } from '../identity';
+import { packagePath, packageTail } from './client-package';
+import { clientIdentity, LEGACY_CLIENT_ID } from './client-presence';
+import { WebError, type FastransService } from './fastrans.service';
+import type { RelayService } from './relay.service';
+
+/**
+ * The page's fast-transfer calls (a `user` route group: the session, and the CSRF header on the POSTs, which hand out
+ * a token or reach the user's client though they change nothing on the server).
+ */
+export function fastransPageRoutes(
+  app: AppServer,
+  service: FastransService,
+  relay: RelayService,
+  http: SessionHttp,
+): void {
+  addRoute(app, FastransPageRoutes.login, async (req) =>
+    ok(await service.login(http.live(req).user.id, req.body.directory, req.body.clusterId || undefined)),
+  );
+
+  addRoute(app, FastransPageRoutes.checkPermission, async (req) =>
+    ok({
+      allowded: await service.canWrite(
+        http.live(req).user.id,
+        req.body.path,
+        req.body.clusterId || undefined,
+      ),
+    }),
+  );
+
+  addRoute(app, FastransPageRoutes.presence, async (req) => {
+    const userId = http.live(req).user.id;
+    return ok(await service.presence(userId, (client) => relay.polling(userId, client)));
+  });
+
+  // The second path (docs/FASTRANS.md "The relay"): the page's action, carried to the user's client through its
+  // outbound long poll; the answer is the client's own envelope. `client` and `wait` are the relay's, not the
+  // action's, so they do not travel on.
+  addRoute(app, FastransPageRoutes.relay, async (req) => {
+    const { client, wait, ...m } = req.body;
+    const { code, msg, data } = await relay.send(http.live(req).user.id, client, m, wait);
+    return { code, msg, data };
+  });
+}
+
+/** A web-server refusal as the client's answer (HTTP 200 with its result code). */
+const refusal = (e: unknown) => {
+  if (e instanceof WebError) return { code: e.code, msg: e.message, data: e.data };
+  throw e;
+};
+
+/**
+ * The client's own calls (a `public` route group: no session, its web token in `?token=`): the fast-transfer web
+ * server, the relay's poll and answer, and the client package.
+ */
+export function fastransClientRoutes(
+  app: AppServer,
+  service: FastransService,
+  relay: RelayService,
+  origins: () => string[],
+): void {
+  addRoute(app, FastransWebRoutes.relayPoll, async (req) => {
+    try {
+      const session = await service.webSession(req.query.token);
+      return {
+        code: FastransCodes.ok,
+        msg: '',
+        data: await relay.poll(session.sub, clientIdentity(req.body), req.body.after),
+      };
+    } catch (e) {
+      return refusal(e);
+    }
+  });
+
+  addRoute(app, FastransWebRoutes.relayAnswer, async (req) => {
+    try {
+      const session = await service.webSession(req.query.token);
+      await relay.answer(session.sub, req.body.client || LEGACY_CLIENT_ID, req.body.n, req.body.answer);
+      return { code: FastransCodes.ok, msg: '', data: null };
+    } catch (e) {
+      return refusal(e);
+    }
+  });
+
+  // The client package, with this portal's origin written into its config file at download time.
+  addRoute(app, FastransWebRoutes.clientPackage, async (_req, reply) => {
+    const file = packagePath();
+    if (!file)
+      throw new AppError(
+        PortalCodes.notFound,
+        'The fast-transfer client package is not built (npm run build)',
+      );
+    const tail = await packageTail(origins());
+    const size = fs.statSync(file).size;
+    async function* body() {
+      for await (const chunk of fs.createReadStream(file!, { highWaterMark: 1024 * 1024 }))
+        yield chunk as Buffer;
+      yield tail;
+    }
+    return reply
+      .header('content-type', 'application/gzip')
+      .header('content-disposition', 'attachment; filename="fasttrans-client.tar.gz"')
+      .header('content-length', String(size + tail.length))
+      .header('cache-control', 'no-store')
+      .send(Readable.from(body()));
+  });
+
+  // The fast-transfer web server: JSON bodies, answers always HTTP 200 with the client's result codes.
+  addRoute(app, FastransWebRoutes.api, async (req) => {
+    const { id, version, module, action, UK } = req.body;
+    const answer = (data: unknown) => ({ id, code: FastransCodes.ok, msg: '', data });
+    /** This client no longer calls (logged out or stopped): out of the user's presence and relay at once. */
+    const forget = (sub: string) => {
+      const client = clientIdentity(req.body).id;
+      return Promise.all([relay.gone(sub, client), service.absent(sub, client)]);
+    };
+    try {
+      if (module === 'user' && action === 'login') return answer(await service.webLogin(UK, version));
+      if (module === 'user' && action === 'logout') {
+        // Relay only while logged in: the user's page stops seeing the client as running or queueing for it.
+        const leaving = await service.webSession(req.query.token).catch(() => null);
+        await service.webLogout(req.query.token);
+        if (leaving) await forget(leaving.sub);
+        return answer(null);
+      }
+      const session = await service.webSession(req.query.token);
+      if (module === 'server' && action === 'list')
+        return answer({ servers: await service.servers(session) });
+      if (module === 'client' && action === 'heartbeat') {
+        await service.heartbeat(session, clientIdentity(req.body));
+        return answer(null);
+      }
+      if (module === 'client' && action === 'stop') {
+        // The client is shutting down but stays logged in (it resumes with this login when started again): gone
+        // from the presence and the relay now, so the page does not wait on it.
+        await forget(session.sub);
+        return answer(null);
+      }
+      throw new WebError(CommonCodes.invalidInput, `Unknown call ${module}/${action}`);
+    } catch (e) {
+      return { id, ...refusal(e) };
+    }
+  });
+}
