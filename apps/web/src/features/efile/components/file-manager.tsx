@@ -11,7 +11,7 @@ import { useOperation } from '../hooks/use-operation';
 import { useOverlays } from '../hooks/use-overlays';
 import { useStableCallback } from '../hooks/use-stable-callback';
 import { useActiveUploadCount } from '../upload/use-uploads';
-import { FastransBar } from '../fastrans/fastrans-bar';
+import { FastransBar } from '../../fastrans';
 import { UploadPanel } from '../upload/upload-panel';
 import { AccountDeactivated } from './account-deactivated';
 import { ContextMenu } from './context-menu';
