@@ -250,7 +250,7 @@ describe('E-File navigation in the browser', () => {
     const code = (await page.getByTestId('efile-share-code').textContent())!.trim();
     await page.locator('.ant-modal-footer .ant-btn').first().click();
 
-    await page.getByTestId('efile-my-shares-button').click();
+    await page.getByTestId('efile-action-myShares').click();
     const row = page
       .getByTestId('efile-my-shares')
       .locator('tr.ant-table-row')
@@ -302,7 +302,7 @@ describe('E-File navigation in the browser', () => {
     await shot('efile-user-home-en');
     await page.mouse.move(700, 800);
     await expect.poll(() => items.count()).toBe(0);
-    await page.getByTestId('efile-my-shares-button').click();
+    await page.getByTestId('efile-action-myShares').click();
     await page.getByTestId('efile-my-shares').getByText('Closed').first().waitFor();
     await page.waitForTimeout(400); // the drawer slides in
     await shot('efile-my-shares-en');
@@ -384,7 +384,7 @@ describe('E-File navigation in the browser', () => {
         'action-share',
         'action-delete',
         'home',
-        'my-shares-button',
+        'action-myShares',
       ]) {
         expect(await page.getByTestId(`efile-${id}`).isDisabled(), id).toBe(true);
       }

@@ -59,8 +59,11 @@ export interface EfileAction {
   /** The translation key of its name (toolbar button, menu entry). */
   labelKey: string;
   icon?: ReactNode;
-  /** Its place in the toolbar: a button of the selection's row, or an entry of the Upload or New menu. */
-  toolbar?: 'selection' | 'upload' | 'create';
+  /**
+   * Its place in the toolbar: a button of the places' row (after the centre's folders), a button of the selection's
+   * row, or an entry of the Upload or New menu.
+   */
+  toolbar?: 'places' | 'selection' | 'upload' | 'create';
   /**
    * Shown in the toolbar as its icon alone, named by a tooltip and its accessible name: for the actions that lead
    * out of E-File (the shell), so that the toolbar keeps one row at 1440 px in English.

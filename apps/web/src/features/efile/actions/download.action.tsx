@@ -2,7 +2,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { isApiError } from '@hpc/api-client';
 import { FileCodes, Limits } from '@hpc/contracts';
 import { startDownload } from '../../../shared/utils/start-download';
-import { offerFastTransfer } from '../fastrans/fastrans-offer';
+import { offerFastTransfer } from '../../fastrans';
 import { defineAction, onFiles } from './action';
 
 /**

@@ -6,6 +6,7 @@ import { downloadAction } from './download.action';
 import { selectAllAction, upAction } from './navigate.action';
 import { openAction } from './open.action';
 import { openShellAction } from './open-shell.action';
+import { mySharesAction } from './my-shares.action';
 import { renameAction } from './rename.action';
 import { shareAction } from './share.action';
 import { submitJobAction } from './submit-job.action';
@@ -18,7 +19,7 @@ import { uploadFilesAction, uploadFolderAction } from './upload.action';
  * To add an action (e.g. "submit as job" on a script file, "open a shell here" on a folder):
  * 1. Write one module `actions/<name>.action.tsx` that exports `defineAction({ … })` (see `EfileAction` in
  *    action.ts): `id`; `labelKey` (its text in the locales, both languages); `icon`; where it shows (`toolbar:
- *    'selection' | 'upload' | 'create'`, `contextMenu: true`); `keys` if any; `selection: 'some' | 'one'` if it acts
+ *    'places' | 'selection' | 'upload' | 'create'`, `contextMenu: true`); `keys` if any; `selection: 'some' | 'one'` if it acts
  *    on the selection (a click without one warns, spec §5); `enabled` (use `onFiles` for anything that touches the
  *    centre's files: it is false while the centre has no working service or the account is deactivated);
  *    `visible` when it is offered only sometimes (`(s) => s.selection.length === 1 && isScript(s.selection[0])`);
@@ -28,6 +29,7 @@ import { uploadFilesAction, uploadFolderAction } from './upload.action';
  * A dialog of its own goes into `Dialog` and `FileDialogs` (components/file-dialogs.tsx).
  */
 export const EFILE_ACTIONS: readonly EfileAction[] = [
+  mySharesAction,
   uploadFilesAction,
   uploadFolderAction,
   newFolderAction,

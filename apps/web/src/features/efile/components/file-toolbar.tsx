@@ -9,7 +9,6 @@ import {
   HomeOutlined,
   UserOutlined,
   SettingOutlined,
-  ShareAltOutlined,
   TeamOutlined,
   UnorderedListOutlined,
   UploadOutlined,
@@ -28,8 +27,10 @@ interface Props {
   userHomes: UserHome[];
   shareRoots: string[];
   onGo: (path: string, clusterId?: string) => void;
-  onMyShares: () => void;
-  /** The registry's actions as they stand (actions/): the Upload and New menus and the selection's buttons. */
+  /**
+   * The registry's actions as they stand (actions/): the places' buttons (My shares), the Upload and New menus and
+   * the selection's buttons.
+   */
   actions: ActionView[];
   onRun: (id: string) => void;
   columns: ColumnKey[];
@@ -137,14 +138,9 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
               </Button>
             </Dropdown>
           )}
-          <Button
-            icon={<ShareAltOutlined />}
-            disabled={off}
-            onClick={p.onMyShares}
-            data-testid="efile-my-shares-button"
-          >
-            {t('efile.places.myShares')}
-          </Button>
+          {group('places').map((a) => (
+            <ActionButton key={a.id} action={a} onRun={p.onRun} />
+          ))}
         </Space>
         <Space size={6}>
           <Badge count={p.uploadCount} size="small">
@@ -202,35 +198,40 @@ export const FileToolbar = memo(function FileToolbar(p: Props) {
           icon={<FolderAddOutlined />}
           testId="efile-create-button"
         />
-        {group('selection').map((a) =>
-          a.iconOnly ? (
-            <Tooltip key={a.id} title={t(a.labelKey)}>
-              <Button
-                icon={a.icon}
-                aria-label={t(a.labelKey)}
-                disabled={a.disabled}
-                onClick={() => p.onRun(a.id)}
-                data-testid={`efile-action-${a.id}`}
-              />
-            </Tooltip>
-          ) : (
-            <Button
-              key={a.id}
-              icon={a.icon}
-              danger={a.danger}
-              disabled={a.disabled}
-              onClick={() => p.onRun(a.id)}
-              data-testid={`efile-action-${a.id}`}
-            >
-              {t(a.labelKey)}
-            </Button>
-          ),
-        )}
+        {group('selection').map((a) => (
+          <ActionButton key={a.id} action={a} onRun={p.onRun} />
+        ))}
         {p.extra}
       </Space>
     </div>
   );
 });
+
+/** One of the registry's actions as a toolbar button: its icon alone with a tooltip when `iconOnly`. */
+function ActionButton({ action: a, onRun }: { action: ActionView; onRun: (id: string) => void }) {
+  const { t } = useTranslation();
+  return a.iconOnly ? (
+    <Tooltip title={t(a.labelKey)}>
+      <Button
+        icon={a.icon}
+        aria-label={t(a.labelKey)}
+        disabled={a.disabled}
+        onClick={() => onRun(a.id)}
+        data-testid={`efile-action-${a.id}`}
+      />
+    </Tooltip>
+  ) : (
+    <Button
+      icon={a.icon}
+      danger={a.danger}
+      disabled={a.disabled}
+      onClick={() => onRun(a.id)}
+      data-testid={`efile-action-${a.id}`}
+    >
+      {t(a.labelKey)}
+    </Button>
+  );
+}
 
 /**
  * A toolbar button whose menu holds a group of the registry's actions (Upload, New). Disabled when none of them can

@@ -2,7 +2,7 @@ import { forwardRef, useImperativeHandle, useRef, useState, type ReactNode } fro
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../../shared/api/notify';
-import { offerFastTransfer } from '../fastrans/fastrans-offer';
+import { offerFastTransfer } from '../../fastrans';
 import type { InitInfo } from '@hpc/api-client';
 import type { EfileApi } from '../api/efile.api';
 import { useConflictPrompt } from '../upload/conflict-prompt';

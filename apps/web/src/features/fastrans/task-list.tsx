@@ -10,7 +10,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { FastransTaskState as S } from '@hpc/contracts';
-import { formatSize, formatSpeed } from '../lib/format-size';
+import { formatSize, formatSpeed } from '../../shared/utils/format-size';
 import type { FastransTask } from './fastrans-client';
 import { RelayNote } from './relay-note';
 

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import '../../../antd-jsdom.test-fixture';
+import '../../antd-jsdom.test-fixture';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App } from 'antd';
 import { describe, expect, it, vi } from 'vitest';

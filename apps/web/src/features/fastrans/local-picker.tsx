@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Input, Modal, Space, Table, Typography } from 'antd';
 import { ArrowUpOutlined, FileOutlined, FolderOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { formatSize } from '../lib/format-size';
+import { formatSize } from '../../shared/utils/format-size';
 import { fastransClient, type LocalEntry, type LocalListing } from './fastrans-client';
 import { RelayNote } from './relay-note';
 import { useFastrans } from './use-fastrans';

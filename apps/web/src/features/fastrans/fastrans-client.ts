@@ -19,7 +19,7 @@ import type {
   FastransTaskSummary,
 } from '@hpc/contracts';
 import { isApiError } from '@hpc/api-client';
-import { session, StorageKeys } from '../../../shared/utils/storage';
+import { session, StorageKeys } from '../../shared/utils/storage';
 import { fastransApi } from './fastrans.api';
 
 /**

@@ -1,5 +1,5 @@
 import { FastransPageRoutes, type FastransLocalCall } from '@hpc/contracts';
-import { apiClient } from '../../../shared/api/client';
+import { apiClient } from '../../shared/api/client';
 
 /**
  * The portal's fast-transfer calls (spec §7, under the model-zoo file-service prefix; docs/FASTRANS.md), each one

@@ -4,7 +4,7 @@ import { CloudDownloadOutlined, CloudUploadOutlined, ThunderboltOutlined } from 
 import { useTranslation } from 'react-i18next';
 import { FastransTaskState as S, type FileEntry } from '@hpc/contracts';
 import { isApiError } from '@hpc/api-client';
-import { notifyError } from '../../../shared/api/notify';
+import { notifyError } from '../../shared/api/notify';
 import {
   FastransError,
   FASTRANS_PACKAGE_URL,
