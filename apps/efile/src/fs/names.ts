@@ -21,11 +21,7 @@ function randomId(): string {
 }
 
 /** A hidden sibling name for a temp file; keeps within the 255-byte limit for long (Chinese) names. */
-export function tempName(
-  name: string,
-  suffix = TEMP_SUFFIX,
-  id = randomId(),
-): string {
+export function tempName(name: string, suffix = TEMP_SUFFIX, id = randomId()): string {
   let base = name;
   while (Buffer.byteLength(base) > 200) base = base.slice(0, -1);
   return `.${base}.${id}${suffix}`;

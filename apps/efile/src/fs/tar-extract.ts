@@ -28,11 +28,7 @@ const malformed = () =>
  */
 export async function readTar(
   stream: Readable,
-  onEntry: (
-    e: TarEntry,
-    data: () => AsyncGenerator<Buffer>,
-    whole: () => Promise<Buffer[]>,
-  ) => Promise<void>,
+  onEntry: (e: TarEntry, data: () => AsyncGenerator<Buffer>, whole: () => Promise<Buffer[]>) => Promise<void>,
 ): Promise<void> {
   const extract = tar.extract();
   /** What stopped the reading from inside an entry: the caller's error, or "1010" for an entry cut short. */
