@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
-import { ApiClient, efileApi, type EfileCalls } from '@hpc/api-client';
-import type { AppServer } from '@hpc/server-kit';
+import { ApiClient, ApiError, efileApi, type EfileCalls } from '@hpc/api-client';
+import { CommonCodes, isErrorCode } from '@hpc/contracts';
+import { AppError, type AppServer } from '@hpc/server-kit';
 
 /**
  * The portal's client of a cluster's efile: `@hpc/api-client`'s (the same typed calls of contracts' efile routes
@@ -40,14 +41,37 @@ export function portalEfileClient(
   app: AppServer,
   base: string,
   clusterId: string,
-  token: string,
+  token: string | undefined,
+  timeoutMs = 0,
+): EfileCalls {
+  return efileCallsOver(portalEfileFetch(app), base, clusterId, token, timeoutMs);
+}
+
+/** The same calls over any `fetch` (a test's fake efile). */
+export function efileCallsOver(
+  fetcher: typeof fetch,
+  base: string,
+  clusterId: string,
+  token: string | undefined,
   timeoutMs = 0,
 ): EfileCalls {
   const client = new ApiClient({
     baseUrl: base.replace(/\/$/, ''),
-    fetch: portalEfileFetch(app),
-    headers: () => ({ token }),
+    fetch: fetcher,
+    headers: (): Record<string, string> => (token ? { token } : {}),
     timeoutMs,
   });
   return efileApi(client, clusterId);
+}
+
+/**
+ * An efile call's failure as the portal's own error: a refusal keeps efile's code and message (the copy shows the
+ * user why), an answer that is not an envelope is "1002", no answer at all "1001"; a cancelled call stays as it is.
+ */
+export function efileFailure(e: unknown): unknown {
+  if (!(e instanceof ApiError) || e.kind === 'cancelled') return e;
+  if (e.kind === 'api') return new AppError(isErrorCode(e.code) ? e.code : CommonCodes.remoteCall, e.msg);
+  if (e.kind === 'http')
+    return new AppError(CommonCodes.remoteCall, `The file service answered HTTP ${e.status}`);
+  return new AppError(CommonCodes.unavailable, `The file service cannot be reached: ${e.msg}`);
 }

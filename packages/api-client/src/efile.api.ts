@@ -14,8 +14,10 @@ import {
   type RouteBody,
   type RouteData,
   type RouteQuery,
+  type RouteAnswer,
 } from '@hpc/contracts';
 import type { ApiClient } from './client';
+import type { Bytes } from './route-request';
 import { toSearchParams } from './client';
 
 /** A page of a folder listing (`GET /list.action`). */
@@ -61,6 +63,15 @@ export function efileApi(client: ApiClient, clusterId: string) {
 
   return {
     clusterId,
+    /** The health check (no token): whether this instance answers `check_result: 'ok'` within `timeoutMs`. */
+    healthy: async (timeoutMs = 5000): Promise<boolean> => {
+      try {
+        const res = await client.send(FileRoutes.check, {}, { timeoutMs });
+        return ((await res.json()) as RouteAnswer<typeof FileRoutes.check>).check_result === 'ok';
+      } catch {
+        return false;
+      }
+    },
     list: (query: ListParams, signal?: AbortSignal) =>
       client.request(FileRoutes.list, { query }, { signal, timeoutMs: Limits.timeouts.list }),
     initInfo: (signal?: AbortSignal) => client.request(FileRoutes.initInfo, {}, { signal }),
@@ -110,6 +121,16 @@ export function efileApi(client: ApiClient, clusterId: string) {
     isIncludeShareFile: (paths: string[]) => client.request(ShareRoutes.includes, { query: { paths } }),
     linuxUpload: (path: string) => client.request(LinuxRoutes.uploadCommands, { query: { path } }),
     linuxDownload: (paths: string[]) => client.request(LinuxRoutes.downloadCommands, { body: { paths } }),
+    /**
+     * What `tar -cf - DIR | curl -T - URL` does: extracts the streamed archive below the folder the scoped token
+     * names. No deadline (an archive may be hundreds of GB); `signal` ends it.
+     */
+    linuxTar: (token: string, body: Bytes, overwrite: boolean, signal?: AbortSignal) =>
+      client.request(
+        LinuxRoutes.tar,
+        { params: { token }, query: { overwrite }, body },
+        { signal, timeoutMs: 0, headers: { 'content-type': 'application/octet-stream' } },
+      ),
 
     /** URL of one file or folder (zip) for the browser to download. */
     downloadUrl: (path: string): Promise<string> => ticketUrl('download', DownloadRoutes.download, { path }),

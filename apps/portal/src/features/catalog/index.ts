@@ -2,13 +2,13 @@ import { CommonCodes } from '@hpc/contracts';
 import { AppError, installFormParser, type AppServer } from '@hpc/server-kit';
 import type { FastifyRequest } from 'fastify';
 import type { PortalDeps } from '../../deps';
+import { portalEfileClient } from '../../efile-client';
 import { CatalogIndexStore } from './catalog-index-store';
 import { CatalogStorage, catalogStorageDir } from './catalog-storage';
 import { CatalogRepository } from './catalog.repository';
 import { appRoutes, catalogFileRoutes, imageRoutes, modelRoutes } from './catalog.routes';
 import { CatalogService } from './catalog.service';
 import { routeGroup } from '../identity';
-import { createEfileCaller } from './efile-caller';
 import { createModelCopyService } from './model-copy.service';
 import { createModelFilesService } from './model-files';
 import { modelCopyRoutes, modelFileRoutes } from './model-files.routes';
@@ -65,7 +65,7 @@ export async function catalogFeature(app: AppServer, deps: PortalDeps): Promise<
       return entry.token;
     },
     // The root server: relative efile URLs are the instances the all-in-one start mounts on it.
-    call: createEfileCaller(app),
+    efile: (base, clusterId, token, timeoutMs) => portalEfileClient(app, base, clusterId, token, timeoutMs),
     warn: (err, msg) => app.log.warn({ err }, msg),
   });
   await app.register(async (scope) => {

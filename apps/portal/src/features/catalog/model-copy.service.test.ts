@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MemoryKv } from '@hpc/server-kit';
 import tar from 'tar-stream';
-import type { EfileCaller, EfileRequest } from './efile-caller';
-import { ModelCopyService } from './model-copy.service';
+import { efileCallsOver } from '../../efile-client';
+import { ModelCopyService, type ModelCopyDeps } from './model-copy.service';
 import type { ModelFilesService } from './model-files';
 
 const BYTES = Buffer.alloc(3 * 1024 * 1024, 7);
@@ -16,26 +16,64 @@ const ROW = {
   sha256: crypto.createHash('sha256').update(BYTES).digest('hex'),
 };
 
+/** One request the fake efile got, as efile's routes read it. */
+interface FakeRequest {
+  method: string;
+  /** Below the instance's base (`/check.action`, `/linux/tar/scoped`). */
+  path: string;
+  query: URLSearchParams;
+  token: string | undefined;
+  /** A form body's fields, each as the list of its values. */
+  form?: Record<string, string[]>;
+  /** A streamed body (the tar PUT). */
+  stream?: Readable;
+}
+
+const BASE = 'http://efile.test/efile/c1';
+
 /**
- * An efile that answers the copy's calls the way a real one does (check, exist, the scoped Linux-upload token) and
- * hands the tar PUT to `onPut`; every request is recorded.
+ * An efile behind a fake `fetch` that answers the copy's calls the way a real one does (check, exist, the scoped
+ * Linux-upload token) and hands the tar PUT to `onPut`; every request is recorded. The copy's calls go through the
+ * real typed client (`efileCallsOver`), so paths, methods and bodies are those the route table declares.
  */
-function fakeEfile(onPut: (req: EfileRequest) => Promise<unknown>) {
-  const calls: EfileRequest[] = [];
-  const call = (async (_base: string, req: EfileRequest) => {
+function fakeEfile(onPut: (req: FakeRequest) => Promise<unknown> = async () => null) {
+  const calls: FakeRequest[] = [];
+  const fetcher = (async (input: string, init: RequestInit = {}) => {
+    const url = new URL(input);
+    const headers = (init.headers ?? {}) as Record<string, string>;
+    const req: FakeRequest = {
+      method: init.method ?? 'GET',
+      path: url.pathname.slice(new URL(BASE).pathname.length),
+      query: url.searchParams,
+      token: headers.token,
+    };
+    if (typeof init.body === 'string') {
+      const fields = new URLSearchParams(init.body);
+      req.form = Object.fromEntries([...fields.keys()].map((k) => [k, fields.getAll(k)]));
+    }
+    if (init.body instanceof ReadableStream) {
+      const stream = Readable.fromWeb(init.body as never);
+      req.stream = stream;
+      // A cancelled call ends its body, as fetch does.
+      init.signal?.addEventListener('abort', () => stream.destroy(new Error('aborted')), { once: true });
+    }
     calls.push(req);
-    if (req.path === '/check.action') return { check_result: 'ok' };
-    if (req.path === '/exist.action')
-      return { code: '0', msg: '', data: { exist: false, isDirectory: false } };
-    if (req.path.startsWith('/linuxUpload.action')) return { code: '0', msg: '', data: { token: 'scoped' } };
-    if (req.method === 'PUT') return onPut(req);
-    return { code: '0', msg: '', data: null };
-  }) as unknown as EfileCaller;
-  return { calls, call };
+    let answer: unknown = { code: '0', msg: '', data: null };
+    if (req.path === '/check.action') answer = { check_result: 'ok', clusterId: 'c1' };
+    else if (req.path === '/exist.action')
+      answer = { code: '0', msg: '', data: { exist: false, isDirectory: false } };
+    else if (req.path === '/linuxUpload.action') answer = { code: '0', msg: '', data: { token: 'scoped' } };
+    else if (req.method === 'PUT') answer = await onPut(req);
+    if (init.signal?.aborted) throw new DOMException('The operation was aborted', 'AbortError');
+    return Response.json(answer);
+  }) as unknown as typeof fetch;
+  const efile = (base: string, clusterId: string, token: string | undefined, timeoutMs: number) =>
+    efileCallsOver(fetcher, base, clusterId, token, timeoutMs);
+  return { calls, efile };
 }
 
 /** The service under test for user 7 on cluster c1 (home /home/u), with the given stored files and efile. */
-function copyService(files: Partial<ModelFilesService>, call: EfileCaller) {
+function copyService(files: Partial<ModelFilesService>, efile: ModelCopyDeps['efile']) {
   const kv = new MemoryKv();
   const service = new ModelCopyService({
     files: files as ModelFilesService,
@@ -43,13 +81,13 @@ function copyService(files: Partial<ModelFilesService>, call: EfileCaller) {
     now: Date.now,
     efileInfo: async () => ({
       clusterId: 'c1',
-      efileUrl: '/efile/c1',
-      efileUrls: ['/efile/c1'],
+      efileUrl: BASE,
+      efileUrls: [BASE],
       homePath: '/home/u',
       username: 'u',
     }),
     clusterToken: async () => 'cluster-token',
-    call,
+    efile,
     warn: () => undefined,
   });
   return { service, kv };
@@ -75,7 +113,7 @@ describe('model copy cancel', () => {
     const gotPiece = new Promise<void>((r) => (firstPiece = r));
     let drained!: () => void;
     const putDone = new Promise<void>((r) => (drained = r));
-    const { calls, call } = fakeEfile(async (req) => {
+    const { calls, efile } = fakeEfile(async (req) => {
       try {
         for await (const _ of req.stream!) {
           firstPiece();
@@ -99,7 +137,7 @@ describe('model copy cancel', () => {
             stream: Readable.from([BYTES.subarray(0, 1 << 20), BYTES.subarray(1 << 20)]),
           }) as never,
       },
-      call,
+      efile,
     );
 
     const job = await service.start(7, 1, { clusterId: 'c1', parentPath: '/home/u', name: 'model' });
@@ -110,7 +148,7 @@ describe('model copy cancel', () => {
     expect(final.state).toBe('cancelled');
     expect(final.error).toBeNull();
     expect(calls.some((c) => c.path === '/rename.action')).toBe(false);
-    const remove = calls.find((c) => c.path.startsWith('/remove.action'));
+    const remove = calls.find((c) => c.path === '/remove.action');
     expect(remove?.form?.paths).toEqual([expect.stringMatching(/^\/home\/u\/\.model\.copy-/)]);
     // The lock is gone: the next copy may start.
     expect(await kv.get('model-copy:lock:7')).toBeNull();
@@ -120,34 +158,15 @@ describe('model copy cancel', () => {
   });
 
   it('refuses a second copy while the user has one running (spec §4), before touching efile', async () => {
-    const kv = new MemoryKv();
-    const calls: string[] = [];
-    const service = new ModelCopyService({
-      files: { rows: async () => [ROW] } as unknown as ModelFilesService,
-      kv,
-      now: Date.now,
-      efileInfo: async () => ({
-        clusterId: 'c1',
-        efileUrl: '/e',
-        efileUrls: ['/e'],
-        homePath: '/h',
-        username: 'u',
-      }),
-      clusterToken: async () => 't',
-      call: (async (_b: string, req: EfileRequest) => {
-        calls.push(req.path);
-        if (req.path === '/check.action') return { check_result: 'ok' };
-        return { code: '0', msg: '', data: { exist: false, isDirectory: false } };
-      }) as unknown as EfileCaller,
-      warn: () => undefined,
-    });
+    const { calls, efile } = fakeEfile();
+    const { service, kv } = copyService({ rows: async () => [ROW] }, efile);
     await kv.set('model-copy:lock:7', 'running-job', 60_000);
-    await expect(service.start(7, 1, { clusterId: 'c1', parentPath: '/h', name: 'm' })).rejects.toMatchObject(
-      {
-        code: 'OPERATION_LIMIT',
-      },
-    );
-    expect(calls.some((p) => p.startsWith('/linuxUpload'))).toBe(false);
+    await expect(
+      service.start(7, 1, { clusterId: 'c1', parentPath: '/home/u', name: 'm' }),
+    ).rejects.toMatchObject({
+      code: 'OPERATION_LIMIT',
+    });
+    expect(calls.some((c) => c.path === '/linuxUpload.action')).toBe(false);
     expect(await kv.get('model-copy:lock:7')).toBe('running-job');
     await kv.close();
   });
@@ -169,7 +188,7 @@ describe('model copy archive', () => {
     ];
     const bodyOf = (path: string) => (path === ROW.path ? BYTES : small);
     const entries: { name: string; type: string; data: Buffer }[] = [];
-    const { calls, call } = fakeEfile(async (req) => {
+    const { calls, efile } = fakeEfile(async (req) => {
       const extract = tar.extract();
       extract.on('entry', (header, stream, next) => {
         const parts: Buffer[] = [];
@@ -195,7 +214,7 @@ describe('model copy archive', () => {
         openRow: async (row: typeof ROW) =>
           ({ ...row, name: row.path, stream: Readable.from([bodyOf(row.path)]) }) as never,
       },
-      call,
+      efile,
     );
     const job = await service.start(7, 1, { clusterId: 'c1', parentPath: '/home/u', name: 'model' });
     const final = await settled(service, job.jobId);
@@ -210,7 +229,13 @@ describe('model copy archive', () => {
     ]);
     expect(rest[0]!.data.equals(BYTES)).toBe(true);
     expect(rest[1]!.data.equals(small)).toBe(true);
-    expect(calls.find((c) => c.path === '/rename.action')?.form).toMatchObject({ newName: 'model' });
+    expect(calls.find((c) => c.path === '/rename.action')?.form).toMatchObject({ newName: ['model'] });
+    // The archive goes to the scoped token's tar route, never over what is there.
+    expect(calls.find((c) => c.method === 'PUT')).toMatchObject({
+      path: '/linux/tar/scoped',
+      token: undefined,
+    });
+    expect(calls.find((c) => c.method === 'PUT')?.query.get('overwrite')).toBe('false');
     await kv.close();
   });
 
@@ -223,7 +248,7 @@ describe('model copy archive', () => {
       sha256: chunks.reduce((h, c) => h.update(c), crypto.createHash('sha256')).digest('hex'),
     };
     const stored = Readable.from(chunks);
-    const { call } = fakeEfile(async (req) => {
+    const { efile } = fakeEfile(async (req) => {
       // Reads one piece, then drops the body, as a failing efile or a cut connection does.
       for await (const _ of req.stream!) break;
       return { code: '1012', msg: 'interrupted', data: null };
@@ -233,7 +258,7 @@ describe('model copy archive', () => {
         rows: async () => [row],
         openRow: async () => ({ ...row, name: row.path, stream: stored }) as never,
       },
-      call,
+      efile,
     );
     const job = await service.start(7, 1, { clusterId: 'c1', parentPath: '/home/u', name: 'model' });
     const final = await settled(service, job.jobId);

@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
 import { Readable, type Writable } from 'node:stream';
 import tar from 'tar-stream';
+import { ApiError, type EfileCalls } from '@hpc/api-client';
 import type { EfileInfo, ModelCopyBody, ModelCopyJob } from '@hpc/contracts';
 import { CommonCodes, FileCodes, Limits, PortalCodes } from '@hpc/contracts';
 import { AppError, isAppError, type KvStore } from '@hpc/server-kit';
 import type { CatalogModelFileTable } from '../../db/tables/catalog.tables';
-import { expectOk, type EfileCaller } from './efile-caller';
+import { efileFailure } from '../../efile-client';
 import type { ModelFilesService } from './model-files';
 
 /** ustar's size field holds 11 octal digits; a bigger file's size goes in a pax record. */
@@ -63,7 +64,11 @@ export interface ModelCopyDeps {
   efileInfo: (userId: number, clusterId: string) => Promise<EfileInfo>;
   /** The user's cluster token for that cluster, signed now (a long copy outlives the token it started with). */
   clusterToken: (userId: number, clusterId: string) => Promise<string>;
-  call: EfileCaller;
+  /**
+   * The calls of one efile instance (contracts' declared routes through `@hpc/api-client`): `token` the user's
+   * cluster token (none for the health check), `timeoutMs` 0 for none.
+   */
+  efile: (base: string, clusterId: string, token: string | undefined, timeoutMs: number) => EfileCalls;
   warn: (err: unknown, msg: string) => void;
   /** How often progress is written to the store (and a cancel from another instance noticed). */
   flushMs?: number;
@@ -137,29 +142,15 @@ export class ModelCopyService {
     const base = await this.workingBase(info);
     const targetPath = `${parent === '/' ? '' : parent}/${body.name}`;
 
-    const exist = expectOk(
-      await deps.call<{ exist: boolean; isDirectory: boolean }>(base, {
-        method: 'POST',
-        path: '/exist.action',
-        token,
-        form: { path: targetPath },
-        timeoutMs: SMALL_CALL_MS,
-      }),
-    );
+    const efile = deps.efile(base, body.clusterId, token, SMALL_CALL_MS);
+    const exist = await efile.exist(targetPath).catch(rethrow);
     if (exist.exist) throw new AppError(exist.isDirectory ? FileCodes.sameNameDir : FileCodes.sameNameFile);
 
     const jobId = crypto.randomBytes(16).toString('base64url');
     if (!(await deps.kv.setIfAbsent(lockKey(userId), jobId, LOCK_TTL_MS)))
       throw new AppError(FileCodes.operationLimit);
     try {
-      const upload = expectOk(
-        await deps.call<{ token: string }>(base, {
-          method: 'GET',
-          path: `/linuxUpload.action?path=${encodeURIComponent(parent)}`,
-          token,
-          timeoutMs: SMALL_CALL_MS,
-        }),
-      );
+      const upload = await efile.linuxUpload(parent).catch(rethrow);
       const now = deps.now();
       const job: ModelCopyJob = {
         jobId,
@@ -206,17 +197,7 @@ export class ModelCopyService {
   private async workingBase(info: EfileInfo): Promise<string> {
     const order = [info.efileUrl, ...info.efileUrls.filter((u) => u !== info.efileUrl)];
     for (const base of order) {
-      try {
-        const res = await this.deps.call<unknown>(base, {
-          method: 'GET',
-          path: '/check.action',
-          timeoutMs: 5000,
-          plainJson: true,
-        });
-        if ((res as unknown as { check_result?: string }).check_result === 'ok') return base;
-      } catch {
-        // try the next instance
-      }
+      if (await this.deps.efile(base, info.clusterId, undefined, 0).healthy(5000)) return base;
     }
     throw new AppError(CommonCodes.unavailable, 'No file service of this centre answers', {
       data: { clusterId: info.clusterId, kind: 'AccessError' },
@@ -317,29 +298,22 @@ export class ModelCopyService {
     }
 
     try {
-      const result = expectOk(
-        await deps.call<{ files: number; skipped: string[] }>(t.base, {
-          method: 'PUT',
-          path: `/linux/tar/${encodeURIComponent(t.uploadToken)}?overwrite=false`,
-          stream: Readable.from(archive()),
-          signal: abort.signal,
-        }),
-      );
+      const result = await deps
+        .efile(t.base, job.clusterId, undefined, 0)
+        .linuxTar(
+          t.uploadToken,
+          Readable.toWeb(Readable.from(archive())) as ReadableStream,
+          false,
+          abort.signal,
+        )
+        .catch(rethrow);
       if (abort.signal.aborted) throw new AppError(CommonCodes.interrupted, 'The copy was cancelled');
       if (found.mismatch) throw found.mismatch;
       if (result.skipped.length > 0 || result.files !== rows.length) {
         throw new AppError(FileCodes.abnormalFile, `Not copied: ${result.skipped.join(', ')}`);
       }
       const token = await deps.clusterToken(userId, job.clusterId);
-      expectOk(
-        await deps.call(t.base, {
-          method: 'POST',
-          path: '/rename.action',
-          token,
-          form: { path: stagePath, newName: t.name },
-          timeoutMs: SMALL_CALL_MS,
-        }),
-      );
+      await deps.efile(t.base, job.clusterId, token, SMALL_CALL_MS).rename(stagePath, t.name).catch(rethrow);
       job.state = 'success';
     } catch (e) {
       const cancelled =
@@ -366,20 +340,18 @@ export class ModelCopyService {
   private async removeStage(userId: number, clusterId: string, base: string, stagePath: string) {
     try {
       const token = await this.deps.clusterToken(userId, clusterId);
-      const res = await this.deps.call(base, {
-        method: 'POST',
-        path: '/remove.action?recursive=true',
-        token,
-        form: { paths: [stagePath] },
-        timeoutMs: SMALL_CALL_MS,
-      });
-      // 1020: nothing was extracted yet.
-      if (res.code !== '0' && res.code !== FileCodes.notFound)
-        this.deps.warn(res, 'model copy: staging folder left behind');
+      await this.deps.efile(base, clusterId, token, SMALL_CALL_MS).remove([stagePath]);
     } catch (err) {
-      this.deps.warn(err, 'model copy: staging folder left behind');
+      // 1020: nothing was extracted yet.
+      if (!(err instanceof ApiError && err.code === FileCodes.notFound))
+        this.deps.warn(err, 'model copy: staging folder left behind');
     }
   }
+}
+
+/** An efile call's failure as the portal's error (`efileFailure`), rethrown. */
+function rethrow(e: unknown): never {
+  throw efileFailure(e);
 }
 
 /** "Copy to my E-File" (the factory every feature's service has). */
