@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshotter, watchErrors } from './support/browser';
+import { clickMenuItem, launchBrowser, newContext, screenshotter, watchErrors } from './support/browser';
 import { portalUnderTest, type RunningPortal } from './support/portal';
 
 /**
@@ -154,7 +154,7 @@ describe('catalogue in the browser', () => {
 
   it('switches to English and shows English labels', async () => {
     await page.getByRole('button', { name: '切换语言' }).click();
-    await page.getByRole('menuitem', { name: 'English' }).click();
+    await clickMenuItem(page.getByRole('menuitem', { name: 'English' }));
     await page.getByRole('menu').getByRole('link', { name: 'Model repository' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-US');
     await page
@@ -180,7 +180,7 @@ describe('catalogue in the browser', () => {
     const headerBg = () => page.locator('.hpc-header').evaluate((el) => getComputedStyle(el).backgroundColor);
     const dark = await headerBg();
     await page.getByRole('button', { name: 'Switch theme' }).click();
-    await page.getByRole('menuitem', { name: 'Light blue' }).click();
+    await clickMenuItem(page.getByRole('menuitem', { name: 'Light blue' }));
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light_blue');
     await expect.poll(headerBg).not.toBe(dark);
     await page.reload();

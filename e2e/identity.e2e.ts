@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshotter, watchErrors } from './support/browser';
+import { clickMenuItem, launchBrowser, newContext, screenshotter, watchErrors } from './support/browser';
 import { portalUnderTest, type RunningPortal } from './support/portal';
 
 const PASSWORD = process.env.PORTAL_DEMO_PASSWORD ?? 'demo-portal-2026';
@@ -84,7 +84,7 @@ describe('identity in the browser', () => {
     await shot('identity-demo-zh');
 
     // Logging out lands on the login page, and the session is gone for good: back to a visitor with a login link.
-    await page.getByRole('menuitem', { name: '退出登录' }).click();
+    await clickMenuItem(page.getByRole('menuitem', { name: '退出登录' }));
     await page.waitForURL((u) => u.pathname === '/login');
     await page.goto('/main-page');
     await page.getByRole('link', { name: '登录' }).waitFor();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { logInToEfile, useEfileEnv } from './support/efile-page';
-import { screenshotter } from './support/browser';
+import { clickMenuItem, screenshotter } from './support/browser';
 
 /**
  * Ending a session reaches an E-File tab that is open (issue 25 §1.3, §1.4): its per-cluster token was issued for the
@@ -37,7 +37,7 @@ describe('an ended session stops an open E-File tab', () => {
     const other = await ctx.newPage();
     await other.goto('/main-page');
     await other.getByRole('button', { name: '用户菜单' }).click();
-    await other.getByRole('menuitem', { name: '退出登录' }).click();
+    await clickMenuItem(other.getByRole('menuitem', { name: '退出登录' }));
     await other.waitForURL((u) => u.pathname === '/login');
 
     await newFolder(page, 'after-logout');

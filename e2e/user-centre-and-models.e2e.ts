@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ApiClient, catalogApi } from '@hpc/api-client';
+import { clickMenuItem } from './support/browser';
 import { usePortalEnv } from './support/env';
 import { DEMO_PASSWORD, submitLogin, visitor as newVisitor } from './support/login';
 
@@ -185,7 +186,7 @@ describe('model files and the user centre in the browser', () => {
     const { page, errors, shot } = await visitor('en-US');
     await logIn(page, 'demo');
     await page.getByRole('button', { name: 'User menu' }).click();
-    await page.getByRole('menuitem', { name: 'User centre' }).click();
+    await clickMenuItem(page.getByRole('menuitem', { name: 'User centre' }));
     await page.waitForURL((u) => u.pathname === '/user-center');
     await page.getByRole('heading', { name: 'User centre' }).waitFor();
     await page.getByText('演示用户').first().waitFor();

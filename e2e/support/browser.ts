@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
+import { expect } from 'vitest';
 
 export { launchBrowser } from '../../test-support/browser';
 
@@ -52,4 +59,20 @@ export function watchErrors(page: Page): string[] {
     errors.push(`console: ${m.text()}`);
   });
   return errors;
+}
+
+/**
+ * Clicks an item of an Ant Design dropdown once the dropdown has finished opening. Playwright's own wait (the item
+ * visible and its box still for two frames) is not enough on a loaded machine: the popup is placed after it first
+ * shows, and a click between Playwright's hit check and the mouse events lands where the item no longer is, so the
+ * menu stays open and nothing happens (3 of 8 tries under a busy CPU). The enter animation's class is gone once the
+ * popup stands where it will stay.
+ */
+export async function clickMenuItem(item: Locator): Promise<void> {
+  await item.waitFor();
+  const dropdown = item.page().locator('.ant-dropdown').filter({ has: item });
+  await expect
+    .poll(async () => (await dropdown.getAttribute('class')) ?? '', { timeout: 10_000 })
+    .not.toMatch(/-(enter|appear)\b/);
+  await item.click();
 }
