@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '@hpc/server-kit/testing';
-import { atomicWriteFile, makeDir, openForRead, removeEntry, renameNoReplace, touchFile } from './file-ops';
+import {
+  atomicWriteFile,
+  makeDir,
+  openForRead,
+  openForReadSized,
+  removeEntry,
+  renameNoReplace,
+  touchFile,
+} from './file-ops';
 import type { Resolved } from '@hpc/cluster-kit';
 
 /** What the sentinel folder (another user's, outside the roots) holds: names and contents. */
@@ -58,5 +66,11 @@ describe('operations after the resolver’s check, with the parent swapped for a
   it('a read (download, preview) is refused with 1030 instead of opening the other folder’s file', async () => {
     const { target } = swapped('a');
     await expect(openForRead(target.host)).rejects.toMatchObject({ code: '1030' });
+  });
+
+  it('so is the read of a small file of a download batch, its folder resolved once for the batch', async () => {
+    // readBatch resolves each folder once, then opens its files by name in it: the swap lands between the two.
+    const { target } = swapped('a');
+    await expect(openForReadSized(target.host)).rejects.toMatchObject({ code: '1030' });
   });
 });
