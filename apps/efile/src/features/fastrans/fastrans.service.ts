@@ -352,6 +352,14 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
         // After the record is gone: a finalize that starts from now on sees the range missing and refuses.
         if (await core.isFinalizing('range', id))
           throw new AppError(CommonCodes.unavailable, 'The file is being finalized');
+        // This instance may hold the partial open from an earlier range (the core's registry): a finalize that ended
+        // after this request read the row has renamed that very file into place, a cancel has removed it. Read the
+        // row again now that no finalize can begin without seeing this range missing: the bytes go only into a
+        // partial that is still one.
+        const current = await repo.get('range', id);
+        if (current?.status === 'done') return { stored: total, total };
+        if (!current || Number(current.created_at) !== Number(row.created_at))
+          throw new AppError(FileCodes.notFound, 'No such upload');
         const got = await writeRange(user, row, start, length, body, lost);
         if (!got) throw new AppError(CommonCodes.interrupted, 'The range arrived incomplete');
         if (sha256 && got.sha256 !== sha256)

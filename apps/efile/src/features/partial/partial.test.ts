@@ -57,6 +57,12 @@ describe('the partial-file core', () => {
     expect(fin.json()).toMatchObject({ code: '0', data: { size: data.length } });
     expect(fs.readFileSync(h.host(`${HOME}/kept/one.bin`)).equals(data)).toBe(true);
     expect(partials(`${HOME}/kept`)).toEqual([]);
+    // The kept-open descriptor is of the published file now: a range sent again writes nothing into it.
+    const again = Buffer.alloc(RANGE, 1);
+    expect(
+      (await call('PUT', `/fastrans/range.action?id=${id}&n=0&sha256=${sha(again)}`, again)).json(),
+    ).toMatchObject({ code: '0', data: { stored: 5, total: 5 } });
+    expect(fs.readFileSync(h.host(`${HOME}/kept/one.bin`)).equals(data)).toBe(true);
   });
 
   it('one sweep removes stale sessions of both kinds and the staging folders a crashed tar upload left', async () => {
