@@ -3,9 +3,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Kysely } from 'kysely';
+import { migrate, openDb } from '@hpc/server-kit';
+import { makeTempDir } from '@hpc/server-kit/testing';
 import { makeHarness, type Harness } from '../../efile.test-fixture';
+import { migrations } from '../../db/migrations';
 import { postChunk, type ChunkTarget } from '../upload/chunk-client.test-fixture';
-import { partialCore } from '.';
+import { partialCore, partialName } from '.';
 
 const HOME = '/public/home/demo';
 const RANGE = 64 * 1024;
@@ -151,5 +155,70 @@ describe('the partial-file core', () => {
     expect(
       await h.deps.db.selectFrom('efile_partials').select('id').where('kind', '=', 'tar').execute(),
     ).toEqual([]);
+  });
+});
+
+describe('partials left from before the core', () => {
+  it('are swept after the upgrade, of both kinds, by the names they had', async () => {
+    // A database of the release before (migrations up to 005) with an abandoned browser upload and an abandoned
+    // fast-transfer file, and their partials on disk; then this release starts on it (migration 006) and sweeps.
+    const { dir } = makeTempDir('efile-');
+    const home = path.join(dir, 'root/public/home/demo');
+    fs.mkdirSync(home, { recursive: true });
+    const chunkId = 'c'.repeat(40);
+    const rangeId = 'f'.repeat(40);
+    const chunkPartial = path.join(home, partialName('a.bin', chunkId));
+    const rangePartial = path.join(home, partialName('b.bin', rangeId));
+    fs.writeFileSync(chunkPartial, 'x');
+    fs.writeFileSync(rangePartial, 'y');
+    fs.writeFileSync(path.join(home, 'keep.bin'), 'z');
+    const db = await openDb<unknown>({ url: path.join(dir, 'efile.db') });
+    await migrate(db, Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '006')));
+    const old = db.kysely as Kysely<Record<string, Record<string, unknown>>>;
+    const at = Date.now() - 2 * DAY;
+    const common = {
+      owner_sub: 'u-demo',
+      owner_cun: 'demo',
+      status: 'active',
+      created_at: at,
+      updated_at: at,
+    };
+    await old
+      .insertInto('efile_uploads')
+      .values({
+        ...common,
+        id: chunkId,
+        target: `${HOME}/a.bin`,
+        identifier: '1-a.bin',
+        total_size: 1,
+        chunk_size: 1,
+        total_chunks: 1,
+        partial_host: chunkPartial,
+      })
+      .execute();
+    await old
+      .insertInto('efile_fastrans_files')
+      .values({
+        ...common,
+        id: rangeId,
+        target: `${HOME}/b.bin`,
+        size: 1,
+        range_size: 1,
+        total_ranges: 1,
+        partial_host: rangePartial,
+        overwrite: 0,
+      })
+      .execute();
+    await db.close();
+
+    const h = await makeHarness({ dir });
+    try {
+      const core = partialCore(h.deps);
+      expect(await core.sweep(Date.now())).toBe(2);
+      expect(fs.readdirSync(home)).toEqual(['keep.bin']);
+      core.close();
+    } finally {
+      await h.close();
+    }
   });
 });
