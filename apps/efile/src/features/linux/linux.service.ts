@@ -153,7 +153,8 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
       try {
         return await userfs.extractTar(scope, real[0]!, body, overwrite);
       } finally {
-        await end();
+        // A record that could not be removed now only sends the sweep to look in this folder later.
+        await end().catch(() => undefined);
       }
     },
 
