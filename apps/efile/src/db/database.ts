@@ -19,23 +19,35 @@ export interface EfileDatabase {
     expires_at: number;
     closed_at: number | null;
   };
-  efile_uploads: {
+  /**
+   * Partial-file sessions of both front doors (migration 006, features/partial): a browser chunk upload ('chunk'),
+   * a fast-transfer file ('range'; 'done' rows of tar batches too), a tar extraction's staging while it runs ('tar').
+   */
+  efile_partials: {
     id: string;
+    kind: string;
     owner_sub: string;
-    /** The cluster user the partial is written as ('' for rows older than migration 003). */
+    /** The cluster user the partial is written as ('' for rows of servers before migrations 003/005). */
     owner_cun: string;
+    /** Final cluster path ('tar': the folder extracted into). */
     target: string;
+    /** The client's identifier ('chunk'); '' otherwise. */
     identifier: string;
-    total_size: number;
-    chunk_size: number;
-    total_chunks: number;
+    size: number;
+    /** Chunk size or range size. */
+    piece_size: number;
+    total_pieces: number;
+    /** Host path of the hidden partial file ('' for files that came whole in a tar batch; 'tar': the folder). */
     partial_host: string;
+    /** A fast-transfer file's overwrite choice (finalize reads it); 0 for chunks, whose requests carry it. */
+    overwrite: number;
     /** active, done. */
     status: string;
     created_at: number;
     updated_at: number;
   };
-  efile_upload_chunks: { upload_id: string; n: number };
+  /** A stored chunk, or a range written whole with the SHA-256 efile computed of it (null: chunks, older rows). */
+  efile_partial_pieces: { session_id: string; n: number; sha256: string | null };
   efile_operations: {
     id: string;
     owner_sub: string;

@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
 
 /** Written once with Kysely's schema builder for SQLite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -138,6 +138,72 @@ export const migrations: Record<string, Migration> = {
         .alterTable('efile_fastrans_files')
         .addColumn('owner_cun', 'varchar(128)', (c) => c.notNull().defaultTo(''))
         .execute();
+    },
+  },
+  '006-partials': {
+    // One table of partial-file sessions for both front doors (issue 24 §2): the browser's chunk uploads ('chunk',
+    // from efile_uploads) and fast transfer's ranges ('range', from efile_fastrans_files), and a tar extraction's
+    // staging folder while it runs ('tar', new: a crash leaves the row, which tells the sweep where to look). One
+    // piece table holds a session's stored chunks or verified ranges (a chunk has no digest). The rows move with
+    // their ids, so sessions in progress go on after the upgrade, and their partials keep their names.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('efile_partials')
+        .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('kind', 'varchar(8)', (c) => c.notNull())
+        .addColumn('owner_sub', 'varchar(128)', (c) => c.notNull())
+        .addColumn('owner_cun', 'varchar(128)', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull())
+        .addColumn('identifier', 'text', (c) => c.notNull())
+        .addColumn('size', 'bigint', (c) => c.notNull())
+        .addColumn('piece_size', 'bigint', (c) => c.notNull())
+        .addColumn('total_pieces', 'integer', (c) => c.notNull())
+        .addColumn('partial_host', 'text', (c) => c.notNull())
+        .addColumn('overwrite', 'integer', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('efile_partials_owner_target')
+        .on('efile_partials')
+        .columns(['owner_sub', 'target'])
+        .execute();
+      await db.schema
+        .createIndex('efile_partials_updated')
+        .on('efile_partials')
+        .column('updated_at')
+        .execute();
+      await db.schema
+        .createTable('efile_partial_pieces')
+        .addColumn('session_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('n', 'integer', (c) => c.notNull())
+        .addColumn('sha256', 'varchar(64)')
+        .addPrimaryKeyConstraint('efile_partial_pieces_pk', ['session_id', 'n'])
+        .execute();
+      // Plain SQL that SQLite and PostgreSQL both read the same way.
+      await sql`
+        INSERT INTO efile_partials (id, kind, owner_sub, owner_cun, target, identifier, size, piece_size,
+          total_pieces, partial_host, overwrite, status, created_at, updated_at)
+        SELECT id, 'chunk', owner_sub, owner_cun, target, identifier, total_size, chunk_size, total_chunks,
+          partial_host, 0, status, created_at, updated_at
+        FROM efile_uploads`.execute(db);
+      await sql`
+        INSERT INTO efile_partials (id, kind, owner_sub, owner_cun, target, identifier, size, piece_size,
+          total_pieces, partial_host, overwrite, status, created_at, updated_at)
+        SELECT id, 'range', owner_sub, owner_cun, target, '', size, range_size, total_ranges, partial_host,
+          overwrite, status, created_at, updated_at
+        FROM efile_fastrans_files`.execute(db);
+      await sql`
+        INSERT INTO efile_partial_pieces (session_id, n, sha256)
+        SELECT upload_id, n, NULL FROM efile_upload_chunks`.execute(db);
+      await sql`
+        INSERT INTO efile_partial_pieces (session_id, n, sha256)
+        SELECT file_id, n, sha256 FROM efile_fastrans_ranges`.execute(db);
+      await db.schema.dropTable('efile_upload_chunks').execute();
+      await db.schema.dropTable('efile_uploads').execute();
+      await db.schema.dropTable('efile_fastrans_ranges').execute();
+      await db.schema.dropTable('efile_fastrans_files').execute();
     },
   },
 };

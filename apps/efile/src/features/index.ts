@@ -5,7 +5,6 @@ import { filesService } from './files/files.service';
 import { filesRoutes } from './files/files.routes';
 import { downloadService } from './download/download.service';
 import { downloadRoutes } from './download/download.routes';
-import { uploadRepository } from './upload/upload.repository';
 import { uploadService } from './upload/upload.service';
 import { uploadRoutes } from './upload/upload.routes';
 import { previewService } from './preview/preview.service';
@@ -21,8 +20,13 @@ import { linuxRoutes } from './linux/linux.routes';
 import { ticketRoutes } from './ticket/ticket.routes';
 import { fastransFeature } from './fastrans';
 import { usageRoutes } from './usage/usage.routes';
+import { partialCore } from './partial';
 
-/** Sweeps abandoned partial uploads every EFILE_SWEEP_INTERVAL_MINUTES (0 = never; tests call sweep directly). */
+/**
+ * Sweeps abandoned partials every EFILE_SWEEP_INTERVAL_MINUTES (0 = never; tests call sweep directly): one sweep for
+ * the browser's uploads, fast transfer and tar staging folders (features/partial). The lease keeps its old name, so
+ * that during a rolling upgrade old and new instances still claim the same interval.
+ */
 function startSweeper(app: EfileApp, ctx: EfileContext, sweep: () => Promise<number>) {
   const minutes = ctx.deps.config.EFILE_SWEEP_INTERVAL_MINUTES;
   if (minutes <= 0) return;
@@ -44,15 +48,17 @@ export async function registerFeatures(app: EfileApp, ctx: EfileContext): Promis
   filesRoutes(app, ctx, filesService(ctx.deps, shares));
   const downloads = downloadService(ctx.deps);
   downloadRoutes(app, ctx, downloads);
-  const uploads = uploadService(ctx.deps, uploadRepository(ctx.deps.db));
-  uploadRoutes(app, ctx, uploads);
-  app.addHook('onClose', async () => uploads.close());
-  startSweeper(app, ctx, () => uploads.sweep());
+  // The partial file, built once: the chunk upload and fast transfer are its two front doors, Linux tar uploads
+  // record their staging folders in it.
+  const partials = partialCore(ctx.deps);
+  app.addHook('onClose', async () => partials.close());
+  startSweeper(app, ctx, () => partials.sweep());
+  uploadRoutes(app, ctx, uploadService(ctx.deps, partials));
   previewRoutes(app, ctx, previewService(ctx.deps));
   shareRoutes(app, ctx, shareService(ctx.deps, shares), downloads);
-  linuxRoutes(app, ctx, linuxService(ctx.deps, linuxRepository(ctx.deps.db)), downloads);
+  linuxRoutes(app, ctx, linuxService(ctx.deps, linuxRepository(ctx.deps.db), partials), downloads);
   ticketRoutes(app, ctx);
   operationsRoutes(app, ctx, operationsService(ctx.deps, operationsRepository(ctx.deps.db), shares, app.log));
-  fastransFeature(app, ctx);
+  fastransFeature(app, ctx, partials);
   usageRoutes(app, ctx);
 }

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileCodes } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
-import { anchor, checkOpened, DIR_FLAGS } from './anchored';
+import { anchor, atFolder, checkOpened, DIR_FLAGS } from './anchored';
 import { errno } from './errno';
 import { conflictError, fsError, renameNoReplace, replaceFile } from './file-ops';
 import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from './names';
@@ -18,6 +18,36 @@ export interface TarPutResult {
   dirs: number;
   skipped: string[];
   bytes: number;
+}
+
+/** The hidden staging folder of one tar extraction: `.tar.<12 hex>.efile-part` in the folder extracted into. */
+const stagingName = () => tempName('tar', PARTIAL_SUFFIX);
+/** Exactly the names `stagingName` makes, and nothing a user could mean to keep under another name. */
+export const STAGING_NAME = /^\.tar\.[0-9a-f]{12}\.efile-part$/;
+
+/**
+ * Removes the staging folders an extraction left in the folder `dirHost` (efile was killed mid-extraction: the
+ * `finally` below never ran) that nobody has written in for `olderThanMs` (a running extraction writes into its
+ * own all the time). Only folders named as `stagingName` names them, never a link (listed by lstat, removed by
+ * `removeTree`, which follows none), and the folder itself is reached as it is now (`atFolder`). Returns how many
+ * went.
+ */
+export async function sweepStaging(dirHost: string, olderThanMs: number): Promise<number> {
+  const names = await atFolder(dirHost, async (dir) => {
+    const stale: string[] = [];
+    for (const d of await fs.readdir(dir, { withFileTypes: true })) {
+      if (!STAGING_NAME.test(d.name) || !d.isDirectory()) continue;
+      const st = await fs.lstat(`${dir}/${d.name}`).catch(() => null);
+      if (st?.isDirectory() && st.mtimeMs < olderThanMs) stale.push(d.name);
+    }
+    return stale;
+  });
+  let n = 0;
+  for (const name of names) {
+    await removeTree(path.join(dirHost, name), { force: true });
+    n++;
+  }
+  return n;
 }
 
 /** Creates the missing folders of `base/segs…` (each checked inside the scope by real path). */
@@ -53,7 +83,7 @@ export async function extractTarInto(
     { dir: true } | { dir: false; tmp: string; bytes: number }
   );
   const plan: Planned[] = [];
-  const stagingHost = path.join(baseDir.host, tempName('tar', PARTIAL_SUFFIX));
+  const stagingHost = path.join(baseDir.host, stagingName());
   await fs.mkdir(stagingHost, { mode: 0o700 }).catch(fsError);
   try {
     const dir = await fs.open(stagingHost, DIR_FLAGS);

@@ -27,7 +27,7 @@ import { isUnder, type PathResolver, type Resolved } from '@hpc/cluster-kit';
 import { atHost } from '../fs/anchored';
 import { removeTree } from '../fs/safe-remove';
 import * as tops from '../fs/transfer-ops';
-import { extractTarInto } from '../fs/tar-put';
+import { extractTarInto, sweepStaging } from '../fs/tar-put';
 import { writeStreamAt } from '../fs/write-at';
 import { collectEntries, zipArchive } from '../fs/zip-stream';
 import type {
@@ -487,6 +487,12 @@ export class LocalUserFs implements UserFs {
       const st = await fs.stat(r.host, { bigint: true });
       return { info: info(r), identity: `${st.dev}:${st.ino}:${st.birthtimeNs}`, isDir: st.isDirectory() };
     });
+  }
+
+  async sweepStaging(s: FsScope, dirHost: string, olderThanMs: number) {
+    // Only inside the scope (the sweep gives the folder itself as the only root).
+    if (!(await this.resolver.contains(s, dirHost))) return 0;
+    return coded(() => sweepStaging(dirHost, olderThanMs));
   }
 
   extractTar(s: FsScope, base: string, body: AsyncIterable<Buffer>, overwrite: boolean) {

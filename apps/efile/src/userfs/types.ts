@@ -193,6 +193,11 @@ export interface UserFs {
    * first, then its folders made and files renamed into place; entries that cannot be placed are listed as skipped.
    */
   extractTar(s: FsScope, base: string, body: AsyncIterable<Buffer>, overwrite: boolean): Promise<TarResult>;
+  /**
+   * Removes the tar staging folders (`.tar.<id>.efile-part`) an interrupted extraction left in the folder `dirHost`,
+   * those not written in since `olderThanMs` (never a link, nothing else); returns how many went (the sweep).
+   */
+  sweepStaging(s: FsScope, dirHost: string, olderThanMs: number): Promise<number>;
   /** Stops background work (open uploads, workers). */
   close(): Promise<void>;
 }

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORM, form, makeHarness, type Harness } from '../efile.test-fixture';
 import { postChunk } from '../features/upload/chunk-client.test-fixture';
-import { uploadRepository } from '../features/upload/upload.repository';
+import { partialCore } from '../features/partial';
 import { uploadService } from '../features/upload/upload.service';
 import type { WorkerUserFs } from './worker-client';
 import {
@@ -154,7 +154,7 @@ describe.skipIf(!isRoot)('unix mode: shares, Linux commands and the upload sweep
     const partials = () => fs.readdirSync(h.host(home)).filter((n) => n.endsWith('.efile-part'));
     expect(partials()).toHaveLength(1);
     expect(owned(`${home}/${partials()[0]}`)).toBe(true);
-    const svc = uploadService(h.deps, uploadRepository(h.deps.db));
+    const svc = uploadService(h.deps, partialCore(h.deps));
     expect(await svc.sweep(Date.now())).toBe(0);
     expect(partials()).toHaveLength(1);
     expect(await svc.sweep(Date.now() + 25 * 3600_000)).toBeGreaterThan(0);

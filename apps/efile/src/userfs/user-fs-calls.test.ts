@@ -110,6 +110,32 @@ const uses: { [K in keyof typeof userFsCalls]: (c: Ctx) => Promise<void> } = {
       files: 1,
     });
   },
+  sweepStaging: async ({ fsx, s, host }) => {
+    // Made as the user would have (their extraction's own folder), then aged: one stale staging folder with a file,
+    // a fresh one, a link named like one, and a stale folder of another name.
+    const dir = await host('d2');
+    const [uid, gid] = owner(dir);
+    const make = (name: string, ageMs: number) => {
+      fs.mkdirSync(path.join(dir, name));
+      fs.writeFileSync(path.join(dir, name, '0'), 'x');
+      for (const p of [path.join(dir, name, '0'), path.join(dir, name)]) fs.chownSync(p, uid, gid);
+      const t = new Date(Date.now() - ageMs);
+      fs.utimesSync(path.join(dir, name), t, t);
+    };
+    make('.tar.aaaaaaaaaaaa.efile-part', 48 * 3600_000);
+    make('.tar.bbbbbbbbbbbb.efile-part', 0);
+    make('keep.tar', 48 * 3600_000);
+    fs.symlinkSync('keep.tar', path.join(dir, '.tar.cccccccccccc.efile-part'));
+    expect(await fsx.sweepStaging(s, dir, Date.now() - 24 * 3600_000)).toBe(1);
+    expect(fs.readdirSync(dir).sort()).toEqual([
+      '.tar.bbbbbbbbbbbb.efile-part',
+      '.tar.cccccccccccc.efile-part',
+      'keep.tar',
+      'w.txt',
+    ]);
+    for (const name of fs.readdirSync(dir))
+      if (name !== 'w.txt') fs.rmSync(path.join(dir, name), { recursive: true });
+  },
   openRead: async ({ fsx, s, host }) => {
     const r = await fsx.openRead(s, await host('a.txt'));
     expect(r.size).toBe(5);

@@ -9,7 +9,7 @@ import { makeHarness, type Harness } from '../../efile.test-fixture';
 import { readTar } from '../../fs/tar-extract';
 import { defaultUmask } from '@hpc/cluster-kit';
 import type { WorkerUserFs } from '../../userfs/worker-client';
-import { fastransRepository } from './fastrans.repository';
+import { partialCore } from '../partial';
 import { MANIFEST_NAME, fastransService } from './fastrans.service';
 import {
   buildWorkerBundle,
@@ -232,7 +232,7 @@ describe.skipIf(!isRoot)('unix mode: fast transfer runs as the user', () => {
     // would leave its partial in unix mode (the front end does not touch user files).
     expect((await call('POST', '/fastrans/cancel.action', { ids: [ids[0]] })).json().code).toBe('0');
     expect(partials()).toHaveLength(1);
-    const svc = fastransService(h.deps, fastransRepository(h.deps.db as never));
+    const svc = fastransService(h.deps, partialCore(h.deps));
     expect(await svc.sweep(Date.now())).toBe(0);
     expect(await svc.sweep(Date.now() + 25 * 3600_000)).toBeGreaterThan(0);
     expect(partials()).toEqual([]);

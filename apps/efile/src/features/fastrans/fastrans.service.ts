@@ -22,7 +22,7 @@ import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '..
 import { readTar } from '../../fs/tar-extract';
 import { parseRange, sendFile } from '../../http/file-send';
 import type { FsScope, Info } from '../../userfs/types';
-import type { FastransRepository, TransferRow } from './fastrans.repository';
+import { partialName, sessionId, type PartialCore, type PartialRow } from '../partial';
 
 /** Files of a batch stored at once, and the size up to which a file of a batch is read into memory first. */
 const POOL = 64;
@@ -38,9 +38,7 @@ export const MANIFEST_NAME = '.fastrans-manifest.json';
  * A writer that lost it, or stalled for half of it, stops before its next write and records nothing.
  */
 const RANGE_LOCK_MS = 60_000;
-const finalizeKey = (id: string) => `fastrans:finalize:${id}`;
 
-const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 const join = (dir: string, rel: string) => (dir === '/' ? '' : dir) + '/' + rel;
 
 /**
@@ -51,12 +49,23 @@ const join = (dir: string, rel: string) => (dir === '/' ? '' : dir) + '/' + rel;
  * instance serves any request. Only inside the user's home; creating needs write permission on the folder.
  * Every touch of the user's files goes through the user file system (`deps.userfs`), like every other file
  * operation: in unix mode the user's own worker process runs it and the kernel checks it (issue 10 §1).
+ * This is fast transfer's front door to the partial-file core (features/partial): the session rows, the kept-open
+ * partials, the finalize lock and the sweep are the core's; home only, the range locks, the digests and the
+ * batches are this protocol's.
  */
-export function fastransService(deps: EfileDeps, repo: FastransRepository) {
+export function fastransService(deps: EfileDeps, core: PartialCore) {
   const { userfs } = deps;
+  const { repo } = core;
   const fileId = (sub: string, target: string, identifier: string, size: number) =>
-    sha(`${sub}\0${target}\0${identifier}\0${size}`).slice(0, 40);
-  const partialName = (name: string, id: string) => tempName(name, PARTIAL_SUFFIX, id.slice(0, 12));
+    sessionId(sub, target, identifier, size);
+  /**
+   * A file's partial, kept open between its ranges (by the user's scope and the session): a range is then its
+   * write and its fdatasync, not also an open and a close (in unix mode two requests to the worker fewer per range).
+   * `createdAt` is the session's generation: a file begun anew under the same id (its partial made again) opens anew.
+   */
+  const open = core.handles<{ createdAt: number }>();
+  const rangeKey = (user: FsScope & { sub: string }, id: string) =>
+    [user.sub, user.cun, user.roots.join('\u0001'), id].join('\0');
 
   /** spec §5: fast transfer only inside the home directory, else its own warning. */
   function homeOnly(user: EfileUser, input: string): string {
@@ -123,25 +132,12 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
   }
 
   /** A done row counts only while its final file is still there with its size. */
-  async function stillDone(user: FsScope, row: TransferRow, host: string): Promise<boolean> {
+  async function stillDone(user: FsScope, row: PartialRow, host: string): Promise<boolean> {
     return (await userfs.fileSize(user, host).catch(() => null)) === Number(row.size);
   }
 
-  /**
-   * Removes an upload with its partial, as the user who wrote it: the caller's scope, or for the sweep the row's
-   * owner with the partial's folder as the only root (a row of an older server names no user: in unix mode its
-   * partial then stays for the admin).
-   */
-  async function removeUpload(row: TransferRow, user?: FsScope) {
-    if (row.status === 'active' && row.partial_host) {
-      const owner = user ?? {
-        cun: row.owner_cun,
-        roots: [path.posix.dirname(deps.resolver.toCluster(row.partial_host))],
-      };
-      await userfs.unlink(owner, row.partial_host).catch(() => undefined);
-    }
-    await repo.remove(row.id);
-  }
+  /** Removes an upload with its partial, as the user who wrote it (see the core's `discard`). */
+  const removeUpload = (row: PartialRow, user?: FsScope) => core.discard(row, user);
 
   /**
    * Writes exactly `length` bytes of `body` at `offset` of the partial through the user file system, hashing them
@@ -152,14 +148,24 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
    * lost, someone else may be writing these bytes now).
    */
   async function writeRange(
-    user: FsScope,
-    partialHost: string,
+    user: EfileUser,
+    row: PartialRow,
     offset: number,
     length: number,
     body: AsyncIterable<Buffer>,
     abandon: () => boolean,
   ): Promise<{ sha256: string } | null> {
-    const fh = await userfs.openPartial(user, partialHost);
+    const key = rangeKey(user, row.id);
+    let entry = open.acquire(key);
+    if (entry && entry.state.createdAt !== Number(row.created_at)) {
+      open.release(entry);
+      open.evict(row.id);
+      entry = undefined;
+    }
+    entry ??= open.adopt(key, row.id, await userfs.openPartial(user, row.partial_host), {
+      createdAt: Number(row.created_at),
+    });
+    const fh = entry.fh;
     const hash = crypto.createHash('sha256');
     let seen = 0;
     let over = false;
@@ -185,7 +191,7 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
       if (over || seen !== length) return null;
       await fh.sync();
     } finally {
-      await fh.close();
+      open.release(entry);
     }
     return { sha256: hash.digest('hex') };
   }
@@ -220,7 +226,10 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
         try {
           const target = await uploadTarget(user, f.path, dirs);
           id = fileId(user.sub, target.clusterPath, f.identifier, f.size);
-          let row = await repo.get(id);
+          // This instance's kept-open partial of the id may be of a file removed since (cancel, a new range size,
+          // a partial deleted by hand): the begin below prepares it again, and the next range opens it anew.
+          open.evict(id);
+          let row = await repo.get('range', id);
           if (row?.status === 'done') {
             if (await stillDone(user, row, target.host)) {
               out.push({
@@ -236,7 +245,7 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
             await repo.remove(id);
             row = null;
           }
-          if (row && Number(row.range_size) !== rangeSize) {
+          if (row && Number(row.piece_size) !== rangeSize) {
             await removeUpload(row, user);
             row = null;
           }
@@ -251,12 +260,14 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
           if (!row) {
             await repo.create({
               id,
+              kind: 'range',
               owner_sub: user.sub,
               owner_cun: user.cun,
               target: target.clusterPath,
+              identifier: f.identifier,
               size: f.size,
-              range_size: rangeSize,
-              total_ranges: Math.max(1, Math.ceil(f.size / rangeSize)),
+              piece_size: rangeSize,
+              total_pieces: Math.max(1, Math.ceil(f.size / rangeSize)),
               partial_host: partialHost,
               overwrite: body.overwrite ? 1 : 0,
               status: 'active',
@@ -264,7 +275,7 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
               updated_at: now,
             });
           }
-          const ranges = (await repo.rangesOf([id])).get(id) ?? [];
+          const ranges = (await repo.piecesOf([id])).get(id) ?? [];
           out.push({
             path: target.clusterPath,
             id,
@@ -283,8 +294,8 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
     /** What the server has of these files, without creating anything (a restarted client asks this once). */
     async status(user: EfileUser, files: TransferFileRef[]): Promise<TransferFileStatus[]> {
       const ids = files.map((f) => fileId(user.sub, homeOnly(user, f.path), f.identifier, f.size));
-      const rows = new Map((await repo.getMany(ids)).map((r) => [r.id, r]));
-      const ranges = await repo.rangesOf(ids.filter((id) => rows.get(id)?.status === 'active'));
+      const rows = new Map((await repo.getMany('range', ids)).map((r) => [r.id, r]));
+      const ranges = await repo.piecesOf(ids.filter((id) => rows.get(id)?.status === 'active'));
       const out: TransferFileStatus[] = [];
       for (let i = 0; i < files.length; i++) {
         const id = ids[i]!;
@@ -304,7 +315,7 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
           id,
           done,
           ranges: done ? [] : (ranges.get(id) ?? []).sort((a, b) => a - b),
-          rangeSize: Number(row.range_size),
+          rangeSize: Number(row.piece_size),
           rangeChecks: true,
         });
       }
@@ -318,16 +329,16 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
      * range never write at once) and never while the file is being finalized.
      */
     async range(user: EfileUser, id: string, n: number, body: AsyncIterable<Buffer>, sha256?: string) {
-      const row = await repo.get(id);
+      const row = await repo.get('range', id);
       if (!row || row.owner_sub !== user.sub) throw new AppError(FileCodes.notFound, 'No such upload');
-      const total = Number(row.total_ranges);
+      const total = Number(row.total_pieces);
       if (row.status === 'done') return { stored: total, total };
       if (n >= total) throw new AppError(CommonCodes.invalidInput, 'No such range');
       // The same range sent again (its answer was lost): already verified with these very bytes, nothing to write.
-      if (sha256 && (await repo.rangeDigest(id, n)) === sha256)
-        return { stored: await repo.countRanges(id), total };
-      const start = n * Number(row.range_size);
-      const length = Math.min(Number(row.size), start + Number(row.range_size)) - start;
+      if (sha256 && (await repo.pieceDigest(id, n)) === sha256)
+        return { stored: await repo.countPieces(id), total };
+      const start = n * Number(row.piece_size);
+      const length = Math.min(Number(row.size), start + Number(row.piece_size)) - start;
       const lock = await acquireLock(deps.kv, `fastrans:range:${id}:${n}`, RANGE_LOCK_MS);
       if (!lock) throw new AppError(CommonCodes.unavailable, 'This range is being written by another send');
       // The lock is renewed by a timer: after a stall of this process long enough for it to expire unrenewed,
@@ -337,25 +348,33 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
       heart.unref();
       const lost = () => lock.lost || Date.now() - beat > RANGE_LOCK_MS / 2;
       try {
-        await repo.removeRange(id, n);
+        await repo.removePiece(id, n);
         // After the record is gone: a finalize that starts from now on sees the range missing and refuses.
-        if (await deps.kv.get(finalizeKey(id)))
+        if (await core.isFinalizing('range', id))
           throw new AppError(CommonCodes.unavailable, 'The file is being finalized');
-        const got = await writeRange(user, row.partial_host, start, length, body, lost);
+        // This instance may hold the partial open from an earlier range (the core's registry): a finalize that ended
+        // after this request read the row has renamed that very file into place, a cancel has removed it. Read the
+        // row again now that no finalize can begin without seeing this range missing: the bytes go only into a
+        // partial that is still one.
+        const current = await repo.get('range', id);
+        if (current?.status === 'done') return { stored: total, total };
+        if (!current || Number(current.created_at) !== Number(row.created_at))
+          throw new AppError(FileCodes.notFound, 'No such upload');
+        const got = await writeRange(user, row, start, length, body, lost);
         if (!got) throw new AppError(CommonCodes.interrupted, 'The range arrived incomplete');
         if (sha256 && got.sha256 !== sha256)
           throw new AppError(CommonCodes.verificationFailed, 'The checksum of the range differs', {
             data: { range: n },
           });
         if (lost()) throw new AppError(CommonCodes.unavailable, 'The range was taken over by another send');
-        await repo.addRange(id, n, got.sha256);
+        await repo.addPiece(id, n, got.sha256);
       } finally {
         clearInterval(heart);
         await lock.release();
       }
       const now = deps.now();
       if (now - Number(row.updated_at) > 60_000) await repo.touch(id, now);
-      return { stored: await repo.countRanges(id), total };
+      return { stored: await repo.countPieces(id), total };
     },
 
     /**
@@ -369,13 +388,13 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
     async finalize(user: EfileUser, id: string, digest: { sha256?: string; rangesSha256?: string }) {
       if (!digest.rangesSha256 && !digest.sha256)
         throw new AppError(CommonCodes.incompleteParams, 'sha256 or rangesSha256 is required');
-      const row = await repo.get(id);
+      const row = await repo.get('range', id);
       if (!row || row.owner_sub !== user.sub) throw new AppError(FileCodes.notFound, 'No such upload');
       if (row.status === 'done') return { path: row.target, size: Number(row.size) };
-      const lock = await acquireLock(deps.kv, finalizeKey(id), 10 * 60_000);
+      const lock = await core.lock('range', id);
       if (!lock) throw new AppError(CommonCodes.unavailable, 'The file is being finalized');
       try {
-        const total = Number(row.total_ranges);
+        const total = Number(row.total_pieces);
         const recorded = await repo.digestsOf(id);
         const have = new Map(recorded.map((r) => [r.n, r.sha256]));
         // Rows of an older server carry no digest: those ranges are sent again when the hash list needs them.
@@ -383,7 +402,7 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
         for (let n = 0; n < total; n++)
           if (!have.has(n) || (digest.rangesSha256 && !have.get(n))) missing.push(n);
         if (missing.length) {
-          await repo.forgetRangesIn(
+          await repo.forgetPiecesIn(
             id,
             missing.filter((n) => have.has(n)),
           );
@@ -409,13 +428,15 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
         }
         if (!equal) {
           // Some range is not what the client meant: forget them all, the client sends the file again.
-          await repo.forgetRanges(id);
+          await repo.forgetPieces(id);
           throw new AppError(CommonCodes.verificationFailed, 'The checksum of the uploaded file differs', {
             data: { mismatch: true },
           });
         }
         if (lock.lost) throw new AppError(CommonCodes.unavailable, 'The finalize lock was lost; try again');
-        // Truncated to its size, synced and given its name (over a file only with overwrite) as the user.
+        // Truncated to its size, synced and given its name (over a file only with overwrite) as the user; this
+        // instance's kept-open descriptor goes first (the file is no longer a partial).
+        open.evict(id);
         await userfs.finalizePartial(user, {
           target: targetPath,
           partialName: partialName(target.name, id),
@@ -438,18 +459,20 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
       const failed: { path: string; code: string }[] = [];
       let manifest: Record<string, { sha256: string; identifier: string }> | null = null;
       // Recorded for the status call of a restarted client, in one statement per batch rather than one per file.
-      const done: TransferRow[] = [];
+      const done: PartialRow[] = [];
       /** The record of a file of this batch, stored whole (one range), as the status call of a restart reads it. */
-      const doneRow = (target: string, identifier: string, size: number): TransferRow => {
+      const doneRow = (target: string, identifier: string, size: number): PartialRow => {
         const now = deps.now();
         return {
           id: fileId(user.sub, target, identifier, size),
+          kind: 'range',
           owner_sub: user.sub,
           owner_cun: user.cun,
           target,
+          identifier,
           size,
-          range_size: Math.max(1, size),
-          total_ranges: 1,
+          piece_size: Math.max(1, size),
+          total_pieces: 1,
           partial_host: '',
           overwrite: overwrite ? 1 : 0,
           status: 'done',
@@ -461,9 +484,9 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
        * "Name taken" for a file that an earlier send of this batch stored already (its answer was lost): that file
        * counts as stored, not refused.
        */
-      const storedBefore = async (err: unknown, row: TransferRow, host: string) => {
+      const storedBefore = async (err: unknown, row: PartialRow, host: string) => {
         if (!isAppError(err) || err.code !== FileCodes.sameNameFile) return false;
-        const prior = await repo.get(row.id);
+        const prior = await repo.get('range', row.id);
         return prior?.status === 'done' && (await stillDone(user, prior, host));
       };
       /**
@@ -600,7 +623,7 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
     async cancel(user: EfileUser, ids: string[]) {
       let n = 0;
       for (const id of ids) {
-        const row = await repo.get(id);
+        const row = await repo.get('range', id);
         if (!row || row.owner_sub !== user.sub || row.status !== 'active') continue;
         await removeUpload(row, user);
         n++;
@@ -608,16 +631,11 @@ export function fastransService(deps: EfileDeps, repo: FastransRepository) {
       return n;
     },
 
-    /** Unfinished uploads idle longer than EFILE_PARTIAL_TTL_HOURS go with their partial files; done rows too. */
-    async sweep(now = deps.now()) {
-      const cutoff = now - deps.config.EFILE_PARTIAL_TTL_HOURS * 3600_000;
-      let n = 0;
-      for (const row of await repo.idleBefore(cutoff)) {
-        await removeUpload(row);
-        n++;
-      }
-      return n;
-    },
+    /** The core's one sweep (stale sessions of every kind, with their partials; see features/partial). */
+    sweep: (now?: number) => core.sweep(now),
+
+    /** Closes this front door's kept-open partials (the server's close). */
+    close: () => open.closeAll(),
 
     // ---- downloads -------------------------------------------------------------------------------------------------
     /** Every folder and file under the chosen items, relative to their parent, as NDJSON lines (any count). */

@@ -1,22 +1,14 @@
 import type { EfileApp, EfileContext } from '../../http/context';
-import { fastransRepository } from './fastrans.repository';
+import type { PartialCore } from '../partial';
 import { fastransRoutes } from './fastrans.routes';
 import { fastransService } from './fastrans.service';
 
 /**
- * Fast transfer (issue 11): builds the service over the database and registers the client's calls, with its own
- * sweep of abandoned partial files (the same interval and time-to-live as the browser uploads).
+ * Fast transfer (issue 11): builds the service over the partial-file core and registers the client's calls. Its
+ * abandoned partials go with the core's one sweep (features/index.ts), under the cluster lease like the browser's.
  */
-export function fastransFeature(app: EfileApp, ctx: EfileContext) {
-  const service = fastransService(ctx.deps, fastransRepository(ctx.deps.db as never));
+export function fastransFeature(app: EfileApp, ctx: EfileContext, partials: PartialCore) {
+  const service = fastransService(ctx.deps, partials);
   fastransRoutes(app, ctx, service);
-  const minutes = ctx.deps.config.EFILE_SWEEP_INTERVAL_MINUTES;
-  if (minutes > 0) {
-    const timer = setInterval(() => {
-      service.sweep().catch((err: unknown) => app.log.error({ err }, 'fast-transfer sweep failed'));
-    }, minutes * 60_000);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
-  }
   return service;
 }

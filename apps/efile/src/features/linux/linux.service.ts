@@ -8,6 +8,7 @@ import { validateName } from '../../fs/names';
 import { refusalOf, rootsOf } from '@hpc/cluster-kit';
 import type { FsScope, Info } from '../../userfs/types';
 import type { LinuxRepository } from './linux.repository';
+import type { PartialCore } from '../partial';
 
 export type Direction = 'up' | 'down' | 'both';
 const hash = (t: string) => crypto.createHash('sha256').update(t).digest('hex');
@@ -17,7 +18,7 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  * Generated Linux commands (issue 4 §7): a random token scoped to one user, these paths and one direction, valid
  * until the end of the current day (server local time) or the account's expiry if earlier.
  */
-export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
+export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: PartialCore) {
   const { resolver, userfs } = deps;
 
   function expiry(user: EfileUser): number {
@@ -82,7 +83,7 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
     const items: Info[] = [];
     for (const p of JSON.parse(row.paths) as string[]) items.push(await userfs.resolve(owner, p));
     const real = items.map((i) => resolver.toCluster(i.host));
-    return { items, real, scope: { cun: row.cun, roots: real } satisfies FsScope };
+    return { items, real, sub: row.owner_sub, scope: { cun: row.cun, roots: real } satisfies FsScope };
   }
 
   return {
@@ -143,8 +144,18 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository) {
 
     /** Extracts a tar stream into the token's folder, as its user (see `extractTarInto` for the safety rules). */
     async putTar(token: string, body: Readable, overwrite: boolean) {
-      const { real, scope } = await verify(token, 'up');
-      return userfs.extractTar(scope, real[0]!, body, overwrite);
+      const { items, real, sub, scope } = await verify(token, 'up');
+      // Recorded while it runs: an efile killed mid-extraction leaves a staging folder there for the sweep.
+      const end = await partials.stage(
+        { sub, cun: scope.cun },
+        { clusterPath: real[0]!, host: items[0]!.host },
+      );
+      try {
+        return await userfs.extractTar(scope, real[0]!, body, overwrite);
+      } finally {
+        // A record that could not be removed now only sends the sweep to look in this folder later.
+        await end().catch(() => undefined);
+      }
     },
 
     async getPaths(token: string) {

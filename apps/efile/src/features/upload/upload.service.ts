@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import path from 'node:path';
 import { chunkGeometryFault, chunkRange, CommonCodes, FileCodes, type ChunkParams } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
@@ -6,11 +5,9 @@ import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import { errno } from '../../fs/errno';
 import { conflictError, fsError } from '../../fs/file-ops';
-import { PARTIAL_SUFFIX, tempName, validateRelativePath } from '../../fs/names';
+import { validateRelativePath } from '../../fs/names';
 import type { FsScope, Info } from '../../userfs/types';
-import type { UploadRepository, UploadRow } from './upload.repository';
-import { openUploads, type OpenUpload } from './open-uploads';
-import { acquireFinalizeLock } from './finalize-lock';
+import { partialName, sessionId, type OpenPartial, type PartialCore, type PartialRow } from '../partial';
 
 const join = (dir: string, segs: string[]) => (dir === '/' ? '' : dir) + '/' + segs.join('/');
 
@@ -22,18 +19,30 @@ interface Prepared {
   partialHost: string;
 }
 
+/** What a chunk request keeps of its upload while the partial is open. */
+interface UploadState {
+  prep: Prepared;
+  /**
+   * Chunk numbers stored, as this process knows them: loaded from the database when the entry opens, then kept up to
+   * date by its own writes. Test GETs answer from it; another instance's chunks unknown here are only sent again.
+   */
+  stored: Set<number>;
+  /** When the session's updated_at was last refreshed (the sweep's liveness mark). */
+  touchedAt: number;
+}
+
 /**
  * Chunked uploads (simple-uploader.js protocol, DESIGN §8): every chunk is written at its offset into one hidden
  * partial file `.<name>.<id>.efile-part` beside the target; when the last chunk is stored the file is fsynced once
  * and renamed into place (never over an existing item unless `overwrite`). Sessions live in the database, so an
- * upload resumes after a browser reload or a server restart from the chunks already stored.
+ * upload resumes after a browser reload or a server restart from the chunks already stored. This is the chunk
+ * protocol's front door to the partial-file core (features/partial): the session rows, the open partials, the
+ * finalize lock and the sweep are the core's; the geometry, the test GET and merge are this protocol's.
  */
-export function uploadService(deps: EfileDeps, repo: UploadRepository) {
+export function uploadService(deps: EfileDeps, core: PartialCore) {
   const { userfs, config } = deps;
-  const sessionId = (sub: string, target: string, identifier: string) =>
-    crypto.createHash('sha256').update(`${sub}\0${target}\0${identifier}`).digest('hex').slice(0, 40);
-  const partialName = (name: string, id: string) => tempName(name, PARTIAL_SUFFIX, id.slice(0, 12));
-  const open = openUploads<Prepared>();
+  const { repo } = core;
+  const open = core.handles<UploadState>();
   /**
    * The shape of a chunk request that an open upload may serve without a new path check: the same user with the
    * same roots (a changed grant is a new key), target, identifier, geometry and overwrite choice.
@@ -85,23 +94,20 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
     };
   }
 
-  async function removePartial(scope: FsScope, id: string, partialHost: string) {
-    open.evict(id);
-    await userfs.unlink(scope, partialHost);
-    await repo.remove(id);
-  }
+  const removePartial = (scope: FsScope, id: string, partialHost: string) =>
+    core.discard({ id, status: 'active', partial_host: partialHost, owner_cun: scope.cun }, scope, true);
 
   /**
    * fsync once, then rename into place; "1021" (the partial kept for a retry) when the name is taken. 'busy' while
    * another request finalizes it, or while the database does not yet hold every chunk.
    */
-  async function finalize(user: EfileUser, row: UploadRow, overwrite: boolean): Promise<'done' | 'busy'> {
-    const lock = await acquireFinalizeLock(deps, row.id);
+  async function finalize(user: EfileUser, row: PartialRow, overwrite: boolean): Promise<'done' | 'busy'> {
+    const lock = await core.lock('chunk', row.id);
     if (!lock) return 'busy';
     try {
-      const fresh = await repo.get(row.id);
+      const fresh = await repo.get('chunk', row.id);
       if (!fresh || fresh.status === 'done') return 'done';
-      if ((await repo.countChunks(row.id)) !== row.total_chunks) return 'busy';
+      if ((await repo.countPieces(row.id)) !== row.total_pieces) return 'busy';
       open.evict(row.id);
       // The user file system re-resolves the target: the folder must still be where it was when the upload
       // began, and the partial is renamed into place (over a file only with overwrite).
@@ -111,7 +117,7 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
         target: row.target,
         partialName: partialName(row.target.slice(row.target.lastIndexOf('/') + 1), row.id),
         expectedPartial: row.partial_host,
-        size: Number(row.total_size),
+        size: Number(row.size),
         overwrite,
       });
       await repo.markDone(row.id, deps.now());
@@ -126,9 +132,9 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
    * the partial file opened (O_NOFOLLOW, no O_TRUNC: other chunks live in the same file). Returns a function
    * registering the open partial under the request's key.
    */
-  async function begin(user: EfileUser, p: ChunkParams): Promise<(key: string) => OpenUpload<Prepared>> {
+  async function begin(user: EfileUser, p: ChunkParams): Promise<(key: string) => OpenPartial<UploadState>> {
     const prep = (await prepare(user, p, true))!;
-    let existing = await repo.get(prep.id);
+    let existing = await repo.get('chunk', prep.id);
     if (existing?.status === 'done') {
       // The identifier is only size + path (spec §3), so a finished session with it says nothing about these bytes:
       // the same-size file edited and uploaded again with overwrite must be written, not reported as stored. Every
@@ -137,7 +143,7 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       // a client that lost the answer of an upload's last chunk and sends it again starts over (it sees 1021 or a
       // failed merge, never a wrong file).
       await repo.removeIfDone(prep.id);
-      existing = await repo.get(prep.id);
+      existing = await repo.get('chunk', prep.id);
     }
     if (prep.target.stat && (!p.overwrite || prep.target.stat.isDir)) {
       throw conflictError(prep.target.stat.isDir);
@@ -146,18 +152,21 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
     if (!existing) {
       // A new identifier for the same target replaces an older unfinished upload of it. Not this upload's own
       // session: chunks of a new upload arrive together, and one of them may have created it a moment ago.
-      for (const old of await repo.activeForTarget(user.sub, prep.targetPath))
+      for (const old of await repo.activeForTarget('chunk', user.sub, prep.targetPath))
         if (old.id !== prep.id) await removePartial(user, old.id, old.partial_host);
       await repo.create({
         id: prep.id,
+        kind: 'chunk',
         owner_sub: user.sub,
         owner_cun: user.cun,
         target: prep.targetPath,
         identifier: p.identifier,
-        total_size: p.totalSize,
-        chunk_size: p.chunkSize,
-        total_chunks: p.totalChunks,
+        size: p.totalSize,
+        piece_size: p.chunkSize,
+        total_pieces: p.totalChunks,
         partial_host: prep.partialHost,
+        // The chunk requests carry the overwrite choice; the row does not need it.
+        overwrite: 0,
         status: 'active',
         created_at: now,
         updated_at: now,
@@ -166,8 +175,8 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
     const fh = await userfs.openPartial(user, prep.partialHost);
     // A resumed session counts as alive from its last mark; writeChunk refreshes it once that is a minute old.
     const touchedAt = existing ? Number(existing.updated_at) : now;
-    const stored = new Set(existing ? await repo.chunks(prep.id) : []);
-    return (key) => open.adopt(key, prep.id, prep, fh, stored, touchedAt);
+    const stored = new Set(existing ? await repo.pieces(prep.id) : []);
+    return (key) => open.adopt(key, prep.id, fh, { prep, stored, touchedAt });
   }
 
   return {
@@ -178,13 +187,13 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
     async testChunk(user: EfileUser, p: ChunkParams): Promise<boolean> {
       checkGeometry(p);
       const known = open.peek(requestKey(user, p));
-      if (known) return known.stored.has(p.chunkNumber);
+      if (known) return known.state.stored.has(p.chunkNumber);
       const prep = await prepare(user, p, false);
       if (!prep) return false;
       if (prep.target.stat && !p.overwrite) throw conflictError(prep.target.stat.isDir);
       // A finished session stores nothing for a new upload: see begin().
-      const row = await repo.get(prep.id);
-      return row?.status === 'active' && (await repo.hasChunk(row.id, p.chunkNumber));
+      const row = await repo.get('chunk', prep.id);
+      return row?.status === 'active' && (await repo.hasPiece(row.id, p.chunkNumber));
     },
 
     /** Writes one chunk at its offset; finalizes when every chunk is stored. */
@@ -195,7 +204,8 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       if (!entry) {
         entry = (await begin(user, p))(key);
       }
-      const { id, prep } = entry;
+      const { id, state } = entry;
+      const { prep } = state;
       try {
         // Not serialized per file: the chunks in flight write at once and the kernel orders them on the inode's
         // lock. Queueing them here instead (tried) put a thread-pool round trip through the busy main thread between
@@ -220,16 +230,16 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       // updated_at only tells the sweep (hours) that the upload is alive: refreshing it once a minute is enough,
       // and saves an UPDATE per chunk.
       const now = deps.now();
-      const touch = now - entry.touchedAt > 60_000;
-      if (touch) entry.touchedAt = now;
-      await repo.addChunk(id, p.chunkNumber, touch ? now : null);
-      entry.stored.add(p.chunkNumber);
+      const touch = now - state.touchedAt > 60_000;
+      if (touch) state.touchedAt = now;
+      await repo.addPiece(id, p.chunkNumber, null, touch ? now : null);
+      state.stored.add(p.chunkNumber);
       // Complete as far as this process knows; finalize confirms with the database. Chunks spread over several
       // instances leave each with a part: then no chunk answer says complete and the client's merge call finishes.
-      const stored = entry.stored.size;
+      const stored = state.stored.size;
       let complete = false;
       if (stored === p.totalChunks) {
-        const row = (await repo.get(id))!;
+        const row = (await repo.get('chunk', id))!;
         complete = (await finalize(user, row, p.overwrite ?? false)) === 'done';
       }
       return { stored, totalChunks: p.totalChunks, complete, path: prep.targetPath };
@@ -240,10 +250,10 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
         (await userfs.resolve(user, q.path)).clusterPath,
         validateRelativePath(q.relativePath),
       );
-      const row = await repo.get(sessionId(user.sub, targetPath, q.identifier));
+      const row = await repo.get('chunk', sessionId(user.sub, targetPath, q.identifier));
       if (!row) return { stored: [], totalChunks: 0, complete: false };
-      if (row.status === 'done') return { stored: [], totalChunks: row.total_chunks, complete: true };
-      return { stored: await repo.chunks(row.id), totalChunks: row.total_chunks, complete: false };
+      if (row.status === 'done') return { stored: [], totalChunks: row.total_pieces, complete: true };
+      return { stored: await repo.pieces(row.id), totalChunks: row.total_pieces, complete: false };
     },
 
     /** Idempotent: finalizes a complete upload, or confirms one already finalized. */
@@ -255,15 +265,15 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
         (await userfs.resolve(user, q.path)).clusterPath,
         validateRelativePath(q.relativePath),
       );
-      const row = await repo.get(sessionId(user.sub, targetPath, q.identifier));
+      const row = await repo.get('chunk', sessionId(user.sub, targetPath, q.identifier));
       if (!row) throw new AppError(FileCodes.notFound, 'No such upload');
       if (row.status !== 'done') {
-        if ((await repo.countChunks(row.id)) !== row.total_chunks)
+        if ((await repo.countPieces(row.id)) !== row.total_pieces)
           throw new AppError(CommonCodes.incompleteParams, 'Not every chunk is stored yet');
         if ((await finalize(user, row, q.overwrite ?? false)) === 'busy')
           throw new AppError(CommonCodes.unavailable, 'The upload is being finalized');
       }
-      return { path: targetPath, size: Number(row.total_size) };
+      return { path: targetPath, size: Number(row.size) };
     },
 
     /** Cancels unfinished uploads of these final paths and deletes their partial files (spec §4). */
@@ -271,7 +281,7 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       let deleted = 0;
       for (const p of paths) {
         const t = await userfs.resolve(user, p, { follow: false, mustExist: false });
-        for (const row of await repo.activeForTarget(user.sub, t.clusterPath)) {
+        for (const row of await repo.activeForTarget('chunk', user.sub, t.clusterPath)) {
           await removePartial(user, row.id, path.join(t.parentHost, partialName(t.name, row.id)));
           deleted++;
         }
@@ -279,24 +289,8 @@ export function uploadService(deps: EfileDeps, repo: UploadRepository) {
       return deleted;
     },
 
-    /** Removes uploads idle for longer than EFILE_PARTIAL_TTL_HOURS, with their partial files. */
-    async sweep(now = deps.now()) {
-      const cutoff = now - config.EFILE_PARTIAL_TTL_HOURS * 3600_000;
-      let n = 0;
-      for (const row of await repo.idleBefore(cutoff)) {
-        open.evict(row.id);
-        // Removed as the user who wrote it (their worker in unix mode; the partial's own folder is the only root).
-        // A row from before owner_cun was recorded names no user: in unix mode its partial stays for the admin.
-        const owner: FsScope = {
-          cun: row.owner_cun,
-          roots: [path.dirname(deps.resolver.toCluster(row.partial_host))],
-        };
-        if (row.status === 'active') await userfs.unlink(owner, row.partial_host).catch(() => undefined);
-        await repo.remove(row.id);
-        n++;
-      }
-      return n;
-    },
+    /** The core's one sweep (stale sessions of every kind, with their partials; see features/partial). */
+    sweep: (now?: number) => core.sweep(now),
   };
 }
 export type UploadService = ReturnType<typeof uploadService>;

@@ -185,8 +185,8 @@ describe.each(testDbTargets())('chunked upload ($name)', (db) => {
     const b = target('abandoned.bin', 3 * 64 * 1024);
     await postChunk(b, 2);
     const { uploadService } = await import('./upload.service');
-    const { uploadRepository } = await import('./upload.repository');
-    const svc = uploadService(h.deps, uploadRepository(h.deps.db));
+    const { partialCore } = await import('../partial');
+    const svc = uploadService(h.deps, partialCore(h.deps));
     expect(await svc.sweep(Date.now())).toBe(0);
     expect(await svc.sweep(Date.now() + 25 * 3600_000)).toBeGreaterThan(0);
     expect(fs.readdirSync(h.home).filter((n) => n.endsWith('.efile-part'))).toEqual([]);
@@ -208,8 +208,13 @@ describe('upload liveness for the sweep', () => {
     };
     const updatedAt = async () =>
       Number(
-        (await h.deps.db.selectFrom('efile_uploads').select('updated_at').executeTakeFirstOrThrow())
-          .updated_at,
+        (
+          await h.deps.db
+            .selectFrom('efile_partials')
+            .select('updated_at')
+            .where('kind', '=', 'chunk')
+            .executeTakeFirstOrThrow()
+        ).updated_at,
       );
     await postChunk(t, 1);
     now += 30_000;
