@@ -69,6 +69,48 @@ describe('the partial-file core', () => {
     expect(fs.readFileSync(h.host(`${HOME}/kept/one.bin`)).equals(data)).toBe(true);
   });
 
+  it('never writes a range that read its session before a finalize ended, into either file', async () => {
+    // A range sent again (other bytes, their own correct digest) reads the session while it is active, then waits
+    // (here: at its range lock) while a finalize publishes the file. When it goes on, the file is no longer a
+    // partial: nothing may be written, neither into the published file (another instance may hold it open) nor
+    // into a partial made anew under the old name.
+    const data = crypto.randomBytes(2 * RANGE);
+    const other = crypto.randomBytes(RANGE);
+    const file = { path: `${HOME}/race/f.bin`, size: data.length, identifier: 'race' };
+    const begin = await call('POST', '/fastrans/begin.action', { files: [file], rangeSize: RANGE });
+    const id = begin.json().data.files[0].id as string;
+    for (let n = 0; n < 2; n++) {
+      const part = data.subarray(n * RANGE, (n + 1) * RANGE);
+      const put = await call('PUT', `/fastrans/range.action?id=${id}&n=${n}&sha256=${sha(part)}`, part);
+      expect(put.json().code).toBe('0');
+    }
+    let finalized!: () => void;
+    const published = new Promise<void>((r) => (finalized = r));
+    let paused!: () => void;
+    const waiting = new Promise<void>((r) => (paused = r));
+    const kv = h.deps.kv;
+    const setIfAbsent = kv.setIfAbsent.bind(kv);
+    const spy = vi.spyOn(kv, 'setIfAbsent').mockImplementation(async (key, value, ttl) => {
+      if (key === `fastrans:range:${id}:0`) {
+        paused();
+        await published;
+      }
+      return setIfAbsent(key, value, ttl);
+    });
+    try {
+      const resend = call('PUT', `/fastrans/range.action?id=${id}&n=0&sha256=${sha(other)}`, other);
+      await waiting;
+      const fin = await call('POST', '/fastrans/finalize.action', { id, sha256: sha(data) });
+      expect(fin.json()).toMatchObject({ code: '0', data: { size: data.length } });
+      finalized();
+      expect((await resend).json()).toMatchObject({ code: '0', data: { stored: 2, total: 2 } });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(fs.readFileSync(h.host(file.path)).equals(data)).toBe(true);
+    expect(partials(`${HOME}/race`)).toEqual([]);
+  });
+
   it('one sweep removes stale sessions of both kinds and the staging folders a crashed tar upload left', async () => {
     // A chunk upload and a fast-transfer file, both abandoned half-way.
     const t: ChunkTarget = {
