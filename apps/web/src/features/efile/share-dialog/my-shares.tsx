@@ -47,7 +47,7 @@ export function MySharesDrawer({ api, onClose }: { api: EfileApi; onClose: () =>
               </Typography.Text>
             ),
           },
-          { key: 'code', title: t('efile.share.code'), dataIndex: 'password', width: 100 },
+          { key: 'code', title: t('efile.share.code'), dataIndex: 'password', width: 140 },
           {
             key: 'shareTime',
             title: t('efile.myShares.shareTime'),
