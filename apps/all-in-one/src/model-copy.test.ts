@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER, REQUEST_TIME_HEADER } from '@hpc/contracts';
 import { encodeRequestTime } from '@hpc/api-client';
 import { makeTempDir } from '@hpc/server-kit/testing';
-import { buildAllInOne } from './all-in-one';
+import { PASSWORD, startDemo, type App } from './all-in-one.test-fixture';
 
 /**
  * The model zoo's file view and "copy to my E-File" end to end on the server side: the all-in-one composition
@@ -15,15 +15,7 @@ import { buildAllInOne } from './all-in-one';
  */
 async function start() {
   const tmp = makeTempDir('model-copy-');
-  const { app } = await buildAllInOne({
-    DATA_DIR: tmp.dir,
-    LOG_LEVEL: 'silent',
-    SEED_DEMO: 'true',
-    PORTAL_DEMO_PASSWORD: PASSWORD,
-    DATABASE_URL: '',
-    REDIS_URL: '',
-  });
-  await app.ready();
+  const app = await startDemo(tmp.dir);
   return {
     app,
     dataDir: tmp.dir,
@@ -34,9 +26,6 @@ async function start() {
     },
   };
 }
-
-const PASSWORD = 'demo-portal-2026';
-type App = Awaited<ReturnType<typeof buildAllInOne>>['app'];
 
 /** A browser: cookies, the request-time header, the CSRF header. */
 class Browser {

@@ -10,14 +10,12 @@ import {
 } from '@hpc/contracts';
 import { encodeRequestTime } from '@hpc/api-client';
 import { makeTempDir } from '@hpc/server-kit/testing';
-import { buildAllInOne } from './all-in-one';
+import { PASSWORD, startDemo, type App } from './all-in-one.test-fixture';
 
 /**
  * Issue 25 §1.2–§1.4 on the composition that serves them (portal and its efile instances in one process, one
  * revocation store): whatever ends a session, disables a user or revokes a credential stops the efile at once.
  */
-const PASSWORD = 'demo-portal-2026';
-type App = Awaited<ReturnType<typeof buildAllInOne>>['app'];
 const HOME = '/public/home/demo';
 /** The cluster of each demo user used here (wangwu's account on 11250 is disabled; lisi has none there). */
 const CLUSTER: Record<string, string> = { demo: '11250', lisi: '11251', wangwu: '11251', admin: '' };
@@ -78,15 +76,7 @@ describe('revocation reaches the cluster services at once (all-in-one)', () => {
   let tmp: ReturnType<typeof makeTempDir>;
   beforeAll(async () => {
     tmp = makeTempDir('revocation-');
-    ({ app } = await buildAllInOne({
-      DATA_DIR: tmp.dir,
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'true',
-      PORTAL_DEMO_PASSWORD: PASSWORD,
-      DATABASE_URL: '',
-      REDIS_URL: '',
-    }));
-    await app.ready();
+    app = await startDemo(tmp.dir);
   }, 60_000);
   afterAll(async () => {
     await app?.close();
