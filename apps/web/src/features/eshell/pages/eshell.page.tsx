@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { RequireSession } from '../../account';
-import { parseServiceList, useClusterService, useClusters } from '../../clusters';
+import { parseServiceList, useClusterServiceApi, useClusters } from '../../clusters';
 import { pick } from '../../../shared/i18n/languages';
 import { usePreferences } from '../../../shared/preferences/preferences';
 import { createEshellApi, type EshellApi } from '../api/eshell.api';
@@ -22,19 +22,7 @@ function EshellPageBody() {
   const { clusters, isLoading } = useClusters();
   const cluster = clusters.find((c) => c.clusterId === params.get('cluster')) ?? clusters[0];
   const clusterId = cluster?.clusterId ?? null;
-  const service = useClusterService(clusterId, 'eshell');
-  const api = useMemo(
-    () => (clusterId && service.url ? createEshellApi(clusterId, service.url) : null),
-    [clusterId, service.url],
-  );
-  const kind = service.error?.kind;
-  const state = api
-    ? 'ready'
-    : kind === 'NoService' || kind === 'NoEnableService'
-      ? 'none'
-      : kind === 'AccessError'
-        ? 'unreachable'
-        : 'loading';
+  const { api, state, service } = useClusterServiceApi(clusterId, 'eshell', createEshellApi);
   const check = useQuery({
     queryKey: ['eshell', 'check', clusterId, service.url],
     queryFn: () => api!.check(),
