@@ -19,6 +19,7 @@ export { workerEnvironment, type LauncherSettings } from './worker/launcher';
 export * from './worker/worker-host';
 export * from './worker/worker-entry';
 export * from './worker/user-workers';
+export * from './worker/worker-bundle';
 export * from './auth/owner-rights';
 export * from './auth/token-check';
 export * from './auth/portal-trust';
