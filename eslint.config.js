@@ -11,11 +11,10 @@ const esc = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The layers of a server app (issue 14 §1): deps and db import no feature; a feature imports another feature only
- * through its index.ts; no feature imports the app (app.ts or app/). Relative paths say where an import points
- * only together with the importing file's depth, so there is one block per depth below `features/<name>/`.
- * Tests and their fixtures may reach anywhere (they are not part of the product's graph). `ignoreFeatures` are
- * left out while they still import another feature's insides (they are another engineer's to change). `below`
- * names the app's layers under its features, lowest first (see {@link lowerLayerRules}).
+ * through its index.ts; no feature imports the app (app.ts or app/): {@link featureRules}. Tests and their fixtures
+ * may reach anywhere (they are not part of the product's graph). `ignoreFeatures` are left out while they still
+ * import another feature's insides (they are another engineer's to change). `below` names the app's layers under
+ * its features, lowest first (see {@link lowerLayerRules}).
  */
 function layerRules(app, base, { ignoreFeatures = [], below = [] } = {}) {
   const src = `apps/${app}/src`;
@@ -36,11 +35,20 @@ function layerRules(app, base, { ignoreFeatures = [], below = [] } = {}) {
       },
     },
   ];
-  for (let depth = 0; depth < 4; depth++) {
+  return [...blocks, ...featureRules(src, '*.ts', base, tests), ...lowerLayerRules(app, base, below)];
+}
+
+/**
+ * The rules of a feature, server's or web's: it imports another feature only through its index.ts and never the
+ * app (app.ts or app/). Relative paths say where an import points only together with the importing file's depth,
+ * so there is one block per depth below `features/<name>/`, for the files named `pattern` there.
+ */
+function featureRules(src, pattern, base, tests) {
+  return [0, 1, 2, 3].map((depth) => {
     // From a file `depth` folders below features/<name>/, this many `../` lead to features/, one more to src/.
     const up = '../'.repeat(depth + 1);
-    blocks.push({
-      files: [`${src}/features/*/${'*/'.repeat(depth)}*.ts`],
+    return {
+      files: [`${src}/features/*/${'*/'.repeat(depth)}${pattern}`],
       ignores: tests,
       rules: {
         'no-restricted-imports': restrict([
@@ -55,9 +63,8 @@ function layerRules(app, base, { ignoreFeatures = [], below = [] } = {}) {
           },
         ]),
       },
-    });
-  }
-  return [...blocks, ...lowerLayerRules(app, base, below)];
+    };
+  });
 }
 
 /**
@@ -92,9 +99,9 @@ function lowerLayerRules(app, base, below) {
  * The layers of the web app (issue 23 §4): `app/` (shell, router, route table) → `features/` → `shared/`. A feature
  * imports another feature only through its index.ts and never imports the app (what a feature needs of the shell,
  * the shell hands it: the route loaders' arguments, shared/preferences); shared imports neither. The app itself may
- * reach into a feature (the route table names each page's and loader's module, one chunk each). One block per depth
- * below `features/<name>/`, as in {@link layerRules}. `ignoreFeatures` are left out while they still reach into
- * other features (another engineer's to change).
+ * reach into a feature (the route table names each page's and loader's module, one chunk each). The features' rules
+ * are a server app's ({@link featureRules}). `ignoreFeatures` are left out while they still reach into other
+ * features (another engineer's to change).
  */
 function webLayerRules(base, { ignoreFeatures = [] } = {}) {
   const src = 'apps/web/src';
@@ -119,27 +126,7 @@ function webLayerRules(base, { ignoreFeatures = [] } = {}) {
       },
     },
   ];
-  for (let depth = 0; depth < 4; depth++) {
-    const up = '../'.repeat(depth + 1);
-    blocks.push({
-      files: [`${src}/features/*/${'*/'.repeat(depth)}*.{ts,tsx}`],
-      ignores: tests,
-      rules: {
-        'no-restricted-imports': restrict([
-          ...base,
-          {
-            regex: `^${esc(up)}[^./][^/]*/.+`,
-            message: "a feature imports another feature only through its index.ts ('../<feature>')",
-          },
-          {
-            regex: `^${esc(up)}\\.\\./app(/.*)?$`,
-            message: 'no feature imports the app: the app imports the features',
-          },
-        ]),
-      },
-    });
-  }
-  return blocks;
+  return [...blocks, ...featureRules(src, '*.{ts,tsx}', base, tests)];
 }
 
 const WEB_BASE = [

@@ -1,10 +1,12 @@
 /**
  * What every bench measures with: elapsed time, CPU seconds of a process, medians, a report line that carries the
- * machine's load (every figure is read beside it: the machines are shared), and a large file to move.
+ * machine's load (every figure is read beside it: the machines are shared), a large file to move, and the result
+ * line of a load generator.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
+import type { Result } from 'autocannon';
 
 export const MiB = 1024 * 1024;
 
@@ -87,3 +89,15 @@ export function settle(warm?: string): void {
     fs.closeSync(fd);
   }
 }
+
+/** What a load generator reports of an autocannon run: one JSON line its bench reads. */
+export const loadSummary = (result: Result) => ({
+  rps: result.requests.average,
+  total: result.requests.total,
+  p50: result.latency.p50,
+  p90: result.latency.p90,
+  p99: result.latency.p99,
+  max: result.latency.max,
+  non2xx: result.non2xx,
+  errors: result.errors,
+});

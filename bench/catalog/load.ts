@@ -4,6 +4,7 @@
  * Request bodies rotate through `bodies` (one body = the same question every time).
  */
 import autocannon from 'autocannon';
+import { loadSummary } from '../bench-kit';
 
 interface LoadInput {
   url: string;
@@ -29,16 +30,4 @@ const result = await autocannon({
     },
   ],
 });
-process.stdout.write(
-  JSON.stringify({
-    rps: result.requests.average,
-    total: result.requests.total,
-    p50: result.latency.p50,
-    p90: result.latency.p90,
-    p99: result.latency.p99,
-    max: result.latency.max,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-  }) + '\n',
-);
+process.stdout.write(JSON.stringify({ ...loadSummary(result), timeouts: result.timeouts }) + '\n');

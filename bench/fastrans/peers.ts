@@ -18,7 +18,7 @@ import * as sshd from '../../scripts/cluster/sshd.mjs';
 import { idOf, isRoot } from '../../test-support/unix-users';
 import { longLink } from '../long-link';
 import { MiB, median, reporter, secs, settle, treeCpu, writeRandomFile } from '../bench-kit';
-import { benchMode, smallFiles, startFastransBench, transfer } from './setup';
+import { benchMode, runFastransBench, smallFiles, startFastransBench, transfer } from './setup';
 
 if (!isRoot) {
   console.error('bench/fastrans/peers.ts needs root (sshd, a user certificate, dropping the page cache)');
@@ -251,12 +251,4 @@ async function main() {
   await sshd.stop({ stateDir });
 }
 
-main()
-  .catch((e: unknown) => {
-    console.error(e);
-    process.exitCode = 1;
-  })
-  .finally(() => {
-    bench.close();
-    setTimeout(() => process.exit(), 500).unref();
-  });
+runFastransBench(main, bench);

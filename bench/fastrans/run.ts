@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { uploadChunked } from '../efile/chunk-client';
 import { idOf } from '../../test-support/unix-users';
-import { benchMode, smallFiles, startFastransBench, transfer } from './setup';
+import { benchMode, runFastransBench, smallFiles, startFastransBench, transfer } from './setup';
 import { MiB, cpuOf, median, reporter, secs, settle, writeRandomFile } from '../bench-kit';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -176,12 +176,4 @@ async function main() {
   runner.close();
 }
 
-main()
-  .catch((e: unknown) => {
-    console.error(e);
-    process.exitCode = 1;
-  })
-  .finally(() => {
-    bench.close();
-    setTimeout(() => process.exit(), 500).unref();
-  });
+runFastransBench(main, bench);

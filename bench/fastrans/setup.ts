@@ -100,6 +100,22 @@ export async function startFastransBench(o: { mode: BenchMode; profileDir?: stri
   };
 }
 
+/**
+ * Runs a fast-transfer bench's `main`, then closes what `startFastransBench` started, whatever happened: a failure
+ * is printed and fails the process, which then exits (the client's sockets may linger).
+ */
+export function runFastransBench(main: () => Promise<void>, bench: { close(): void }): void {
+  main()
+    .catch((e: unknown) => {
+      console.error(e);
+      process.exitCode = 1;
+    })
+    .finally(() => {
+      bench.close();
+      setTimeout(() => process.exit(), 500).unref();
+    });
+}
+
 /** Runs one task of the client to its end; anything but success throws. */
 export async function transfer(runner: Runner, start: () => Promise<{ task_id: string }>) {
   const t = await start();

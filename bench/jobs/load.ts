@@ -3,6 +3,7 @@
  * Input: one JSON argument ({ url, path, token, connections, duration }); output: one JSON line of results.
  */
 import autocannon from 'autocannon';
+import { loadSummary } from '../bench-kit';
 
 const input = JSON.parse(process.argv[2] ?? '{}') as {
   url: string;
@@ -17,15 +18,4 @@ const result = await autocannon({
   duration: input.duration,
   requests: [{ method: 'GET', path: input.path, headers: { token: input.token } }],
 });
-process.stdout.write(
-  JSON.stringify({
-    rps: result.requests.average,
-    total: result.requests.total,
-    p50: result.latency.p50,
-    p90: result.latency.p90,
-    p99: result.latency.p99,
-    max: result.latency.max,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  }) + '\n',
-);
+process.stdout.write(JSON.stringify(loadSummary(result)) + '\n');

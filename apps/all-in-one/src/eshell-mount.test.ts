@@ -4,26 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_TIME_HEADER, type Cluster } from '@hpc/contracts';
 import { encodeRequestTime } from '@hpc/api-client';
 import { makeTempDir } from '@hpc/server-kit/testing';
-import { buildAllInOne } from './all-in-one';
+import { loginCall, startDemo, type App } from './all-in-one.test-fixture';
 
 /**
  * Issue 26 §1: the all-in-one mounts the shell service of the cluster whose sshd `npm run start:cluster` started
  * (ESHELL_CA_KEY, ESHELL_LOGIN_NODES) and publishes it as the cluster's sothisai_service with its login node first;
  * a start without it takes both away again, so the page shows the shell as unavailable there.
  */
-const PASSWORD = 'demo-portal-2026';
-type App = Awaited<ReturnType<typeof buildAllInOne>>['app'];
-
 describe('the all-in-one mounts and publishes the shell service', () => {
   let tmp: ReturnType<typeof makeTempDir>;
-  const env = () => ({
-    DATA_DIR: tmp.dir,
-    LOG_LEVEL: 'silent',
-    SEED_DEMO: 'true',
-    PORTAL_DEMO_PASSWORD: PASSWORD,
-    DATABASE_URL: '',
-    REDIS_URL: '',
-  });
   beforeAll(() => {
     tmp = makeTempDir('eshell-mount-');
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(tmp.dir, 'ca')]);
@@ -32,12 +21,7 @@ describe('the all-in-one mounts and publishes the shell service', () => {
 
   /** The cluster as the admin's cluster list shows it (a manager's call). */
   const clusterOf = async (app: App, id: string) => {
-    const login = await app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      headers: { [REQUEST_TIME_HEADER]: await encodeRequestTime(), 'content-type': 'application/json' },
-      payload: JSON.stringify({ username: 'admin', password: PASSWORD }),
-    });
+    const login = await loginCall(app, 'admin');
     const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     const res = await app.inject({
       method: 'GET',
@@ -52,13 +36,11 @@ describe('the all-in-one mounts and publishes the shell service', () => {
       address: '127.0.0.1:2222',
       hostKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAJRxdWQaiLMfByCx8i42nYqLqMv8q6Z5SC92EFSrJ2j',
     };
-    const { app } = await buildAllInOne({
-      ...env(),
+    const app = await startDemo(tmp.dir, {
       ESHELL_CA_KEY: path.join(tmp.dir, 'ca'),
       ESHELL_LOGIN_NODES: JSON.stringify([node]),
       ESHELL_CLUSTER_ID: '11250',
     });
-    await app.ready();
     const check = await app.inject({ method: 'GET', url: '/eshell/11250/sothisai/api/eshell/action/check' });
     expect(check.statusCode).toBe(200);
     expect(check.json()).toMatchObject({ code: '0', data: { check_result: true, nodes: [node.address] } });
@@ -67,8 +49,7 @@ describe('the all-in-one mounts and publishes the shell service', () => {
     expect(JSON.parse(on.params.sshAddressList!)[0]).toEqual({ url: node.address, enable: 'true' });
     await app.close();
 
-    const again = (await buildAllInOne(env())).app;
-    await again.ready();
+    const again = await startDemo(tmp.dir);
     const off = await clusterOf(again, '11250');
     expect(off.params.sothisai_service).not.toContain('/eshell/');
     expect(off.params.sshAddressList).not.toContain('127.0.0.1:2222');

@@ -3,10 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSRF_COOKIE, CSRF_HEADER, REQUEST_TIME_HEADER } from '@hpc/contracts';
-import { encodeRequestTime } from '@hpc/api-client';
 import { makeTempDir } from '@hpc/server-kit/testing';
-import { buildAllInOne } from './all-in-one';
+import { Browser, PASSWORD, startDemo, type App } from './all-in-one.test-fixture';
 
 /**
  * The model zoo's file view and "copy to my E-File" end to end on the server side: the all-in-one composition
@@ -15,15 +13,7 @@ import { buildAllInOne } from './all-in-one';
  */
 async function start() {
   const tmp = makeTempDir('model-copy-');
-  const { app } = await buildAllInOne({
-    DATA_DIR: tmp.dir,
-    LOG_LEVEL: 'silent',
-    SEED_DEMO: 'true',
-    PORTAL_DEMO_PASSWORD: PASSWORD,
-    DATABASE_URL: '',
-    REDIS_URL: '',
-  });
-  await app.ready();
+  const app = await startDemo(tmp.dir);
   return {
     app,
     dataDir: tmp.dir,
@@ -35,35 +25,15 @@ async function start() {
   };
 }
 
-const PASSWORD = 'demo-portal-2026';
-type App = Awaited<ReturnType<typeof buildAllInOne>>['app'];
-
-/** A browser: cookies, the request-time header, the CSRF header. */
-class Browser {
-  readonly cookies = new Map<string, string>();
-  constructor(private readonly app: App) {}
-  async call(method: 'GET' | 'POST', url: string, json?: unknown, noCsrf = false) {
-    const headers: Record<string, string> = { [REQUEST_TIME_HEADER]: await encodeRequestTime() };
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const csrf = this.cookies.get(CSRF_COOKIE);
-    if (csrf && !noCsrf) headers[CSRF_HEADER] = csrf;
-    if (json !== undefined) headers['content-type'] = 'application/json';
-    const res = await this.app.inject({
-      method,
-      url,
-      headers,
-      payload: json === undefined ? undefined : JSON.stringify(json),
-    });
-    for (const c of res.cookies) this.cookies.set(c.name, c.value);
-    return res;
-  }
+/** The fixture's browser with the page's two kinds of call. */
+class ZooBrowser extends Browser {
   get = (url: string) => this.call('GET', url);
   post = (url: string, opts: { json?: unknown; noCsrf?: boolean } = {}) =>
     this.call('POST', url, opts.json, opts.noCsrf);
 }
 
-async function loggedIn(app: App, username: string): Promise<Browser> {
-  const b = new Browser(app);
+async function loggedIn(app: App, username: string): Promise<ZooBrowser> {
+  const b = new ZooBrowser(app);
   const res = await b.post('/api/auth/login', { json: { username, password: PASSWORD } });
   if (res.statusCode !== 200) throw new Error(`login ${username}: ${res.body}`);
   return b;
@@ -87,7 +57,7 @@ const sha = (b: Buffer | string) => crypto.createHash('sha256').update(b).digest
 
 describe('model files and copy to E-File (all-in-one)', () => {
   let h: Awaited<ReturnType<typeof start>>;
-  let demo: Browser;
+  let demo: ZooBrowser;
   let qwenId: number;
   beforeAll(async () => {
     h = await start();
@@ -102,10 +72,10 @@ describe('model files and copy to E-File (all-in-one)', () => {
   }, 120_000);
   afterAll(async () => h?.close());
 
-  const copy = (b: Browser, body: object, id = qwenId) =>
+  const copy = (b: ZooBrowser, body: object, id = qwenId) =>
     b.post(`/api/model-zoo/model/${id}/copy`, { json: body });
   /** Polls until the copy leaves "running" (no time limit but the test's own). */
-  async function settle(b: Browser, jobId: string): Promise<Job> {
+  async function settle(b: ZooBrowser, jobId: string): Promise<Job> {
     for (;;) {
       const job = dataOf<Job>(await b.get(`/api/model-zoo/copy/${jobId}`));
       if (job.state !== 'running') return job;
@@ -228,7 +198,7 @@ describe('model files and copy to E-File (all-in-one)', () => {
     await settle(demo, started.jobId);
 
     const body = { clusterId: '11250', parentPath: '/public/home/demo', name: 'x' };
-    const anonymous = await copy(new Browser(h.app), body);
+    const anonymous = await copy(new ZooBrowser(h.app), body);
     expect([anonymous.statusCode, anonymous.json().code]).toEqual([401, '401']);
     expect(
       (await demo.post(`/api/model-zoo/model/${qwenId}/copy`, { json: body, noCsrf: true })).json().code,

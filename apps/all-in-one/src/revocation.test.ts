@@ -1,55 +1,23 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CSRF_COOKIE,
-  CSRF_HEADER,
-  REQUEST_TIME_HEADER,
-  type CurrentUser,
-  type IssuedCredential,
-  type UserSession,
-} from '@hpc/contracts';
-import { encodeRequestTime } from '@hpc/api-client';
+import type { CurrentUser, IssuedCredential, UserSession } from '@hpc/contracts';
 import { makeTempDir } from '@hpc/server-kit/testing';
-import { buildAllInOne } from './all-in-one';
+import { Browser, PASSWORD, startDemo, type App } from './all-in-one.test-fixture';
 
 /**
  * Issue 25 §1.2–§1.4 on the composition that serves them (portal and its efile instances in one process, one
  * revocation store): whatever ends a session, disables a user or revokes a credential stops the efile at once.
  */
-const PASSWORD = 'demo-portal-2026';
-type App = Awaited<ReturnType<typeof buildAllInOne>>['app'];
 const HOME = '/public/home/demo';
 /** The cluster of each demo user used here (wangwu's account on 11250 is disabled; lisi has none there). */
 const CLUSTER: Record<string, string> = { demo: '11250', lisi: '11251', wangwu: '11251', admin: '' };
 
-class Browser {
-  readonly cookies = new Map<string, string>();
+/** The page's browser: a user agent, and the token of the user's cluster once logged in. */
+class PageBrowser extends Browser {
   token = '';
   cluster = '';
-  constructor(
-    private readonly app: App,
-    readonly agent = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0',
-  ) {}
-  async call(method: 'GET' | 'POST', url: string, json?: unknown) {
-    const headers: Record<string, string> = {
-      [REQUEST_TIME_HEADER]: await encodeRequestTime(),
-      'user-agent': this.agent,
-    };
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const csrf = this.cookies.get(CSRF_COOKIE);
-    if (csrf) headers[CSRF_HEADER] = csrf;
-    if (json !== undefined) headers['content-type'] = 'application/json';
-    const res = await this.app.inject({
-      method,
-      url,
-      headers,
-      payload: json === undefined ? undefined : JSON.stringify(json),
-    });
-    for (const c of res.cookies) {
-      if (c.value === '' || (c.maxAge !== undefined && c.maxAge <= 0)) this.cookies.delete(c.name);
-      else this.cookies.set(c.name, c.value);
-    }
-    return res;
+  constructor(app: App, agent = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0') {
+    super(app, agent);
   }
   async login(username = 'demo') {
     const res = await this.call('POST', '/api/auth/login', { username, password: PASSWORD });
@@ -71,22 +39,14 @@ class Browser {
 
 const dataOf = <T>(res: LightMyRequestResponse): T => res.json<{ data: T }>().data;
 const codeOf = (res: LightMyRequestResponse) => res.json<{ code: string }>().code;
-const list = (b: Browser, token?: string) => b.efile('GET', `/list.action?path=${HOME}`, token);
+const list = (b: PageBrowser, token?: string) => b.efile('GET', `/list.action?path=${HOME}`, token);
 
 describe('revocation reaches the cluster services at once (all-in-one)', () => {
   let app: App;
   let tmp: ReturnType<typeof makeTempDir>;
   beforeAll(async () => {
     tmp = makeTempDir('revocation-');
-    ({ app } = await buildAllInOne({
-      DATA_DIR: tmp.dir,
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'true',
-      PORTAL_DEMO_PASSWORD: PASSWORD,
-      DATABASE_URL: '',
-      REDIS_URL: '',
-    }));
-    await app.ready();
+    app = await startDemo(tmp.dir);
   }, 60_000);
   afterAll(async () => {
     await app?.close();
@@ -94,8 +54,8 @@ describe('revocation reaches the cluster services at once (all-in-one)', () => {
   });
 
   it('logout stops that session’s cluster token, not another session’s', async () => {
-    const a = await new Browser(app).login();
-    const b = await new Browser(app).login();
+    const a = await new PageBrowser(app).login();
+    const b = await new PageBrowser(app).login();
     expect(codeOf(await list(a))).toBe('0');
     await a.call('POST', '/api/auth/logout');
     const refused = await a.efile('POST', '/mkdir.action', a.token, { path: `${HOME}/after-logout` });
@@ -107,9 +67,9 @@ describe('revocation reaches the cluster services at once (all-in-one)', () => {
   });
 
   it('a password change ends the other sessions (portal and efile) and keeps the one that made it', async () => {
-    const keeper = await new Browser(app).login('lisi');
-    const other1 = await new Browser(app).login('lisi');
-    const other2 = await new Browser(app).login('lisi');
+    const keeper = await new PageBrowser(app).login('lisi');
+    const other1 = await new PageBrowser(app).login('lisi');
+    const other2 = await new PageBrowser(app).login('lisi');
     const changed = await keeper.call('POST', '/api/user/password', {
       oldPassword: PASSWORD,
       newPassword: 'a-new-password-2026',
@@ -129,9 +89,9 @@ describe('revocation reaches the cluster services at once (all-in-one)', () => {
   });
 
   it('the user centre lists the sessions and signs out one, or every other', async () => {
-    const here = await new Browser(app, 'Mozilla/5.0 (Windows NT 10.0) Firefox/128.0').login();
-    const there = await new Browser(app, 'curl/8.0').login();
-    const third = await new Browser(app).login();
+    const here = await new PageBrowser(app, 'Mozilla/5.0 (Windows NT 10.0) Firefox/128.0').login();
+    const there = await new PageBrowser(app, 'curl/8.0').login();
+    const third = await new PageBrowser(app).login();
     const sessions = dataOf<UserSession[]>(await here.call('GET', '/api/user/sessions'));
     const mine = sessions.find((s) => s.current)!;
     expect(mine.userAgent).toContain('Firefox');
@@ -144,7 +104,7 @@ describe('revocation reaches the cluster services at once (all-in-one)', () => {
     expect(codeOf(await list(there))).toBe('401');
     // Not found twice, nor another user's id.
     expect((await here.call('POST', '/api/user/sessions/end', { id: curl.id })).statusCode).toBe(404);
-    const lisi = await new Browser(app).login('lisi');
+    const lisi = await new PageBrowser(app).login('lisi');
     const lisiId = dataOf<UserSession[]>(await lisi.call('GET', '/api/user/sessions')).find(
       (s) => s.current,
     )!.id;
@@ -160,7 +120,7 @@ describe('revocation reaches the cluster services at once (all-in-one)', () => {
   });
 
   it('a day token and a Linux command are listed, revocable by their user only, and refused once revoked', async () => {
-    const page = await new Browser(app).login('wangwu');
+    const page = await new PageBrowser(app).login('wangwu');
     const day = dataOf<{ token: string }>(
       await page.call('POST', '/model-zoo/proxy/efile/fastrans/login', {
         directory: encodeURIComponent('/public/home/wangwu'),
@@ -184,7 +144,7 @@ describe('revocation reaches the cluster services at once (all-in-one)', () => {
     expect(codeOf(await put('before.txt'))).toBe('0');
 
     // Another user can neither revoke them nor learn they exist.
-    const demo = await new Browser(app).login();
+    const demo = await new PageBrowser(app).login();
     for (const c of creds)
       expect((await demo.call('POST', '/api/user/credentials/revoke', { id: c.id })).statusCode).toBe(404);
     expect(codeOf(await put('still.txt'))).toBe('0');
@@ -199,8 +159,8 @@ describe('revocation reaches the cluster services at once (all-in-one)', () => {
   });
 
   it('disabling a user stops their tokens at once, day tokens included', async () => {
-    const admin = await new Browser(app).login('admin');
-    const user = await new Browser(app).login('wangwu');
+    const admin = await new PageBrowser(app).login('admin');
+    const user = await new PageBrowser(app).login('wangwu');
     const day = dataOf<{ token: string }>(
       await user.call('POST', '/model-zoo/proxy/efile/fastrans/login', {
         directory: encodeURIComponent('/public/home/wangwu'),

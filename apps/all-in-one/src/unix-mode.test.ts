@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REQUEST_TIME_HEADER } from '@hpc/contracts';
-import { encodeRequestTime } from '@hpc/api-client';
 import { makeTempDir } from '@hpc/server-kit/testing';
-import { buildAllInOne } from './all-in-one';
+import { loginCall, startDemo, type App } from './all-in-one.test-fixture';
 import {
   buildWorkerBundle,
   createUsers,
@@ -14,7 +12,6 @@ import {
   removeUsers,
 } from '../../../test-support/unix-users';
 
-const PASSWORD = 'demo-portal-2026';
 // The demo portal user's cluster user name is `demo`: this test makes that system user when the machine has none,
 // and removes only one it made. Where a real `demo` exists already (`npm run start:cluster`, CI) it is used and
 // kept, and the first step, which needs `demo` unknown to the system, is skipped loudly.
@@ -29,7 +26,7 @@ if (!isRoot)
  */
 describe.skipIf(!isRoot)('the all-in-one in unix mode', () => {
   let tmp: ReturnType<typeof makeTempDir>;
-  let app: Awaited<ReturnType<typeof buildAllInOne>>['app'];
+  let app: App;
   let token: string;
   const host = (p: string) => path.join(tmp.dir, 'clusters', '11250', p);
 
@@ -38,22 +35,8 @@ describe.skipIf(!isRoot)('the all-in-one in unix mode', () => {
     tmp = makeTempDir('aio-unix-');
     // A 0700 DATA_DIR is refused at start (users could not reach their homes): the test opens its temp folder.
     fs.chmodSync(tmp.dir, 0o711);
-    ({ app } = await buildAllInOne({
-      DATA_DIR: tmp.dir,
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'true',
-      PORTAL_DEMO_PASSWORD: PASSWORD,
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      EFILE_USER_MODE: 'unix',
-    }));
-    await app.ready();
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      headers: { [REQUEST_TIME_HEADER]: await encodeRequestTime(), 'content-type': 'application/json' },
-      payload: JSON.stringify({ username: 'demo', password: PASSWORD }),
-    });
+    app = await startDemo(tmp.dir, { EFILE_USER_MODE: 'unix' });
+    const res = await loginCall(app, 'demo');
     expect(res.statusCode).toBe(200);
     const list = res.json<{ data: { tokenList: { clusterId: string; token: string }[] } }>().data.tokenList;
     token = list.find((t) => t.clusterId === '11250')!.token;

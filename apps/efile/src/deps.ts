@@ -1,12 +1,9 @@
 import fs from 'node:fs';
 import type { Kysely } from 'kysely';
-import type { JSONWebKeySet } from 'jose';
 import {
-  createClusterTokenVerifier,
   createKv,
   migrate,
   openDb,
-  openRevocationStore,
   type ClusterTokenVerifier,
   type KvStore,
   type RevocationStore,
@@ -14,7 +11,13 @@ import {
 import type { EfileConfig } from './config';
 import type { EfileDatabase } from './db/database';
 import { migrations } from './db/migrations';
-import { noOwnerRights, PathResolver, portalOwnerRights, type OwnerRightsLookup } from '@hpc/cluster-kit';
+import {
+  noOwnerRights,
+  openPortalTrust,
+  PathResolver,
+  type OwnerRightsLookup,
+  type PortalTrustOptions,
+} from '@hpc/cluster-kit';
 import { createUserFs } from './userfs';
 import type { UserFs } from './userfs/types';
 
@@ -39,15 +42,9 @@ export interface EfileDeps {
   close(): Promise<void>;
 }
 
-export interface EfileDepsOptions {
-  /** The portal's public keys in-process (all-in-one, tests); otherwise EFILE_JWKS_URL is used. */
-  jwks?: () => JSONWebKeySet;
+export interface EfileDepsOptions extends PortalTrustOptions {
   /** A shared store (tests, all-in-one); otherwise REDIS_URL or memory. */
   kv?: KvStore;
-  /** The portal's revocation store in-process (all-in-one); otherwise REDIS_URL's, or memory. */
-  revocations?: RevocationStore;
-  /** The portal's rights lookup in-process (all-in-one, tests); otherwise asked over HTTP with the service secret. */
-  ownerRights?: OwnerRightsLookup;
   now?: () => number;
 }
 
@@ -60,35 +57,32 @@ export async function openEfileDeps(config: EfileConfig, opts: EfileDepsOptions 
   await migrate(db, migrations);
   const ownKv = !opts.kv;
   const kv = opts.kv ?? createKv(config.REDIS_URL || undefined, `efile:${config.EFILE_CLUSTER_ID}:`);
-  const verifier = createClusterTokenVerifier(
-    opts.jwks
-      ? { clusterId: config.EFILE_CLUSTER_ID, jwks: opts.jwks }
-      : { clusterId: config.EFILE_CLUSTER_ID, jwksUrl: config.EFILE_JWKS_URL },
+  const portal = openPortalTrust(
+    {
+      clusterId: config.EFILE_CLUSTER_ID,
+      jwksUrl: config.EFILE_JWKS_URL,
+      portalUrl: config.EFILE_PORTAL_URL,
+      serviceSecret: config.EFILE_SERVICE_SECRET,
+      redisUrl: config.REDIS_URL,
+    },
+    opts,
   );
-  const portalUrl =
-    config.EFILE_PORTAL_URL || (config.EFILE_JWKS_URL ? new URL(config.EFILE_JWKS_URL).origin : '');
-  const ownerRights =
-    opts.ownerRights ??
-    (config.EFILE_SERVICE_SECRET && portalUrl
-      ? portalOwnerRights(portalUrl, config.EFILE_SERVICE_SECRET, config.EFILE_CLUSTER_ID)
-      : noOwnerRights);
-  const ownRevocations = opts.revocations ? null : openRevocationStore(config.REDIS_URL || undefined);
   const resolver = new PathResolver(fsRoot);
   const userfs = await createUserFs(config, resolver);
   return {
     config,
-    ownerRights,
+    ownerRights: portal.ownerRights ?? noOwnerRights,
     db: db.kysely,
     kv,
     resolver,
     userfs,
-    verifier,
-    revocations: opts.revocations ?? ownRevocations!.store,
+    verifier: portal.verifier,
+    revocations: portal.revocations,
     now: opts.now ?? Date.now,
     async close() {
       await userfs.close();
       if (ownKv) await kv.close();
-      await ownRevocations?.close();
+      await portal.close();
       await db.close();
     },
   };

@@ -1,21 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
 import type { ClusterTokenClaims, OwnerRights } from '@hpc/contracts';
 import { signClusterToken, type KvStore, type RevocationStore } from '@hpc/server-kit';
-import { makeTempDir, type TestDbTarget } from '@hpc/server-kit/testing';
+import { makePortalKeys, makeTempDir, type TestDbTarget } from '@hpc/server-kit/testing';
 import { buildEfile } from './app';
 import { readEfileConfig } from './config';
 
 export const CLUSTER = 'c1';
 
-/** A portal key pair whose public half efile trusts; tests sign tokens with the private half. */
-export async function makeKeys() {
-  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { extractable: true });
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'EdDSA', use: 'sig' };
-  const jwks: JSONWebKeySet = { keys: [jwk] };
-  return { privateKey, jwks };
-}
+/** The upload tests' name for the portal key pair efile trusts. */
+export { makePortalKeys as makeKeys };
 
 export interface HarnessOptions {
   env?: Record<string, string>;
@@ -50,7 +44,7 @@ export async function makeHarness(opts: HarnessOptions = {}) {
     fs.mkdirSync(path.join(fsRoot, d), { recursive: true });
   }
   const db = opts.db?.create() ?? { url: path.join(tmp.dir, 'efile.db'), cleanup: async () => undefined };
-  const keys = await makeKeys();
+  const keys = await makePortalKeys();
   const config = readEfileConfig({
     EFILE_CLUSTER_ID: CLUSTER,
     DATA_DIR: path.join(tmp.dir, 'data'),

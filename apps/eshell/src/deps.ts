@@ -1,17 +1,11 @@
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
-import type { JSONWebKeySet } from 'jose';
-import {
-  createClusterTokenVerifier,
-  createKv,
-  openRevocationStore,
-  type KvStore,
-  type RevocationStore,
-} from '@hpc/server-kit';
+import { createKv, type KvStore, type RevocationStore } from '@hpc/server-kit';
 import {
   createTokenCheck,
-  portalOwnerRights,
+  openPortalTrust,
   type OwnerRightsLookup,
+  type PortalTrustOptions,
   type TokenCheck,
 } from '@hpc/cluster-kit';
 import type { EshellConfig } from './config';
@@ -33,12 +27,7 @@ export interface EshellDeps {
   close(): Promise<void>;
 }
 
-export interface EshellDepsOptions {
-  /** The portal's public keys in-process (all-in-one, tests); otherwise ESHELL_JWKS_URL is used. */
-  jwks?: () => JSONWebKeySet;
-  /** The portal's revocation store in-process (all-in-one, tests); otherwise REDIS_URL's, or memory. */
-  revocations?: RevocationStore;
-  ownerRights?: OwnerRightsLookup;
+export interface EshellDepsOptions extends PortalTrustOptions {
   /** The store of the users' open shells, shared by the instances (tests: two instances in one process). */
   kv?: KvStore;
   /** How often detach and idle deadlines are looked at (tests: often). */
@@ -56,23 +45,20 @@ export async function openEshellDeps(
     throw new Error(
       'ESHELL_CA_KEY: the SSH user CA private key file is required (docs/OPERATIONS.md, "E-Shell")',
     );
-  const verifier = createClusterTokenVerifier(
-    opts.jwks
-      ? { clusterId: config.ESHELL_CLUSTER_ID, jwks: opts.jwks }
-      : { clusterId: config.ESHELL_CLUSTER_ID, jwksUrl: config.ESHELL_JWKS_URL },
+  const portal = openPortalTrust(
+    {
+      clusterId: config.ESHELL_CLUSTER_ID,
+      jwksUrl: config.ESHELL_JWKS_URL,
+      portalUrl: config.ESHELL_PORTAL_URL,
+      serviceSecret: config.ESHELL_SERVICE_SECRET,
+      redisUrl: config.REDIS_URL,
+    },
+    opts,
   );
-  const portalUrl =
-    config.ESHELL_PORTAL_URL || (config.ESHELL_JWKS_URL ? new URL(config.ESHELL_JWKS_URL).origin : '');
-  const ownerRights =
-    opts.ownerRights ??
-    (config.ESHELL_SERVICE_SECRET && portalUrl
-      ? portalOwnerRights(portalUrl, config.ESHELL_SERVICE_SECRET, config.ESHELL_CLUSTER_ID)
-      : null);
+  const { ownerRights, revocations } = portal;
   const now = opts.now ?? Date.now;
-  const ownRevocations = opts.revocations ? null : openRevocationStore(config.REDIS_URL || undefined);
-  const revocations = opts.revocations ?? ownRevocations!.store;
   const tokens = createTokenCheck({
-    verifier,
+    verifier: portal.verifier,
     homePattern: config.ESHELL_HOME_PATTERN,
     ownerRights: ownerRights ?? (async () => null),
     now,
@@ -111,7 +97,7 @@ export async function openEshellDeps(
     now,
     async close() {
       await sessions.close();
-      await ownRevocations?.close();
+      await portal.close();
       await ownKv?.close();
     },
   };

@@ -4,11 +4,11 @@ import { Writable } from 'node:stream';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
 import WebSocket from 'ws';
 import type { OwnerRightsLookup } from '@hpc/cluster-kit';
 import { ESHELL_WS_PATH, type ShellServerMessage } from '@hpc/contracts';
 import { createRevocationStore, createKv, signClusterToken, type KvStore } from '@hpc/server-kit';
+import { makePortalKeys } from '@hpc/server-kit/testing';
 import { buildEshell } from './app';
 import { textOf } from './http/socket';
 import { readEshellConfig } from './config';
@@ -113,13 +113,6 @@ export async function startSshd(dir: string, caPub: string) {
   };
 }
 
-export async function makeKeys() {
-  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { extractable: true });
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'EdDSA', use: 'sig' };
-  const jwks: JSONWebKeySet = { keys: [jwk] };
-  return { privateKey, jwks };
-}
-
 export interface HarnessOptions {
   dir: string;
   caKey: string;
@@ -128,7 +121,7 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   ownerRights?: OwnerRightsLookup;
   /** Another instance of the same service: the portal's keys and the store of open shells of the first. */
-  sameServiceAs?: { keys: Awaited<ReturnType<typeof makeKeys>>; openKv: KvStore };
+  sameServiceAs?: { keys: Awaited<ReturnType<typeof makePortalKeys>>; openKv: KvStore };
 }
 
 /** The service's log lines, as JSON objects (the harness logs at info into this). */
@@ -145,7 +138,7 @@ export class LogLines extends Writable {
 
 /** A standalone shell service listening on loopback, with a portal key pair, a revocation store and tokens. */
 export async function eshellHarness(o: HarnessOptions) {
-  const keys = o.sameServiceAs?.keys ?? (await makeKeys());
+  const keys = o.sameServiceAs?.keys ?? (await makePortalKeys());
   const kv = createKv(undefined, 'rev:');
   const openKv = o.sameServiceAs?.openKv ?? createKv(undefined, 'open:');
   const revocations = createRevocationStore(kv);

@@ -1,16 +1,10 @@
-import type { JSONWebKeySet } from 'jose';
-import {
-  createClusterTokenVerifier,
-  createKv,
-  openRevocationStore,
-  type KvStore,
-  type RevocationStore,
-} from '@hpc/server-kit';
+import { createKv, type KvStore } from '@hpc/server-kit';
 import {
   createTokenCheck,
   noOwnerRights,
-  portalOwnerRights,
+  openPortalTrust,
   type OwnerRightsLookup,
+  type PortalTrustOptions,
   type TokenCheck,
 } from '@hpc/cluster-kit';
 import type { JobsConfig } from './config';
@@ -39,13 +33,8 @@ export interface JobsDeps {
   close(): Promise<void>;
 }
 
-export interface JobsDepsOptions {
-  /** The portal's public keys in-process (all-in-one, tests); otherwise JOBS_JWKS_URL is used. */
-  jwks?: () => JSONWebKeySet;
+export interface JobsDepsOptions extends PortalTrustOptions {
   kv?: KvStore;
-  /** The portal's revocation store in-process (all-in-one); otherwise REDIS_URL's, or memory. */
-  revocations?: RevocationStore;
-  ownerRights?: OwnerRightsLookup;
   /** The scheduler's commands (tests with recorded output). */
   run?: RunCommand;
   /** Do not start the poller's timer (tests poll by hand). */
@@ -57,28 +46,25 @@ export async function openJobsDeps(config: JobsConfig, opts: JobsDepsOptions = {
   if (!opts.jwks && !config.JOBS_JWKS_URL) throw new Error('JOBS_JWKS_URL is required (the portal JWKS)');
   const ownKv = !opts.kv;
   const kv = opts.kv ?? createKv(config.REDIS_URL || undefined, `jobs:${config.JOBS_CLUSTER_ID}:`);
-  const verifier = createClusterTokenVerifier(
-    opts.jwks
-      ? { clusterId: config.JOBS_CLUSTER_ID, jwks: opts.jwks }
-      : { clusterId: config.JOBS_CLUSTER_ID, jwksUrl: config.JOBS_JWKS_URL },
+  // The portal's revocations (ended sessions, disabled users) are asked on every request, as efile does.
+  const portal = openPortalTrust(
+    {
+      clusterId: config.JOBS_CLUSTER_ID,
+      jwksUrl: config.JOBS_JWKS_URL,
+      portalUrl: config.JOBS_PORTAL_URL,
+      serviceSecret: config.JOBS_SERVICE_SECRET,
+      redisUrl: config.REDIS_URL,
+    },
+    opts,
   );
-  const portalUrl =
-    config.JOBS_PORTAL_URL || (config.JOBS_JWKS_URL ? new URL(config.JOBS_JWKS_URL).origin : '');
-  const ownerRights =
-    opts.ownerRights ??
-    (config.JOBS_SERVICE_SECRET && portalUrl
-      ? portalOwnerRights(portalUrl, config.JOBS_SERVICE_SECRET, config.JOBS_CLUSTER_ID)
-      : noOwnerRights);
+  const ownerRights = portal.ownerRights ?? noOwnerRights;
   const now = opts.now ?? Date.now;
-  // The portal's revocations (ended sessions, disabled users), asked on every request as efile does.
-  const ownRevocations = opts.revocations ? null : openRevocationStore(config.REDIS_URL || undefined);
-  const revocations = opts.revocations ?? ownRevocations!.store;
   const tokens = createTokenCheck({
-    verifier,
+    verifier: portal.verifier,
     homePattern: config.JOBS_HOME_PATTERN,
     ownerRights,
     now,
-    revocations,
+    revocations: portal.revocations,
   });
   const slurm = {
     run: opts.run ?? runCommand,
@@ -111,7 +97,7 @@ export async function openJobsDeps(config: JobsConfig, opts: JobsDepsOptions = {
       await poller.stop();
       await workers?.close();
       if (ownKv) await kv.close();
-      await ownRevocations?.close();
+      await portal.close();
     },
   };
 }

@@ -1,22 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
 import type { OwnerRights } from '@hpc/contracts';
 import { signClusterToken } from '@hpc/server-kit';
+import { makePortalKeys } from '@hpc/server-kit/testing';
 import { buildJobs } from './app';
 import { readJobsConfig } from './config';
 import type { JobsDepsOptions } from './deps';
 
 export const CLUSTER = 'jt1';
-
-/** A portal key pair whose public half the job service trusts; tests sign tokens with the private half. */
-export async function makeKeys() {
-  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { extractable: true });
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'EdDSA', use: 'sig' };
-  const jwks: JSONWebKeySet = { keys: [jwk] };
-  return { privateKey, jwks };
-}
 
 export interface JobsHarnessOptions {
   env?: Record<string, string>;
@@ -30,7 +22,7 @@ export interface JobsHarnessOptions {
  * test's), a key pair, the portal's rights of the moment per user (`h.rights`, changed by tests), and tokens.
  */
 export async function jobsHarness(o: JobsHarnessOptions) {
-  const keys = await makeKeys();
+  const keys = await makePortalKeys();
   // Users must be able to walk down to their homes (and slurmd to write their output there): 0711 folders.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobs-test-'));
   fs.chmodSync(dir, 0o711);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
 import { dropSchema } from './db';
 
 /**
@@ -11,6 +12,17 @@ import { dropSchema } from './db';
 export function makeTempDir(prefix = 'hpc-test-'): { dir: string; cleanup: () => void } {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
   return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A portal key pair for a per-cluster service started without a portal: the service trusts `jwks`, tests sign
+ * tokens with `privateKey` under the key id `k1`.
+ */
+export async function makePortalKeys() {
+  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { extractable: true });
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'EdDSA', use: 'sig' };
+  const jwks: JSONWebKeySet = { keys: [jwk] };
+  return { privateKey, jwks };
 }
 
 export interface TestDbTarget {

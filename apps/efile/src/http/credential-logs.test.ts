@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, signClusterToken, type AppServer } from '@hpc/server-kit';
-import { makeTempDir } from '@hpc/server-kit/testing';
+import { makePortalKeys, makeTempDir } from '@hpc/server-kit/testing';
 import { registerEfile } from '../app';
 import { readEfileConfig } from '../config';
 import { openEfileDeps, type EfileDeps } from '../deps';
-import { CLUSTER, DEMO_RIGHTS, FORM, form, makeKeys } from '../efile.test-fixture';
+import { CLUSTER, DEMO_RIGHTS, FORM, form } from '../efile.test-fixture';
 
 type Json = { code: string; data: Record<string, unknown> };
 
@@ -27,7 +27,7 @@ describe('credentials stay out of URLs and logs', () => {
     fs.mkdirSync(home, { recursive: true });
     fs.writeFileSync(home + '/a.txt', 'alpha');
     fs.writeFileSync(home + '/b.png', 'not really a png');
-    const keys = await makeKeys();
+    const keys = await makePortalKeys();
     const config = readEfileConfig({
       EFILE_CLUSTER_ID: CLUSTER,
       DATA_DIR: path.join(tmp.dir, 'data'),

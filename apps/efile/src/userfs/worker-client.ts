@@ -1,10 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 import {
   UserWorkers,
   callClient,
+  findWorkerBundle,
   parseShells,
   type CallTransport,
   type PathResolver,
@@ -27,22 +26,7 @@ const WORKER_HEAP_FLAG = '--initial-old-space-size=128';
 /** The worker script: the .ts beside this file under tsx (tests, dev), the bundle in apps/efile/dist otherwise. */
 function workerScript(): { script: string; execArgv: string[] } {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  // From src/userfs (tests, dev), from apps/efile/dist (the efile bundle), or through the package (the all-in-one).
-  // From apps/all-in-one/dist (the all-in-one bundle: efile's own dist beside it), or where EFILE_WORKER_SCRIPT says.
-  const candidates = [
-    process.env.EFILE_WORKER_SCRIPT ?? '',
-    path.resolve(here, '../../dist/efile-worker.js'),
-    path.join(here, 'efile-worker.js'),
-    path.resolve(here, '../../efile/dist/efile-worker.js'),
-  ].filter(Boolean);
-  try {
-    const pkg = createRequire(import.meta.url).resolve('@hpc/efile/package.json');
-    candidates.push(path.join(path.dirname(pkg), 'dist', 'efile-worker.js'));
-  } catch {
-    /* not resolvable from here */
-  }
-  // The bundle when built: a worker then starts in milliseconds (under tsx each new uid compiles every module anew).
-  const bundle = candidates.find((c) => fs.existsSync(c));
+  const bundle = findWorkerBundle(import.meta.url, 'efile', process.env.EFILE_WORKER_SCRIPT);
   // A front end started with --cpu-prof (the benches' BENCH_PROFILE) has its launcher and workers profiled too: the
   // launcher passes its own flags on to the workers. Node refuses --cpu-prof in NODE_OPTIONS, so this is the way in.
   const profiling = process.execArgv.filter((a) => a.startsWith('--cpu-prof'));

@@ -1,23 +1,10 @@
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  FastifyRequest,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { TypedServer } from '@hpc/server-kit';
 import type { ServiceUser, TokenClaims } from '@hpc/cluster-kit';
 import type { EshellDeps } from '../deps';
 
 /** The shell service scope's Fastify instance (TypeBox type provider, so schemas type the handlers). */
-export type EshellApp = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
+export type EshellApp = TypedServer;
 
 export interface EshellContext {
   deps: EshellDeps;

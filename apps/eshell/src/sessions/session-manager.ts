@@ -225,18 +225,16 @@ export class SessionManager {
       deadline.unref();
       const session = new ShellSession(n.id, n, n.node, pty, this.s.scrollbackBytes, this.now());
       this.sessions.set(n.id, session);
-      this.s.log.info(
-        {
-          event: 'eshell.start',
-          session: n.id,
-          user: n.sub,
-          cun: n.cun,
-          cluster: this.s.clusterId,
-          node: n.node.address,
-          address: `${n.node.host}:${n.node.port}`,
-        },
-        'shell session started',
-      );
+      // What the start and end lines both say of the session, so the two can be matched in the log.
+      const logFields = {
+        session: n.id,
+        user: n.sub,
+        cun: n.cun,
+        cluster: this.s.clusterId,
+        node: n.node.address,
+        address: `${n.node.host}:${n.node.port}`,
+      };
+      this.s.log.info({ event: 'eshell.start', ...logFields }, 'shell session started');
       // With `encoding: null` node-pty hands Buffers (its types say string).
       pty.onData((d: unknown) => session.onOutput(d as Buffer, this.now()));
       pty.onExit(({ exitCode }) => {
@@ -250,12 +248,7 @@ export class SessionManager {
         this.s.log.info(
           {
             event: 'eshell.end',
-            session: n.id,
-            user: n.sub,
-            cun: n.cun,
-            cluster: this.s.clusterId,
-            node: n.node.address,
-            address: `${n.node.host}:${n.node.port}`,
+            ...logFields,
             durationMs: this.now() - session.startedAt,
             reason,
             exitCode,

@@ -1,23 +1,10 @@
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  FastifyRequest,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { TypedServer } from '@hpc/server-kit';
 import type { ServiceUser } from '@hpc/cluster-kit';
 import type { JobsDeps } from '../deps';
 
 /** The job service scope's Fastify instance (TypeBox type provider, so schemas type the handlers). */
-export type JobsApp = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
+export type JobsApp = TypedServer;
 
 export interface JobsContext {
   deps: JobsDeps;

@@ -1,8 +1,14 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { call, callClient, parseShells, serviceAccount, UserWorkers, type CallTable } from '@hpc/cluster-kit';
+import {
+  call,
+  callClient,
+  findWorkerBundle,
+  parseShells,
+  serviceAccount,
+  UserWorkers,
+  type CallTable,
+} from '@hpc/cluster-kit';
 import type { JobsConfig } from '../config';
 import type { JobScope, JobWorker } from './job-worker';
 
@@ -34,19 +40,7 @@ export const WORKER_ENV = [
 /** The worker script: the bundle in apps/jobs/dist when built (a worker starts in milliseconds), else the .ts under tsx. */
 function workerScript(): { script: string; execArgv: string[] } {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [
-    process.env.JOBS_WORKER_SCRIPT ?? '',
-    path.resolve(here, '../../dist/jobs-worker.js'),
-    path.join(here, 'jobs-worker.js'),
-    path.resolve(here, '../../jobs/dist/jobs-worker.js'),
-  ].filter(Boolean);
-  try {
-    const pkg = createRequire(import.meta.url).resolve('@hpc/jobs/package.json');
-    candidates.push(path.join(path.dirname(pkg), 'dist', 'jobs-worker.js'));
-  } catch {
-    /* not resolvable from here */
-  }
-  const bundle = candidates.find((c) => fs.existsSync(c));
+  const bundle = findWorkerBundle(import.meta.url, 'jobs', process.env.JOBS_WORKER_SCRIPT);
   if (bundle) return { script: bundle, execArgv: [] };
   return { script: path.join(here, 'job-worker-main.ts'), execArgv: ['--import', 'tsx'] };
 }

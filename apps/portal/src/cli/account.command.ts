@@ -1,5 +1,5 @@
 import type { AccountStatus, MemberType } from '@hpc/contracts';
-import { UsageError, arg, opt, parseAmount, parseEndTime, type Command } from './command';
+import { UsageError, arg, opt, parseAmount, parseEndTime, type Command, type ParsedArgs } from './command';
 
 const status = (text: string): AccountStatus => {
   if (text !== 'Normal' && text !== 'Disable') throw new UsageError('the status is Normal or Disable');
@@ -9,6 +9,18 @@ const memberType = (text: string): MemberType => {
   if (text !== 'admin' && text !== 'member') throw new UsageError('the member type is admin or member');
   return text;
 };
+
+/** The options `account add` and `account set` share; an option not given is left undefined. */
+function accountFields(args: ParsedArgs) {
+  const s = opt(args, 'status');
+  const b = opt(args, 'balance');
+  const e = opt(args, 'end');
+  return {
+    status: s ? status(s) : undefined,
+    balance: b ? parseAmount(b) : undefined,
+    endUseTime: e ? parseEndTime(e) : undefined,
+  };
+}
 
 export const accountCommands: Command[] = [
   {
@@ -21,16 +33,8 @@ export const accountCommands: Command[] = [
       const accountId = arg(args, 0, 'accountId');
       const name = opt(args, 'name');
       if (!name) throw new UsageError('give --name');
-      const s = opt(args, 'status');
-      const b = opt(args, 'balance');
-      const e = opt(args, 'end');
-      await services.accounts.add({
-        accountId,
-        name,
-        status: s ? status(s) : undefined,
-        balance: b ? parseAmount(b) : undefined,
-        endUseTime: e ? parseEndTime(e) : null,
-      });
+      const { endUseTime, ...fields } = accountFields(args);
+      await services.accounts.add({ accountId, name, ...fields, endUseTime: endUseTime ?? null });
       out(`account ${accountId} created`);
     },
   },
@@ -42,17 +46,8 @@ export const accountCommands: Command[] = [
     valueOptions: ['name', 'status', 'balance', 'end'],
     async run({ services, out }, args) {
       const accountId = arg(args, 0, 'accountId');
-      const s = opt(args, 'status');
-      const b = opt(args, 'balance');
-      const e = opt(args, 'end');
       // The admin page's POST /api/admin/accounts: the same service method.
-      await services.accounts.save({
-        accountId,
-        name: opt(args, 'name'),
-        status: s ? status(s) : undefined,
-        balance: b ? parseAmount(b) : undefined,
-        endUseTime: e ? parseEndTime(e) : undefined,
-      });
+      await services.accounts.save({ accountId, name: opt(args, 'name'), ...accountFields(args) });
       out(`account ${accountId} saved`);
     },
   },

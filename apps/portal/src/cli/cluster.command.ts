@@ -1,5 +1,5 @@
 import { SERVICE_LIST_PARAMS, type ServiceEntry, type ServiceListParam } from '@hpc/contracts';
-import { UsageError, arg, opt, type Command } from './command';
+import { UsageError, arg, opt, type Command, type ParsedArgs } from './command';
 
 /** `url` or `url=true` enables the entry, `url=false` lists it disabled. */
 function entry(text: string): ServiceEntry {
@@ -7,6 +7,14 @@ function entry(text: string): ServiceEntry {
   if (!m[1]) throw new UsageError(`not a service entry: ${text}`);
   return { url: m[1], enable: m[2] === 'false' ? 'false' : 'true' };
 }
+
+/** The grant `storage grant` makes and `storage revoke` takes back: `<clusterId> <path> (--user U | --group G)`. */
+const storageGrant = (args: ParsedArgs) => ({
+  clusterId: arg(args, 0, 'clusterId'),
+  path: arg(args, 1, 'path'),
+  username: opt(args, 'user'),
+  groupId: opt(args, 'group'),
+});
 
 export const clusterCommands: Command[] = [
   {
@@ -114,12 +122,7 @@ export const clusterCommands: Command[] = [
     summary: 'grant a shared storage path on a cluster to a user or a user group',
     valueOptions: ['user', 'group'],
     async run({ services, out }, args) {
-      await services.computeUsers.grantPath({
-        clusterId: arg(args, 0, 'clusterId'),
-        path: arg(args, 1, 'path'),
-        username: opt(args, 'user'),
-        groupId: opt(args, 'group'),
-      });
+      await services.computeUsers.grantPath(storageGrant(args));
       out('granted');
     },
   },
@@ -129,12 +132,7 @@ export const clusterCommands: Command[] = [
     summary: 'take a shared storage grant back',
     valueOptions: ['user', 'group'],
     async run({ services, out }, args) {
-      await services.computeUsers.revokePath({
-        clusterId: arg(args, 0, 'clusterId'),
-        path: arg(args, 1, 'path'),
-        username: opt(args, 'user'),
-        groupId: opt(args, 'group'),
-      });
+      await services.computeUsers.revokePath(storageGrant(args));
       out('revoked');
     },
   },

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { ClockCircleOutlined, DownloadOutlined } from '@ant-design/icons';
-import { Breadcrumb, Button, Card, Skeleton, Tag } from 'antd';
+import { Breadcrumb, Button, Card, Descriptions, Skeleton, Tag, type DescriptionsProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { CatalogCard } from '@hpc/contracts';
@@ -98,5 +98,15 @@ export function CatalogDetailView({ kind, listPath, item, loading, badges, tip, 
         <aside className="hpc-detail-side">{aside}</aside>
       </div>
     </div>
+  );
+}
+
+/** The side column's facts of a catalogue item (name, category, version…): one label and value a line. */
+export function CatalogInfoCard({ items }: { items: DescriptionsProps['items'] }) {
+  const { t } = useTranslation();
+  return (
+    <Card title={t('catalog.detail.info')} variant="borderless">
+      <Descriptions column={1} size="small" items={items} />
+    </Card>
   );
 }

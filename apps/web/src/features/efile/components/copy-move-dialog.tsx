@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
-import { App, Modal, Tree, type TreeDataNode } from 'antd';
+import { useState } from 'react';
+import { App, Modal, Tree } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@hpc/api-client';
 import { FileCodes } from '@hpc/contracts';
 import { notifyError } from '../../../shared/api/notify';
 import type { EfileApi } from '../api/efile.api';
+import { useFolderTree } from '../hooks/use-folder-tree';
 import { baseName } from '../lib/paths';
 
 interface Props {
@@ -16,19 +17,6 @@ interface Props {
   onStarted: (operationId: string, mode: 'copy' | 'move') => void;
 }
 
-const toNodes = (list: { name: string; path: string; isLeaf: boolean }[]): TreeDataNode[] =>
-  list.map((n) => ({ key: n.path, title: n.name, isLeaf: n.isLeaf }));
-
-function withChildren(nodes: TreeDataNode[], key: string, children: TreeDataNode[]): TreeDataNode[] {
-  return nodes.map((n) =>
-    n.key === key
-      ? { ...n, children, isLeaf: children.length === 0 }
-      : n.children
-        ? { ...n, children: withChildren(n.children, key, children) }
-        : n,
-  );
-}
-
 /**
  * Copy or move into a folder chosen in a lazy tree (one `/treeChildrenList.action` per opened folder). The first
  * request never overwrites; when the target has same-named items the user is asked, and only a yes sends `cover`.
@@ -37,26 +25,9 @@ function withChildren(nodes: TreeDataNode[], key: string, children: TreeDataNode
 export function CopyMoveDialog({ api, mode, paths, onClose, onStarted }: Props) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
-  const [nodes, setNodes] = useState<TreeDataNode[]>([]);
+  const { nodes, load } = useFolderTree(api);
   const [target, setTarget] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    api.tree().then((r) => setNodes(toNodes(r.list)), notifyError);
-  }, [api]);
-
-  const load = useCallback(
-    async (node: TreeDataNode) => {
-      if (node.children) return;
-      try {
-        const r = await api.tree(String(node.key));
-        setNodes((prev) => withChildren(prev, String(node.key), toNodes(r.list)));
-      } catch (e) {
-        notifyError(e);
-      }
-    },
-    [api],
-  );
 
   const start = async (cover: boolean) => {
     if (!target) return;

@@ -59,6 +59,15 @@ function engineWith(server: ReturnType<typeof fakeServer>, deletePartial = vi.fn
 }
 
 const blob = (n: number) => new Blob([new Uint8Array(n)]);
+/** An upload of one file of `size` bytes into `target`, in 4-byte chunks, not overwriting. */
+const oneFile = (name: string, size: number) => ({
+  target,
+  name,
+  isFolder: false,
+  chunkSize: 4,
+  overwrite: false,
+  files: [{ blob: blob(size), relativePath: name }],
+});
 
 describe('UploadEngine', () => {
   it('uploads a folder with at most 3 chunks in flight and finishes at progress 1', async () => {
@@ -88,14 +97,7 @@ describe('UploadEngine', () => {
   it('pauses (aborting chunks in flight), resumes to play and completes', async () => {
     const server = fakeServer({ hold: true });
     const engine = engineWith(server);
-    const id = engine.add({
-      target,
-      name: 'big',
-      isFolder: false,
-      chunkSize: 4,
-      overwrite: false,
-      files: [{ blob: blob(40), relativePath: 'big' }],
-    });
+    const id = engine.add(oneFile('big', 40));
     await flush();
     server.pending.shift()?.();
     await flush();
@@ -135,14 +137,7 @@ describe('UploadEngine', () => {
       },
       clearInterval: () => undefined,
     });
-    const id = engine.add({
-      target,
-      name: 'big',
-      isFolder: false,
-      chunkSize: 4,
-      overwrite: false,
-      files: [{ blob: blob(100), relativePath: 'big' }],
-    });
+    const id = engine.add(oneFile('big', 100));
     await flush();
     release.shift()?.();
     await flush();
@@ -173,14 +168,7 @@ describe('UploadEngine', () => {
     const server = fakeServer({ failOn: 2 });
     const deletePartial = vi.fn(async () => undefined);
     const engine = engineWith(server, deletePartial);
-    const id = engine.add({
-      target,
-      name: 'x.bin',
-      isFolder: false,
-      chunkSize: 4,
-      overwrite: false,
-      files: [{ blob: blob(12), relativePath: 'x.bin' }],
-    });
+    const id = engine.add(oneFile('x.bin', 12));
     for (let i = 0; i < 20; i++) await flush();
     expect(engine.getSnapshot()[0]).toMatchObject({ status: 'error', errorCode: '1501' });
     expect(await engine.remove(id)).toBe('deleted');
@@ -192,14 +180,7 @@ describe('UploadEngine', () => {
     const server = fakeServer({ hold: true });
     const deletePartial = vi.fn(async () => undefined);
     const engine = engineWith(server, deletePartial);
-    const id = engine.add({
-      target,
-      name: 'slow.bin',
-      isFolder: false,
-      chunkSize: 4,
-      overwrite: false,
-      files: [{ blob: blob(16), relativePath: 'slow.bin' }],
-    });
+    const id = engine.add(oneFile('slow.bin', 16));
     await flush();
     // Chunks are on their way (the server may have begun the file), none has finished, no progress reported.
     expect(server.sends.length).toBeGreaterThan(0);
@@ -211,14 +192,7 @@ describe('UploadEngine', () => {
     const server = fakeServer();
     const deletePartial = vi.fn(async () => undefined);
     const engine = engineWith(server, deletePartial);
-    const id = engine.add({
-      target,
-      name: 'y',
-      isFolder: false,
-      chunkSize: 4,
-      overwrite: false,
-      files: [{ blob: blob(3), relativePath: 'y' }],
-    });
+    const id = engine.add(oneFile('y', 3));
     for (let i = 0; i < 10; i++) await flush();
     expect(await engine.remove(id)).toBe('removed');
     expect(deletePartial).not.toHaveBeenCalled();
@@ -229,14 +203,7 @@ describe('UploadEngine', () => {
     const engine = engineWith(server);
     const done: string[] = [];
     engine.onFileDone((_t, f) => done.push(f.relativePath));
-    const id = engine.add({
-      target,
-      name: 'r.bin',
-      isFolder: false,
-      chunkSize: 4,
-      overwrite: false,
-      files: [{ blob: blob(20), relativePath: 'r.bin' }],
-    });
+    const id = engine.add(oneFile('r.bin', 20));
     for (let i = 0; i < 20; i++) await flush();
     expect(engine.getSnapshot()[0]).toMatchObject({ status: 'error', errorCode: '1501' });
     const before = server.sends.length;
@@ -269,14 +236,7 @@ describe('UploadEngine', () => {
       setInterval: () => 1,
       clearInterval: () => undefined,
     });
-    const id = engine.add({
-      target,
-      name: 'm.bin',
-      isFolder: false,
-      chunkSize: 4,
-      overwrite: false,
-      files: [{ blob: blob(8), relativePath: 'm.bin' }],
-    });
+    const id = engine.add(oneFile('m.bin', 8));
     for (let i = 0; i < 20; i++) await flush();
     expect(engine.getSnapshot()[0]).toMatchObject({ status: 'error', errorCode: '1001' });
     const sent = server.sends.length;

@@ -1,22 +1,12 @@
-import { ApiClient } from '@hpc/api-client';
 import { ESHELL_WS_PATH, EshellRoutes, type EshellTicketBody } from '@hpc/contracts';
-import { getClusterToken } from '../../clusters';
-import { languageHeaders, NO_CACHE_HEADERS, RequestTimeouts } from '../../../shared/api/request-options';
+import { clusterServiceClient } from '../../clusters';
 
 /**
  * The shell service of one cluster (issue 26), as the browser calls it: that cluster's token in the `token` header
  * for the calls; the terminal's socket gets a one-time ticket instead (never the token in an address).
  */
 export function createEshellApi(clusterId: string, baseUrl: string) {
-  const client = new ApiClient({
-    baseUrl,
-    timeoutMs: RequestTimeouts.main,
-    headers: async () => ({
-      ...languageHeaders(),
-      ...NO_CACHE_HEADERS,
-      token: (await getClusterToken(clusterId)) ?? '',
-    }),
-  });
+  const client = clusterServiceClient(clusterId, baseUrl);
   return {
     clusterId,
     baseUrl,

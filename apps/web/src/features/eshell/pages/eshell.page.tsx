@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { RequireSession } from '../../account';
-import { parseServiceList, useClusterService, useClusters } from '../../clusters';
+import { ClusterSelect, parseServiceList, useClusterServiceApi, useClusters } from '../../clusters';
 import { pick } from '../../../shared/i18n/languages';
 import { usePreferences } from '../../../shared/preferences/preferences';
 import { createEshellApi, type EshellApi } from '../api/eshell.api';
@@ -22,19 +22,7 @@ function EshellPageBody() {
   const { clusters, isLoading } = useClusters();
   const cluster = clusters.find((c) => c.clusterId === params.get('cluster')) ?? clusters[0];
   const clusterId = cluster?.clusterId ?? null;
-  const service = useClusterService(clusterId, 'eshell');
-  const api = useMemo(
-    () => (clusterId && service.url ? createEshellApi(clusterId, service.url) : null),
-    [clusterId, service.url],
-  );
-  const kind = service.error?.kind;
-  const state = api
-    ? 'ready'
-    : kind === 'NoService' || kind === 'NoEnableService'
-      ? 'none'
-      : kind === 'AccessError'
-        ? 'unreachable'
-        : 'loading';
+  const { api, state, service } = useClusterServiceApi(clusterId, 'eshell', createEshellApi);
   const check = useQuery({
     queryKey: ['eshell', 'check', clusterId, service.url],
     queryFn: () => api!.check(),
@@ -137,17 +125,14 @@ function EshellPageBody() {
       <div className="hpc-eshell-head">
         <h1 className="hpc-eshell-title">{t('eshell.title')}</h1>
         {clusters.length > 0 ? (
-          <Select
+          <ClusterSelect
             aria-label={t('eshell.cluster')}
             className="hpc-eshell-cluster"
             // Narrow on the toolbar row (a long name ends in an ellipsis); the list shows names in full.
             popupMatchSelectWidth={false}
+            clusters={clusters}
             value={clusterId}
             onChange={(id: string) => setParams({ cluster: id })}
-            options={clusters.map((c) => ({
-              value: c.clusterId,
-              label: pick(i18n.language, c.centerName, c.centerNameEn),
-            }))}
             data-testid="eshell-cluster"
           />
         ) : null}

@@ -1,9 +1,9 @@
-import { Card, Descriptions, Tag } from 'antd';
+import { Card, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { api } from '../../../shared/api/client';
-import { CatalogDetailView } from '../../../shared/catalog/catalog-detail-view';
+import { CatalogDetailView, CatalogInfoCard } from '../../../shared/catalog/catalog-detail-view';
 import { pick } from '../../../shared/i18n/languages';
 import { CopyCommand } from '../../../shared/ui/copy-command';
 import { MarkdownViewer } from '../../../shared/ui/markdown/markdown-viewer';
@@ -45,17 +45,13 @@ export default function ImageDetailPage() {
             <Card title={t('images.detail.pull')} variant="borderless">
               <CopyCommand command={item.pullCommand} />
             </Card>
-            <Card title={t('catalog.detail.info')} variant="borderless">
-              <Descriptions
-                column={1}
-                size="small"
-                items={[
-                  { key: 'name', label: t('images.detail.imageName'), children: item.imageName },
-                  { key: 'accel', label: t('catalog.filter.acceleratorType'), children: accelName },
-                  { key: 'category', label: t('catalog.filter.category'), children: categoryName },
-                ]}
-              />
-            </Card>
+            <CatalogInfoCard
+              items={[
+                { key: 'name', label: t('images.detail.imageName'), children: item.imageName },
+                { key: 'accel', label: t('catalog.filter.acceleratorType'), children: accelName },
+                { key: 'category', label: t('catalog.filter.category'), children: categoryName },
+              ]}
+            />
           </>
         )
       }

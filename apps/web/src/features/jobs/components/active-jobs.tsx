@@ -2,10 +2,11 @@ import { useEffect, useState } from 'react';
 import { App, Button, Segmented, Space, Table, Typography, type TableColumnsType } from 'antd';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Limits, type JobListState, type JobSummary } from '@hpc/contracts';
+import { type JobListState, type JobSummary } from '@hpc/contracts';
 import type { JobAction } from '@hpc/api-client';
 import { notifyError } from '../../../shared/api/notify';
 import type { JobsApi } from '../api/jobs.api';
+import { useTablePage } from '../hooks/use-table-page';
 import { elapsedNow, formatDuration, formatTime, secondsLeft } from '../lib/job-format';
 import { JobStateTag, useReasonText } from './job-state-tag';
 import { QueueStatusLine } from './queue-status';
@@ -53,10 +54,7 @@ export function ActiveJobs({ api, onDetail }: { api: JobsApi; onDetail: (jobId: 
   const reasonText = useReasonText();
   const now = useNow();
   const [state, setState] = useState<JobListState>('all');
-  const [page, setPage] = useState<{ pageNum: number; pageSize: number }>({
-    pageNum: 1,
-    pageSize: Limits.defaultPageSize,
-  });
+  const { page, reset, pagination } = useTablePage();
   const [selected, setSelected] = useState<string[]>([]);
   const list = useQuery({
     queryKey: [...jobListKey(api.clusterId), state, page.pageNum, page.pageSize],
@@ -125,7 +123,7 @@ export function ActiveJobs({ api, onDetail }: { api: JobsApi; onDetail: (jobId: 
           value={state}
           onChange={(v) => {
             setState(v);
-            setPage((p) => ({ ...p, pageNum: 1 }));
+            reset();
           }}
           options={[
             { value: 'all', label: t('jobs.filter.all') },
@@ -179,15 +177,7 @@ export function ActiveJobs({ api, onDetail }: { api: JobsApi; onDetail: (jobId: 
           loading={list.isLoading}
           rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
           locale={{ emptyText: t('jobs.empty.active') }}
-          pagination={{
-            current: page.pageNum,
-            pageSize: page.pageSize,
-            total: list.data?.total ?? 0,
-            pageSizeOptions: Limits.pageSizes.map(String),
-            showSizeChanger: true,
-            showQuickJumper: true,
-            onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-          }}
+          pagination={pagination(list.data?.total ?? 0)}
         />
       </ScrollRegion>
     </div>

@@ -1,21 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Modal, Tree, type TreeDataNode } from 'antd';
+import { useState } from 'react';
+import { Modal, Tree } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { notifyError } from '../../../shared/api/notify';
-import type { EfileApi } from '../../efile';
-
-const toNodes = (list: { name: string; path: string; isLeaf: boolean }[]): TreeDataNode[] =>
-  list.map((n) => ({ key: n.path, title: n.name, isLeaf: n.isLeaf }));
-
-function withChildren(nodes: TreeDataNode[], key: string, children: TreeDataNode[]): TreeDataNode[] {
-  return nodes.map((n) =>
-    n.key === key
-      ? { ...n, children, isLeaf: children.length === 0 }
-      : n.children
-        ? { ...n, children: withChildren(n.children, key, children) }
-        : n,
-  );
-}
+import { useFolderTree, type EfileApi } from '../../efile';
 
 /** The working directory picked from E-File: a lazy tree of the user's folders (one call per opened folder). */
 export function FolderPicker({
@@ -28,23 +14,8 @@ export function FolderPicker({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [nodes, setNodes] = useState<TreeDataNode[]>([]);
+  const { nodes, load } = useFolderTree(api);
   const [target, setTarget] = useState<string | null>(null);
-  useEffect(() => {
-    api.tree().then((r) => setNodes(toNodes(r.list)), notifyError);
-  }, [api]);
-  const load = useCallback(
-    async (node: TreeDataNode) => {
-      if (node.children) return;
-      try {
-        const r = await api.tree(String(node.key));
-        setNodes((prev) => withChildren(prev, String(node.key), toNodes(r.list)));
-      } catch (e) {
-        notifyError(e);
-      }
-    },
-    [api],
-  );
   return (
     <Modal
       open

@@ -3,8 +3,9 @@ import { Button, DatePicker, Select, Table, type TableColumnsType } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import { Limits, type JobHistoryEntry } from '@hpc/contracts';
+import { type JobHistoryEntry } from '@hpc/contracts';
 import type { JobsApi } from '../api/jobs.api';
+import { useTablePage } from '../hooks/use-table-page';
 import { FINISHED_STATES, formatDuration, formatTime } from '../lib/job-format';
 import { JobStateTag } from './job-state-tag';
 import { ScrollRegion } from '../../../shared/ui/scroll-region';
@@ -26,10 +27,7 @@ export function HistoryTable({
   ]);
   const [state, setState] = useState<string | undefined>();
   const [account, setAccount] = useState<string | undefined>();
-  const [page, setPage] = useState<{ pageNum: number; pageSize: number }>({
-    pageNum: 1,
-    pageSize: Limits.defaultPageSize,
-  });
+  const { page, reset, pagination } = useTablePage();
   const q = {
     start: range[0].valueOf(),
     end: range[1].valueOf(),
@@ -64,7 +62,6 @@ export function HistoryTable({
       render: (v: number | null) => formatTime(v, i18n.language),
     },
   ];
-  const reset = () => setPage((p) => ({ ...p, pageNum: 1 }));
   return (
     <div data-testid="jobs-history">
       <div className="hpc-jobs-toolbar">
@@ -113,15 +110,7 @@ export function HistoryTable({
           dataSource={history.data?.list ?? []}
           loading={history.isFetching}
           locale={{ emptyText: t('jobs.empty.history') }}
-          pagination={{
-            current: page.pageNum,
-            pageSize: page.pageSize,
-            total: history.data?.total ?? 0,
-            pageSizeOptions: Limits.pageSizes.map(String),
-            showSizeChanger: true,
-            showQuickJumper: true,
-            onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-          }}
+          pagination={pagination(history.data?.total ?? 0)}
         />
       </ScrollRegion>
     </div>

@@ -1,8 +1,7 @@
-import { useMemo } from 'react';
-import { useClusterService } from '../../clusters';
-import { createJobsApi, type JobsApi } from '../api/jobs.api';
+import { useClusterServiceApi, type ClusterServiceState } from '../../clusters';
+import { createJobsApi } from '../api/jobs.api';
 
-export type JobServiceState = 'loading' | 'none' | 'unreachable' | 'ready';
+export type JobServiceState = ClusterServiceState;
 
 /**
  * The job service of a cluster (its `gridview_service`, spec §4: round-robin by user id, health check, failover).
@@ -10,18 +9,5 @@ export type JobServiceState = 'loading' | 'none' | 'unreachable' | 'ready';
  * plainly ("no scheduler on this centre"), never as an error. `unreachable`: published but no instance answers.
  */
 export function useJobsClient(clusterId: string | null | undefined) {
-  const service = useClusterService(clusterId, 'gridview');
-  const api: JobsApi | null = useMemo(
-    () => (clusterId && service.url ? createJobsApi(clusterId, service.url) : null),
-    [clusterId, service.url],
-  );
-  const kind = service.error?.kind;
-  const state: JobServiceState = api
-    ? 'ready'
-    : kind === 'NoService' || kind === 'NoEnableService'
-      ? 'none'
-      : kind === 'AccessError'
-        ? 'unreachable'
-        : 'loading';
-  return { api, state, service };
+  return useClusterServiceApi(clusterId, 'gridview', createJobsApi);
 }

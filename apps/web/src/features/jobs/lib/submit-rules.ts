@@ -46,20 +46,25 @@ export function scriptProblem(script: string, t: TFunction): string | null {
 export const DEFAULT_SCRIPT =
   '#!/bin/bash\n\necho "Job $SLURM_JOB_ID on $(hostname) as $(id -un)"\nsleep 30\necho done\n';
 
+/** What a template and a submission take of the form as it is: the resources, the job's name and folder. */
+const resourcesOf = (v: SubmitValues) => ({
+  nodes: v.nodes,
+  tasks: v.tasks,
+  cpusPerTask: v.cpusPerTask,
+  gpus: v.gpus,
+  memoryMb: v.memoryMb,
+  timeLimitMinutes: v.timeLimitMinutes,
+  jobName: v.jobName,
+  workDir: v.workDir,
+});
+
 /** A template made of the form (its account left out: an account may be disabled by the time it is used). */
 export function templateOf(name: string, v: SubmitValues, script: string): JobTemplate {
   return {
     name,
     partition: v.partition,
     qos: v.qos ?? '',
-    nodes: v.nodes,
-    tasks: v.tasks,
-    cpusPerTask: v.cpusPerTask,
-    gpus: v.gpus,
-    memoryMb: v.memoryMb,
-    timeLimitMinutes: v.timeLimitMinutes,
-    jobName: v.jobName,
-    workDir: v.workDir,
+    ...resourcesOf(v),
     script,
     output: v.output ?? '',
     error: v.error ?? '',
@@ -72,14 +77,7 @@ export function bodyOf(v: SubmitValues, script: string): SubmitBody {
     account: v.account,
     partition: v.partition,
     ...(v.qos ? { qos: v.qos } : {}),
-    nodes: v.nodes,
-    tasks: v.tasks,
-    cpusPerTask: v.cpusPerTask,
-    gpus: v.gpus,
-    memoryMb: v.memoryMb,
-    timeLimitMinutes: v.timeLimitMinutes,
-    jobName: v.jobName,
-    workDir: v.workDir,
+    ...resourcesOf(v),
     script,
     ...(v.output ? { output: v.output } : {}),
     ...(v.error ? { error: v.error } : {}),

@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
-import { Alert, Select, Skeleton, Tabs } from 'antd';
+import { Alert, Skeleton, Tabs } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { RequireSession } from '../../account';
-import { useClusterService, useClusters } from '../../clusters';
+import { ClusterSelect, useClusterService, useClusters } from '../../clusters';
 import { appQueries } from '../../apps';
 import { createEfileApi } from '../../efile';
 import { pick } from '../../../shared/i18n/languages';
@@ -92,15 +92,12 @@ function JobsPageBody() {
       <div className="hpc-jobs-head">
         <h1 className="hpc-jobs-title">{t('jobs.title')}</h1>
         {clusters.length > 0 ? (
-          <Select
+          <ClusterSelect
             aria-label={t('jobs.cluster')}
             className="hpc-jobs-cluster"
+            clusters={clusters}
             value={clusterId}
             onChange={(id: string) => set({ cluster: id, job: null, script: null })}
-            options={clusters.map((c) => ({
-              value: c.clusterId,
-              label: pick(i18n.language, c.centerName, c.centerNameEn),
-            }))}
             data-testid="jobs-cluster"
           />
         ) : null}

@@ -1,9 +1,9 @@
-import { Card, Descriptions, Skeleton, Tabs } from 'antd';
+import { Card, Skeleton, Tabs } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { api } from '../../../shared/api/client';
-import { CatalogDetailView } from '../../../shared/catalog/catalog-detail-view';
+import { CatalogDetailView, CatalogInfoCard } from '../../../shared/catalog/catalog-detail-view';
 import { pick } from '../../../shared/i18n/languages';
 import { CopyCommand } from '../../../shared/ui/copy-command';
 import { MarkdownViewer } from '../../../shared/ui/markdown/markdown-viewer';
@@ -67,23 +67,17 @@ export default function ModelDetailPage() {
             <Card title={t('models.detail.usage')} variant="borderless">
               <CopyCommand command={modelUsage(item)} onCopy={() => count.mutate()} />
             </Card>
-            <Card title={t('catalog.detail.info')} variant="borderless">
-              <Descriptions
-                column={1}
-                size="small"
-                items={[
-                  { key: 'id', label: t('models.detail.id'), children: item.id },
-                  {
-                    key: 'category',
-                    label: t('catalog.filter.category'),
-                    children: category
-                      ? pick(i18n.language, category.label, category.labelEn)
-                      : item.category,
-                  },
-                  { key: 'version', label: t('catalog.detail.version'), children: item.tag || '-' },
-                ]}
-              />
-            </Card>
+            <CatalogInfoCard
+              items={[
+                { key: 'id', label: t('models.detail.id'), children: item.id },
+                {
+                  key: 'category',
+                  label: t('catalog.filter.category'),
+                  children: category ? pick(i18n.language, category.label, category.labelEn) : item.category,
+                },
+                { key: 'version', label: t('catalog.detail.version'), children: item.tag || '-' },
+              ]}
+            />
           </>
         )
       }
