@@ -82,7 +82,7 @@ export function UserMenu() {
     {
       key: 'user-center',
       icon: <IdcardOutlined />,
-      label: t('user-center.menu'),
+      label: t('user-centre.menu'),
       onClick: () => void navigate('/user-center'),
     },
     {

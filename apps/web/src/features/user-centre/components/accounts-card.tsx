@@ -14,13 +14,13 @@ const DAY = 24 * 3600 * 1000;
 export function AccountsCard() {
   const { t, i18n } = useTranslation();
   const accounts = useQuery({
-    queryKey: ['user-center', 'accounts'],
+    queryKey: ['user-centre', 'accounts'],
     queryFn: ({ signal }) => identity.accounts.list({ signal }),
   });
   const money = new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'CNY' });
 
   return (
-    <Card title={t('user-center.accounts.title')} variant="borderless">
+    <Card title={t('user-centre.accounts.title')} variant="borderless">
       <Table<UserAccount>
         size="small"
         rowKey="accountId"
@@ -28,11 +28,11 @@ export function AccountsCard() {
         dataSource={accounts.data ?? []}
         pagination={false}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: t('user-center.accounts.none') }}
+        locale={{ emptyText: t('user-centre.accounts.none') }}
         columns={[
           {
             key: 'name',
-            title: t('user-center.accounts.name'),
+            title: t('user-centre.accounts.name'),
             render: (_, a) => (
               <div className="hpc-uc-data">
                 <div>{a.name}</div>
@@ -44,7 +44,7 @@ export function AccountsCard() {
           },
           {
             key: 'centres',
-            title: t('user-center.accounts.centres'),
+            title: t('user-centre.accounts.centres'),
             render: (_, a) => (
               <span className="hpc-uc-data">
                 {i18n.language === 'en-US' ? a.centerNamesEn : a.centerNames}
@@ -53,17 +53,17 @@ export function AccountsCard() {
           },
           {
             key: 'status',
-            title: t('user-center.accounts.status'),
+            title: t('user-centre.accounts.status'),
             render: (_, a) =>
               a.status === 'Normal' ? (
-                <Tag color="success">{t('user-center.accounts.normal')}</Tag>
+                <Tag color="success">{t('user-centre.accounts.normal')}</Tag>
               ) : (
-                <Tag color="error">{t('user-center.accounts.disabled')}</Tag>
+                <Tag color="error">{t('user-centre.accounts.disabled')}</Tag>
               ),
           },
           {
             key: 'balance',
-            title: t('user-center.accounts.balance'),
+            title: t('user-centre.accounts.balance'),
             align: 'right',
             render: (_, a) => (
               <Typography.Text
@@ -76,15 +76,15 @@ export function AccountsCard() {
           },
           {
             key: 'expiry',
-            title: t('user-center.accounts.expiry'),
+            title: t('user-centre.accounts.expiry'),
             render: (_, a) => {
-              if (a.endUseTime === null) return t('user-center.accounts.noExpiry');
+              if (a.endUseTime === null) return t('user-centre.accounts.noExpiry');
               const days = Math.ceil((a.endUseTime - Date.now()) / DAY);
               return (
                 <Typography.Text type={days <= Limits.expiryReminderDays ? 'warning' : undefined}>
                   {formatDate(a.endUseTime, i18n.language)}
                   {days <= Limits.expiryReminderDays &&
-                    ` (${days < 0 ? t('user-center.accounts.expired') : t('user-center.accounts.daysLeft', { count: days })})`}
+                    ` (${days < 0 ? t('user-centre.accounts.expired') : t('user-centre.accounts.daysLeft', { count: days })})`}
                 </Typography.Text>
               );
             },

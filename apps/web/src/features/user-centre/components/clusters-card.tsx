@@ -9,7 +9,7 @@ export function ClustersCard() {
   const { t, i18n } = useTranslation();
   const { clusters, isLoading } = useClusters();
   return (
-    <Card title={t('user-center.clusters.title')} variant="borderless">
+    <Card title={t('user-centre.clusters.title')} variant="borderless">
       <Table<ClusterUserBaseInfo>
         size="small"
         rowKey="clusterId"
@@ -17,18 +17,18 @@ export function ClustersCard() {
         dataSource={clusters}
         pagination={false}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: t('user-center.clusters.none') }}
+        locale={{ emptyText: t('user-centre.clusters.none') }}
         columns={[
           {
             key: 'centre',
-            title: t('user-center.clusters.centre'),
+            title: t('user-centre.clusters.centre'),
             render: (_, c) => {
               const name = pick(i18n.language, c.centerName, c.centerNameEn);
               return (
                 <>
                   <span className="hpc-uc-data">{name}</span>{' '}
                   {isDisabledCluster(c) && !nameSaysDisabled(name) && (
-                    <Tag>{t('user-center.clusters.centreDisabled')}</Tag>
+                    <Tag>{t('user-centre.clusters.centreDisabled')}</Tag>
                   )}
                   <div>
                     <Typography.Text type="secondary" className="hpc-uc-small hpc-uc-data">
@@ -41,12 +41,12 @@ export function ClustersCard() {
           },
           {
             key: 'cun',
-            title: t('user-center.clusters.computeUser'),
+            title: t('user-centre.clusters.computeUser'),
             render: (_, c) => <span className="hpc-uc-data">{c.clusterUserName}</span>,
           },
           {
             key: 'home',
-            title: t('user-center.clusters.home'),
+            title: t('user-centre.clusters.home'),
             render: (_, c) => (
               <Typography.Text code className="hpc-uc-data">
                 {c.homePath}
@@ -55,15 +55,15 @@ export function ClustersCard() {
           },
           {
             key: 'account',
-            title: t('user-center.clusters.account'),
+            title: t('user-centre.clusters.account'),
             render: (_, c) =>
               c.accountDetail ? (
                 <>
                   <span className="hpc-uc-data">{c.accountDetail.name}</span>{' '}
                   {c.accountDetail.status === 'Normal' ? (
-                    <Tag color="success">{t('user-center.accounts.normal')}</Tag>
+                    <Tag color="success">{t('user-centre.accounts.normal')}</Tag>
                   ) : (
-                    <Tag color="error">{t('user-center.accounts.disabled')}</Tag>
+                    <Tag color="error">{t('user-centre.accounts.disabled')}</Tag>
                   )}
                 </>
               ) : (
@@ -72,15 +72,15 @@ export function ClustersCard() {
           },
           {
             key: 'member',
-            title: t('user-center.clusters.memberType'),
+            title: t('user-centre.clusters.memberType'),
             render: (_, c) =>
               c.memberType ? (
                 <>
-                  {t(`user-center.clusters.member.${c.memberType}`)}
+                  {t(`user-centre.clusters.member.${c.memberType}`)}
                   {c.adminFullName && (
                     <Typography.Text type="secondary" className="hpc-uc-small">
                       {' '}
-                      ({t('user-center.clusters.admin', { name: c.adminFullName })})
+                      ({t('user-centre.clusters.admin', { name: c.adminFullName })})
                     </Typography.Text>
                   )}
                 </>

@@ -8,7 +8,7 @@ import { pick } from '../../../shared/i18n/languages';
 import { useClusters } from '../../clusters';
 import { formatDateTime } from './format-time';
 
-export const CREDENTIALS_KEY = ['user-center', 'credentials'] as const;
+export const CREDENTIALS_KEY = ['user-centre', 'credentials'] as const;
 
 /**
  * The fast-transfer day tokens and Linux commands issued to the user today and still valid (issue 25 §1.4), each
@@ -24,7 +24,7 @@ export function CredentialsCard() {
   });
   const revoke = useMutation({
     mutationFn: (id: string) => identity.user.revokeCredential({ id }),
-    onSuccess: () => notifySuccess(t('user-center.credentials.revoked')),
+    onSuccess: () => notifySuccess(t('user-centre.credentials.revoked')),
     onSettled: () => client.invalidateQueries({ queryKey: CREDENTIALS_KEY }),
   });
   const centre = (clusterId: string) => {
@@ -33,8 +33,8 @@ export function CredentialsCard() {
   };
 
   return (
-    <Card title={t('user-center.credentials.title')} variant="borderless" data-testid="uc-credentials">
-      <Typography.Paragraph type="secondary">{t('user-center.credentials.intro')}</Typography.Paragraph>
+    <Card title={t('user-centre.credentials.title')} variant="borderless" data-testid="uc-credentials">
+      <Typography.Paragraph type="secondary">{t('user-centre.credentials.intro')}</Typography.Paragraph>
       <Table<IssuedCredential>
         size="small"
         rowKey="id"
@@ -42,21 +42,21 @@ export function CredentialsCard() {
         dataSource={creds.data ?? []}
         pagination={false}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: t('user-center.credentials.none') }}
+        locale={{ emptyText: t('user-centre.credentials.none') }}
         columns={[
           {
             key: 'kind',
-            title: t('user-center.credentials.kind'),
-            render: (_, c) => t(`user-center.credentials.kinds.${c.kind}`),
+            title: t('user-centre.credentials.kind'),
+            render: (_, c) => t(`user-centre.credentials.kinds.${c.kind}`),
           },
           {
             key: 'centre',
-            title: t('user-center.credentials.centre'),
+            title: t('user-centre.credentials.centre'),
             render: (_, c) => <span className="hpc-uc-data">{centre(c.clusterId)}</span>,
           },
           {
             key: 'detail',
-            title: t('user-center.credentials.detail'),
+            title: t('user-centre.credentials.detail'),
             render: (_, c) => (
               <Typography.Text code className="hpc-uc-data">
                 {c.detail}
@@ -65,25 +65,25 @@ export function CredentialsCard() {
           },
           {
             key: 'issued',
-            title: t('user-center.credentials.issued'),
+            title: t('user-centre.credentials.issued'),
             render: (_, c) => formatDateTime(c.issuedAt, i18n.language),
           },
           {
             key: 'expires',
-            title: t('user-center.credentials.expires'),
+            title: t('user-centre.credentials.expires'),
             render: (_, c) => formatDateTime(c.expiresAt, i18n.language),
           },
           {
             key: 'action',
-            title: t('user-center.sessions.action'),
+            title: t('user-centre.sessions.action'),
             render: (_, c) => (
               <Popconfirm
-                title={t('user-center.credentials.revokeConfirm')}
-                okText={t('user-center.credentials.revoke')}
+                title={t('user-centre.credentials.revokeConfirm')}
+                okText={t('user-centre.credentials.revoke')}
                 onConfirm={() => revoke.mutateAsync(c.id)}
               >
                 <Button size="small" danger data-testid="uc-credential-revoke">
-                  {t('user-center.credentials.revoke')}
+                  {t('user-centre.credentials.revoke')}
                 </Button>
               </Popconfirm>
             ),

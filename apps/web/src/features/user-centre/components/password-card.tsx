@@ -36,25 +36,25 @@ export function PasswordCard({ profile }: { profile: UserProfile }) {
       // The portal ended every other session of the user (issue 25 §1.2): say so, and refresh their list.
       notifySuccess(
         r.endedSessions > 0
-          ? t('user-center.password.changedEnded', { count: r.endedSessions })
-          : t('user-center.password.changed'),
+          ? t('user-centre.password.changedEnded', { count: r.endedSessions })
+          : t('user-centre.password.changed'),
       );
       void client.invalidateQueries({ queryKey: SESSIONS_KEY });
     },
   });
 
   return (
-    <Card title={t('user-center.password.title')} variant="borderless">
+    <Card title={t('user-centre.password.title')} variant="borderless">
       {!profile.hasPassword ? (
         <Alert
           type="info"
           showIcon
           data-testid="sso-password-notice"
-          message={t('user-center.password.sso')}
+          message={t('user-centre.password.sso')}
           description={
             profile.ssoProvider
-              ? t('user-center.password.ssoWhere', { provider: profile.ssoProvider })
-              : t('user-center.password.ssoAdmin')
+              ? t('user-centre.password.ssoWhere', { provider: profile.ssoProvider })
+              : t('user-centre.password.ssoAdmin')
           }
         />
       ) : (
@@ -66,36 +66,36 @@ export function PasswordCard({ profile }: { profile: UserProfile }) {
           requiredMark={false}
         >
           <Typography.Paragraph type="secondary" data-testid="password-ends-others">
-            {t('user-center.password.endsOthers')}
+            {t('user-centre.password.endsOthers')}
           </Typography.Paragraph>
           <Form.Item
             name="oldPassword"
-            label={t('user-center.password.old')}
-            rules={[{ required: true, message: t('user-center.password.required') }]}
+            label={t('user-centre.password.old')}
+            rules={[{ required: true, message: t('user-centre.password.required') }]}
           >
             <Input.Password autoComplete="current-password" />
           </Form.Item>
           <Form.Item
             name="newPassword"
-            label={t('user-center.password.new')}
+            label={t('user-centre.password.new')}
             rules={[
-              { required: true, message: t('user-center.password.required') },
-              { min: MIN_LENGTH, message: t('user-center.password.tooShort', { min: MIN_LENGTH }) },
+              { required: true, message: t('user-centre.password.required') },
+              { min: MIN_LENGTH, message: t('user-centre.password.tooShort', { min: MIN_LENGTH }) },
             ]}
           >
             <Input.Password autoComplete="new-password" />
           </Form.Item>
           <Form.Item
             name="confirmPassword"
-            label={t('user-center.password.confirm')}
+            label={t('user-centre.password.confirm')}
             dependencies={['newPassword']}
             rules={[
-              { required: true, message: t('user-center.password.required') },
+              { required: true, message: t('user-centre.password.required') },
               ({ getFieldValue }) => ({
                 validator: (_, value) =>
                   !value || value === getFieldValue('newPassword')
                     ? Promise.resolve()
-                    : Promise.reject(new Error(t('user-center.password.mismatch'))),
+                    : Promise.reject(new Error(t('user-centre.password.mismatch'))),
               }),
             ]}
           >
@@ -108,13 +108,13 @@ export function PasswordCard({ profile }: { profile: UserProfile }) {
               showIcon
               message={
                 isApiError(change.error) && change.error.code === PortalCodes.loginFailed
-                  ? t('user-center.password.wrongOld')
+                  ? t('user-centre.password.wrongOld')
                   : errorMessage(change.error, t)
               }
             />
           )}
           <Button type="primary" htmlType="submit" loading={change.isPending}>
-            {t('user-center.password.submit')}
+            {t('user-centre.password.submit')}
           </Button>
         </Form>
       )}

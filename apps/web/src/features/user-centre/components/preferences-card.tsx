@@ -9,9 +9,9 @@ export function PreferencesCard() {
   const { t } = useTranslation();
   const { language, setLanguage, theme, setTheme } = usePreferences();
   return (
-    <Card title={t('user-center.preferences.title')} variant="borderless">
+    <Card title={t('user-centre.preferences.title')} variant="borderless">
       <Form layout="vertical">
-        <Form.Item label={t('user-center.preferences.language')}>
+        <Form.Item label={t('user-centre.preferences.language')}>
           <Radio.Group
             value={language}
             onChange={(e) => setLanguage(e.target.value as (typeof LANGUAGES)[number])}
@@ -19,7 +19,7 @@ export function PreferencesCard() {
             optionType="button"
           />
         </Form.Item>
-        <Form.Item label={t('user-center.preferences.theme')} extra={t('user-center.preferences.kept')}>
+        <Form.Item label={t('user-centre.preferences.theme')} extra={t('user-centre.preferences.kept')}>
           <Radio.Group
             value={theme}
             onChange={(e) => setTheme(e.target.value as (typeof THEME_NAMES)[number])}

@@ -8,27 +8,27 @@ export function ProfileCard({ profile }: { profile: UserProfile }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   return (
-    <Card title={t('user-center.profile.title')} variant="borderless">
+    <Card title={t('user-centre.profile.title')} variant="borderless">
       <Descriptions
         column={1}
         size="small"
         items={[
-          { key: 'username', label: t('user-center.profile.username'), children: profile.username },
-          { key: 'fullName', label: t('user-center.profile.fullName'), children: profile.fullName || '-' },
-          { key: 'email', label: t('user-center.profile.email'), children: profile.email || '-' },
+          { key: 'username', label: t('user-centre.profile.username'), children: profile.username },
+          { key: 'fullName', label: t('user-centre.profile.fullName'), children: profile.fullName || '-' },
+          { key: 'email', label: t('user-centre.profile.email'), children: profile.email || '-' },
           {
             key: 'role',
-            label: t('user-center.profile.role'),
-            children: <Tag>{t(`user-center.profile.roles.${profile.role}`)}</Tag>,
+            label: t('user-centre.profile.role'),
+            children: <Tag>{t(`user-centre.profile.roles.${profile.role}`)}</Tag>,
           },
           {
             key: 'login',
-            label: t('user-center.profile.loginMethod'),
-            children: t(`user-center.profile.methods.${user?.userInfo.authMethod ?? 'password'}`),
+            label: t('user-centre.profile.loginMethod'),
+            children: t(`user-centre.profile.methods.${user?.userInfo.authMethod ?? 'password'}`),
           },
           {
             key: 'created',
-            label: t('user-center.profile.created'),
+            label: t('user-centre.profile.created'),
             children: formatDate(profile.createdAt, i18n.language),
           },
         ]}

@@ -7,7 +7,7 @@ import { notifySuccess } from '../../../shared/api/notify';
 import { formatDateTime } from './format-time';
 import { describeAgent } from './user-agent';
 
-export const SESSIONS_KEY = ['user-center', 'sessions'] as const;
+export const SESSIONS_KEY = ['user-centre', 'sessions'] as const;
 
 /**
  * The user's active sessions (issue 25 §1.4): browser and system, address, last use; "sign out" for each other one
@@ -24,30 +24,30 @@ export function SessionsCard() {
   const refresh = () => client.invalidateQueries({ queryKey: SESSIONS_KEY });
   const endOne = useMutation({
     mutationFn: (id: string) => identity.user.endSession({ id }),
-    onSuccess: () => notifySuccess(t('user-center.sessions.ended', { count: 1 })),
+    onSuccess: () => notifySuccess(t('user-centre.sessions.ended', { count: 1 })),
     onSettled: refresh,
   });
   const endOthers = useMutation({
     mutationFn: () => identity.user.endOtherSessions(),
-    onSuccess: (r) => notifySuccess(t('user-center.sessions.ended', { count: r.ended })),
+    onSuccess: (r) => notifySuccess(t('user-centre.sessions.ended', { count: r.ended })),
     onSettled: refresh,
   });
   const others = (sessions.data ?? []).filter((s) => !s.current).length;
 
   return (
     <Card
-      title={t('user-center.sessions.title')}
+      title={t('user-centre.sessions.title')}
       variant="borderless"
       data-testid="uc-sessions"
       extra={
         <Popconfirm
-          title={t('user-center.sessions.endOthersConfirm')}
-          okText={t('user-center.sessions.endOthers')}
+          title={t('user-centre.sessions.endOthersConfirm')}
+          okText={t('user-centre.sessions.endOthers')}
           onConfirm={() => endOthers.mutateAsync()}
           disabled={others === 0}
         >
           <Button danger disabled={others === 0} loading={endOthers.isPending}>
-            {t('user-center.sessions.endOthers')}
+            {t('user-centre.sessions.endOthers')}
           </Button>
         </Popconfirm>
       }
@@ -62,23 +62,23 @@ export function SessionsCard() {
         columns={[
           {
             key: 'agent',
-            title: t('user-center.sessions.browser'),
+            title: t('user-centre.sessions.browser'),
             render: (_, s) => {
               const { browser, system } = describeAgent(s.userAgent);
-              const unknown = t('user-center.sessions.unknown');
+              const unknown = t('user-centre.sessions.unknown');
               return (
                 <>
                   <span>
-                    {t('user-center.sessions.agent', {
+                    {t('user-centre.sessions.agent', {
                       browser: browser ?? unknown,
                       system: system ?? unknown,
                     })}
                   </span>{' '}
-                  {s.current && <Tag color="blue">{t('user-center.sessions.current')}</Tag>}
+                  {s.current && <Tag color="blue">{t('user-centre.sessions.current')}</Tag>}
                   {s.authMethod === 'oidc' && (
                     <Typography.Text type="secondary" className="hpc-uc-small">
                       {' '}
-                      {t('user-center.profile.methods.oidc')}
+                      {t('user-centre.profile.methods.oidc')}
                     </Typography.Text>
                   )}
                 </>
@@ -87,31 +87,31 @@ export function SessionsCard() {
           },
           {
             key: 'ip',
-            title: t('user-center.sessions.address'),
+            title: t('user-centre.sessions.address'),
             render: (_, s) => <span className="hpc-uc-data">{s.ip}</span>,
           },
           {
             key: 'last',
-            title: t('user-center.sessions.lastUse'),
+            title: t('user-centre.sessions.lastUse'),
             render: (_, s) => formatDateTime(s.lastSeenAt, i18n.language),
           },
           {
             key: 'created',
-            title: t('user-center.sessions.signedIn'),
+            title: t('user-centre.sessions.signedIn'),
             render: (_, s) => formatDateTime(s.createdAt, i18n.language),
           },
           {
             key: 'action',
-            title: t('user-center.sessions.action'),
+            title: t('user-centre.sessions.action'),
             render: (_, s) =>
               s.current ? null : (
                 <Popconfirm
-                  title={t('user-center.sessions.endConfirm')}
-                  okText={t('user-center.sessions.end')}
+                  title={t('user-centre.sessions.endConfirm')}
+                  okText={t('user-centre.sessions.end')}
                   onConfirm={() => endOne.mutateAsync(s.id)}
                 >
                   <Button size="small" danger data-testid="uc-session-end">
-                    {t('user-center.sessions.end')}
+                    {t('user-centre.sessions.end')}
                   </Button>
                 </Popconfirm>
               ),

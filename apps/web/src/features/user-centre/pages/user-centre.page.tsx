@@ -15,12 +15,12 @@ import '../user-centre.css';
 function UserCenter() {
   const { t } = useTranslation();
   const profile = useQuery({
-    queryKey: ['user-center', 'profile'],
+    queryKey: ['user-centre', 'profile'],
     queryFn: ({ signal }) => identity.user.profile({ signal }),
   });
   return (
-    <div className="hpc-user-center">
-      <h1 className="hpc-uc-title">{t('user-center.title')}</h1>
+    <div className="hpc-user-centre">
+      <h1 className="hpc-uc-title">{t('user-centre.title')}</h1>
       <div className="hpc-uc-grid">
         {profile.data ? (
           <>
