@@ -16,9 +16,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cpuOf, median, MiB, ms, reporter, secs, settle, writeRandomFile } from '../bench-kit';
-import { readEfileConfig } from '../../apps/efile/src/config';
-import { PathResolver } from '@hpc/cluster-kit';
-import { workerUserFs } from '../../apps/efile/src/userfs/worker-client';
+import { timeColdStarts } from './cold-start';
 import { uploadChunked } from './chunk-client';
 import { efileCalls, startStandInPortal, warmUp } from '../../test-support/stand-in-portal';
 import { startEfileProcess, type EfileProcess } from '../../test-support/efile-process';
@@ -295,33 +293,16 @@ async function main() {
   {
     // A worker's cold start, in this process: launcher round trip, account check, socket, fork from the bundle,
     // identity set, ready; and the first call through a new worker, end to end.
-    const config = readEfileConfig({
-      EFILE_CLUSTER_ID: 'bench',
-      EFILE_FS_ROOT: root,
-      DATA_DIR: path.join(tmp, 'data-cold'),
-      EFILE_USER_MODE: 'unix',
-      EFILE_JWKS_URL: 'http://127.0.0.1:1/',
+    const { coldStarts, firstCall } = await timeColdStarts({
+      root,
+      user: USER,
+      home: HOME,
+      dataDir: path.join(tmp, 'data-cold'),
+      starts: 5,
     });
-    const fsx = workerUserFs(config, new PathResolver(fs.realpathSync(root)));
-    await fsx.startLauncher();
-    const firstCall: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const t0 = process.hrtime.bigint();
-      await fsx.list({ cun: USER, roots: [HOME] }, HOME, {
-        pageNum: 1,
-        pageSize: 20,
-        sort: 'name',
-        order: 'asc',
-      });
-      firstCall.push(ms(t0));
-      const pid = fsx.running().get(USER);
-      fsx.restart(USER);
-      while (fsx.running().get(USER) === pid) await new Promise((r) => setTimeout(r, 10));
-    }
     say(
-      `Worker cold start (launcher to ready) ${f(fsx.coldStarts)} ms, median ${median(fsx.coldStarts).toFixed(0)} ms; first call through a new worker ${f(firstCall)} ms`,
+      `Worker cold start (launcher to ready) ${f(coldStarts)} ms, median ${median(coldStarts).toFixed(0)} ms; first call through a new worker ${f(firstCall)} ms`,
     );
-    await fsx.close();
   }
 
   for (const server of servers.values()) await server.stop();

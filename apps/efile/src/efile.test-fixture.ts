@@ -100,6 +100,28 @@ export async function makeHarness(opts: HarnessOptions = {}) {
 }
 export type Harness = Awaited<ReturnType<typeof makeHarness>>;
 
+/**
+ * A call with the cluster token through `app.inject`: a JSON body, a raw one when `payload` is a Buffer (a range),
+ * none when it is undefined (a GET).
+ */
+export function injectAs(
+  h: Harness,
+  token: string,
+  method: 'POST' | 'PUT' | 'GET',
+  url: string,
+  payload?: unknown,
+) {
+  return h.app.inject({
+    method,
+    url,
+    headers: {
+      token,
+      'content-type': Buffer.isBuffer(payload) ? 'application/octet-stream' : 'application/json',
+    },
+    payload: Buffer.isBuffer(payload) ? payload : payload === undefined ? undefined : JSON.stringify(payload),
+  });
+}
+
 /** Form-urlencoded body with repeated keys for arrays, as the spec's clients send it. */
 export function form(params: Record<string, string | number | boolean | (string | number)[]>): string {
   const sp = new URLSearchParams();

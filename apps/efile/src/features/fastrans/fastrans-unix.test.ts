@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FastransRefusal, sha256OfContentDigest } from '@hpc/contracts';
-import { makeHarness, type Harness } from '../../efile.test-fixture';
+import { injectAs, makeHarness, type Harness } from '../../efile.test-fixture';
 import { readTar } from '../../fs/tar-extract';
 import { defaultUmask } from '@hpc/cluster-kit';
 import type { WorkerUserFs } from '../../userfs/worker-client';
@@ -53,15 +53,7 @@ describe.skipIf(!isRoot)('unix mode: fast transfer runs as the user', () => {
   const uid = () => idOf('tuxf1');
   const mode = 0o666 & ~defaultUmask();
   const call = (method: 'POST' | 'PUT', url: string, payload: unknown) =>
-    h.app.inject({
-      method,
-      url,
-      headers: {
-        token,
-        'content-type': Buffer.isBuffer(payload) ? 'application/octet-stream' : 'application/json',
-      },
-      payload: Buffer.isBuffer(payload) ? payload : JSON.stringify(payload),
-    });
+    injectAs(h, token, method, url, payload);
   const asUser = (p: string) => {
     const st = fs.statSync(h.host(p));
     return { uid: st.uid, mode: st.mode & 0o777 };

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FastransRefusal, sha256OfContentDigest } from '@hpc/contracts';
 import { testDbTargets } from '@hpc/server-kit/testing';
-import { makeHarness, type Harness } from '../../efile.test-fixture';
+import { injectAs, makeHarness, type Harness } from '../../efile.test-fixture';
 import { readTar } from '../../fs/tar-extract';
 import tar from 'tar-stream';
 import { MANIFEST_NAME } from './fastrans.service';
@@ -40,19 +40,7 @@ describe.each(testDbTargets())('fast-transfer calls ($name)', (db) => {
   let token: string;
   let token2: string;
   const call = (hx: Harness, tok: string, method: 'POST' | 'PUT' | 'GET', url: string, payload?: unknown) =>
-    hx.app.inject({
-      method,
-      url,
-      headers: {
-        token: tok,
-        'content-type': Buffer.isBuffer(payload) ? 'application/octet-stream' : 'application/json',
-      },
-      payload: Buffer.isBuffer(payload)
-        ? payload
-        : payload === undefined
-          ? undefined
-          : JSON.stringify(payload),
-    });
+    injectAs(hx, tok, method, url, payload);
 
   let dropDb: () => Promise<void>;
   beforeAll(async () => {

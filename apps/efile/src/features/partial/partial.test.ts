@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Kysely } from 'kysely';
 import { migrate, openDb } from '@hpc/server-kit';
 import { makeTempDir } from '@hpc/server-kit/testing';
-import { makeHarness, type Harness } from '../../efile.test-fixture';
+import { injectAs, makeHarness, type Harness } from '../../efile.test-fixture';
 import { migrations } from '../../db/migrations';
 import { postChunk, type ChunkTarget } from '../upload/chunk-client.test-fixture';
 import { partialCore, partialName } from '.';
@@ -21,15 +21,7 @@ describe('the partial-file core', () => {
   let token: string;
   let base: string;
   const call = (method: 'POST' | 'PUT', url: string, payload: unknown) =>
-    h.app.inject({
-      method,
-      url,
-      headers: {
-        token,
-        'content-type': Buffer.isBuffer(payload) ? 'application/octet-stream' : 'application/json',
-      },
-      payload: Buffer.isBuffer(payload) ? payload : JSON.stringify(payload),
-    });
+    injectAs(h, token, method, url, payload);
   const partials = (dir: string) => fs.readdirSync(h.host(dir)).filter((n) => n.endsWith('.efile-part'));
 
   beforeAll(async () => {
