@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newContext, screenshotter } from './support/browser';
+import { clickMenuItem, newContext, screenshotter } from './support/browser';
 import { logInToEfile, message, nameLink, rowOf, select, useEfileEnv } from './support/efile-page';
 import { logInAs } from './support/login';
 
@@ -52,7 +52,7 @@ describe('E-File navigation in the browser', () => {
       .poll(() => rowOf(page, 'k1.txt').evaluate((tr) => tr.classList.contains('efile-row-selected')))
       .toBe(true);
     await shot('efile-context-menu-zh');
-    await menu.locator('.ant-dropdown-menu-item').filter({ hasText: '重命名' }).click();
+    await clickMenuItem(menu.locator('.ant-dropdown-menu-item').filter({ hasText: '重命名' }));
     await page.getByTestId('efile-name-input').fill('k1-renamed.txt');
     await page.getByTestId('efile-name-input').press('Enter');
     await nameLink(page, 'k1-renamed.txt').waitFor();
@@ -62,7 +62,7 @@ describe('E-File navigation in the browser', () => {
     await noDialog(page);
     await expect.poll(() => menu.count()).toBe(0);
     await rowOf(page, 'k3.txt').locator('td').nth(3).click({ button: 'right' });
-    await menu.locator('.ant-dropdown-menu-item').filter({ hasText: '删除' }).click();
+    await clickMenuItem(menu.locator('.ant-dropdown-menu-item').filter({ hasText: '删除' }));
     await page.locator('.ant-modal-confirm .ant-btn-dangerous').click();
     await expect.poll(() => fs.existsSync(host(`${HOME}/k3.txt`))).toBe(false);
 

@@ -27,7 +27,7 @@ describe('an ended session stops an open E-File tab', () => {
         return item.isVisible();
       })
       .toBe(true);
-    await item.click();
+    await clickMenuItem(item);
     await page.getByTestId('efile-name-input').fill(name);
     await page.getByTestId('efile-name-input').press('Enter');
   };

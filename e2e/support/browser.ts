@@ -70,7 +70,10 @@ export function watchErrors(page: Page): string[] {
  */
 export async function clickMenuItem(item: Locator): Promise<void> {
   await item.waitFor();
-  const dropdown = item.page().locator('.ant-dropdown').filter({ has: item });
+  // The dropdown that holds this item (its popup's root), whatever the item's locator starts from.
+  const dropdown = item.locator(
+    'xpath=ancestor::div[contains(concat(" ", @class, " "), " ant-dropdown ")][1]',
+  );
   await expect
     .poll(async () => (await dropdown.getAttribute('class')) ?? '', { timeout: 10_000 })
     .not.toMatch(/-(enter|appear)\b/);
