@@ -174,8 +174,14 @@ describe('the web shell: failed page parts, redeploys, server messages, offline 
         await page.locator('.hpc-main-menu').waitFor();
         const fit = await placeholderFit(page);
         expect(fit.need, `${at}: ${JSON.stringify(fit)}`).toBeLessThanOrEqual(fit.box);
-        // Every main-menu entry still shows (none folded into "…").
-        expect(await page.locator('.hpc-main-menu .ant-menu-overflow-item-rest:visible').count(), at).toBe(0);
+        // Every main-menu entry still shows (none folded into "…"). Ant Design's menu measures its items after
+        // it mounts and may show "…" for a frame or two while it does (CI saw it once on a busy machine), so the
+        // settled menu is what is checked: a menu that stays folded still fails here.
+        await expect
+          .poll(() => page.locator('.hpc-main-menu .ant-menu-overflow-item-rest:visible').count(), {
+            message: at,
+          })
+          .toBe(0);
       }
       await shot(`header-search-1440-${language}`);
       await ctx.close();
