@@ -7,7 +7,8 @@
  *
  * Needs root. Run: `node --import tsx bench/fastrans/peers.ts` (FASTRANS_BENCH_MODE=unix for unix mode).
  * PEERS_MIB (4096), PEERS_FILES (10,000 of 10 KB), PEERS_TINY (100,000 of 1 KB), PEERS_LONG_MIB (4096),
- * PEERS_ROUNDS (2), PEERS_ONLY=large,small,tiny,long-large,long-small scale it or pick sections.
+ * PEERS_ROUNDS (2), PEERS_ONLY=large,small,tiny,long-large,long-small scale it or pick sections; PEERS_AB_RAW=1 adds
+ * the client with its range downloads through node:http (before range-get.ts) to the large download's rounds.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -113,7 +114,7 @@ async function main() {
     warm?: string,
   ) {
     const times: Record<string, number[]> = {};
-    const cpu = { client: [] as number[], server: [] as number[] };
+    const cpu: Record<string, { client: number[]; server: number[] }> = {};
     for (let r = 0; r < ROUNDS; r++) {
       const line: string[] = [];
       for (const [name, way] of Object.entries(ways)) {
@@ -125,8 +126,8 @@ async function main() {
         const t = secs(t0);
         if (way.client) {
           const c = process.cpuUsage(c0);
-          cpu.client.push((c.user + c.system) / 1e6);
-          cpu.server.push(treeCpu(server) - s0);
+          (cpu[name] ??= { client: [], server: [] }).client.push((c.user + c.system) / 1e6);
+          cpu[name].server.push(treeCpu(server) - s0);
         }
         (times[name] ??= []).push(t);
         line.push(`${name} ${t.toFixed(1)} s`);
@@ -141,12 +142,15 @@ async function main() {
       .map(
         (n) => `${n} ${median(times[n]!).toFixed(1)} s (fastrans ${(median(times[n]!) / fr).toFixed(2)}×)`,
       );
-    say(
-      `${title}: fastrans ${fr.toFixed(1)} s; ${peers.join('; ')}; fastrans CPU s per GiB: client ${(median(cpu.client) / gib).toFixed(1)}, efile ${(median(cpu.server) / gib).toFixed(1)}`,
+    const perGib = Object.entries(cpu).map(
+      ([n, c]) =>
+        `${n} CPU s per GiB: client ${(median(c.client) / gib).toFixed(1)}, efile ${(median(c.server) / gib).toFixed(1)}`,
     );
+    say(`${title}: fastrans ${fr.toFixed(1)} s; ${peers.join('; ')}; ${perGib.join('; ')}`);
   }
 
   const runnerDirect = bench.runnerAt([bench.base], 'cfg');
+  const httpRunner = bench.runnerAt([bench.base], 'cfg-http', false);
   const large = async (label: string, size: number, port: number, runner: Runner) => {
     const src = path.join(tmp, 'large.bin');
     writeRandomFile(src, size);
@@ -182,6 +186,18 @@ async function main() {
           transfer(runner, () => runner.addDownload([`${HOME}/down.bin`], path.join(down, `fr${r}`))),
         clean: (r) => fs.rmSync(path.join(down, `fr${r}`), { recursive: true }),
       },
+      // PEERS_AB_RAW=1: the same client with its range downloads through node:http, alternating (range-get.ts).
+      ...(process.env.PEERS_AB_RAW === '1' &&
+        runner === runnerDirect && {
+          'fastrans, node:http ranges': {
+            client: true,
+            run: (r: number) =>
+              transfer(httpRunner, () =>
+                httpRunner.addDownload([`${HOME}/down.bin`], path.join(down, `frh${r}`)),
+              ),
+            clean: (r: number) => fs.rmSync(path.join(down, `frh${r}`), { recursive: true }),
+          },
+        }),
     });
     fs.rmSync(remote);
   };

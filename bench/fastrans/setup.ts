@@ -69,13 +69,18 @@ export async function startFastransBench(o: { mode: BenchMode; profileDir?: stri
   });
   const efile = efileCalls(server.base, token);
   await warmUp(efile, HOME);
-  const runnerAt = (bases: string[], cfg: string) => {
+  const runnerAt = (
+    bases: string[],
+    cfg: string,
+    rawRanges = process.env.FASTRANS_BENCH_RAW_RANGES !== '0',
+  ) => {
     const runner = new Runner({
       store: new HistoryStore(path.join(tmp, cfg)),
       emit: () => undefined,
       log: (m) => console.error(m),
     });
-    runner.setRemote(new Remote(bases, token));
+    // FASTRANS_BENCH_RAW_RANGES=0: range downloads through node:http, as before range-get.ts (for A/B runs).
+    runner.setRemote(new Remote(bases, token, undefined, rawRanges));
     return runner;
   };
   return {
@@ -88,7 +93,10 @@ export async function startFastransBench(o: { mode: BenchMode; profileDir?: stri
     server,
     base: server.base,
     efile,
-    /** A runner (the client's engine) talking to `bases` (efile, or a relay in front of it). */
+    /**
+     * A runner (the client's engine) talking to `bases` (efile, or a relay in front of it); `rawRanges` false reads
+     * range downloads through node:http.
+     */
     runnerAt,
     machine: `${os.cpus()[0]?.model} ×${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; efile in ${o.mode} mode`,
     close() {

@@ -45,6 +45,8 @@ export class Remote {
     readonly servers: string[],
     token: string,
     rangeSize = DEFAULT_LIMITS.rangeSize,
+    /** Range downloads read straight into their buffers (`NodeFetchOptions.rawRanges`); the bench compares both. */
+    rawRanges = true,
   ) {
     if (servers.length === 0) throw new Error('no server');
     this.rangePool = new RangeBuffers(rangeSize, DEFAULT_LIMITS.streamsTotal);
@@ -60,7 +62,7 @@ export class Remote {
       const client = new ApiClient({
         baseUrl: server,
         timeoutMs: 0,
-        fetch: nodeFetch({ rangeBody }),
+        fetch: nodeFetch({ rangeBody, rawRanges }),
         headers: () => ({ token }),
       });
       this.clients.set(server, { client, calls: fastransApi(client) });
