@@ -62,7 +62,12 @@ class Conn {
             this.socket.destroy();
             return false;
           }
-          this.job.received(n);
+          try {
+            this.job.received(n);
+          } catch (e) {
+            // Thrown inside libuv's read callback it would end the process: the range fails instead.
+            this.job?.fail(e instanceof Error ? e : new Error(String(e)));
+          }
           return true;
         },
       },
