@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { clickMenuItem, newContext, screenshotter } from './support/browser';
-import { logInToEfile, message, nameLink, rowOf, select, useEfileEnv } from './support/efile-page';
+import { efileHelpers, message, nameLink, rowOf, select, useEfileEnv } from './support/efile-page';
 import { logInAs } from './support/login';
 
 const HOME = '/public/home/demo';
@@ -15,14 +14,7 @@ const HOME = '/public/home/demo';
  */
 describe('E-File navigation in the browser', () => {
   const env = useEfileEnv('efile-navigation');
-  const host = (p: string, cluster = '11250') =>
-    path.join(env.portal.dataDir, 'clusters', cluster, p.slice(1));
-
-  const loggedIn = (language?: 'zh-CN' | 'en-US', at?: string) =>
-    logInToEfile(env.browser, env.portal.url, language, at);
-  const refresh = async (page: Page) => {
-    await page.getByTestId('efile-refresh').click();
-  };
+  const { host, loggedIn, refresh } = efileHelpers(env);
   /** Keys go to the list only once no dialog is on screen (closing ones animate out first). */
   // expect.poll gives up after 1 s by default: far too soon for a reload on a loaded CI machine.
   const noDialog = (page: Page) =>

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiClient, efileApi } from '@hpc/api-client';
-import { logInToEfile, message, nameLink, select, useEfileEnv } from './support/efile-page';
+import { efileHelpers, message, nameLink, select, useEfileEnv } from './support/efile-page';
 import { logInAs } from './support/login';
 import { slowLink, type SlowLink } from './support/slow-link';
 
@@ -22,14 +22,7 @@ const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync
  */
 describe('E-File transfers in the browser', () => {
   const env = useEfileEnv('efile-transfers');
-  const host = (p: string, cluster = '11250') =>
-    path.join(env.portal.dataDir, 'clusters', cluster, p.slice(1));
-
-  const loggedIn = (language?: 'zh-CN' | 'en-US', at?: string) =>
-    logInToEfile(env.browser, env.portal.url, language, at);
-  const refresh = async (page: Page) => {
-    await page.getByTestId('efile-refresh').click();
-  };
+  const { host, loggedIn, refresh } = efileHelpers(env);
   const chooseInTree = async (page: Page, folder: string) => {
     const tree = page.getByTestId('efile-tree');
     await tree.locator('.ant-tree-treenode').filter({ hasText: HOME }).locator('.ant-tree-switcher').click();

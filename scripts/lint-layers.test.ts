@@ -1,28 +1,15 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { layerLinter } from '../test-support/layer-lint';
 
 /**
  * The layer rules of eslint.config.js (issue 23 §4), shown failing on planted imports in the portal, efile and the
  * web app: a file that is not there, linted as if it were at `file`. Only the import rule runs, without types (a
  * planted file is in no TypeScript project, and the rule reads import paths only).
  */
-const eslint = new ESLint({
-  cwd: root,
-  overrideConfigFile: path.join(root, 'eslint.config.js'),
-  overrideConfig: [{ languageOptions: { parserOptions: { projectService: false, project: null } } }],
-  ruleFilter: ({ ruleId }) => ruleId === 'no-restricted-imports',
-});
+const lint = layerLinter();
 
 async function refusals(file: string, from: string): Promise<string[]> {
-  const [r] = await eslint.lintText(`import type { X } from '${from}';\nexport type Y = X;\n`, {
-    filePath: path.join(root, file),
-  });
-  expect(r!.messages.filter((m) => m.fatal)).toEqual([]);
-  return r!.messages.map((m) => m.message);
+  return lint(file, `import type { X } from '${from}';\nexport type Y = X;\n`);
 }
 
 const intoFeature = /another feature only through its index\.ts/;

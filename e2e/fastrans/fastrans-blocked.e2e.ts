@@ -4,18 +4,18 @@ import path from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, formatViolations } from '../support/axe';
-import { launchBrowser } from '../support/browser';
 import { logInToEfile } from '../support/efile-page';
 import {
-  Portal,
-  downloadPackage,
   hashTree,
-  rangeProxy,
   smallFiles,
   startClient,
+  startStage,
   stopClient,
+  stopStage,
   until,
+  type Portal,
   type RunningClient,
+  type Stage,
 } from './support';
 
 /**
@@ -41,7 +41,7 @@ import {
 describe('fast transfer blocked by the browser', () => {
   let work: string;
   let portal: Portal;
-  let proxy: Awaited<ReturnType<typeof rangeProxy>>;
+  let proxy: Stage['proxy'];
   let browser: Browser;
   let pkg: string;
   let home: string;
@@ -51,24 +51,14 @@ describe('fast transfer blocked by the browser', () => {
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-e2e-fastrans-blocked-'));
-    portal = await Portal.create(path.join(work, 'data'));
-    // The proxy is the portal's public address (PUBLIC_URL): the package names it, never a request's Host.
-    proxy = await rangeProxy(portal.url);
-    portal.env.PUBLIC_URL = proxy.origin;
-    await portal.start();
     // The page's origin (the proxy) is a public site; the client on 127.0.0.1 stays loopback.
-    browser = await launchBrowser([`--ip-address-space-overrides=${new URL(proxy.origin).host}=public`]);
-    pkg = await downloadPackage(proxy.origin, work);
-    home = path.join(work, 'home');
-    fs.mkdirSync(home, { recursive: true });
-    remoteHome = path.join(portal.dataDir, 'clusters/11250/public/home/demo');
+    ({ portal, proxy, browser, pkg, home, remoteHome } = await startStage(work, (origin) => [
+      `--ip-address-space-overrides=${new URL(origin).host}=public`,
+    ]));
   }, 180_000);
 
   afterAll(async () => {
-    await stopClient(client, 'SIGKILL');
-    await browser?.close();
-    await proxy?.close();
-    await portal?.kill('SIGTERM');
+    await stopStage({ portal, proxy, browser }, client);
     if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true });
   }, 60_000);
 

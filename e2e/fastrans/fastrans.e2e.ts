@@ -6,20 +6,20 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, formatViolations } from '../support/axe';
-import { launchBrowser } from '../support/browser';
 import { logInToEfile, nameLink, select } from '../support/efile-page';
 import {
-  Portal,
   bigFile,
-  downloadPackage,
   hashTree,
-  rangeProxy,
   sha256File,
   smallFiles,
   startClient,
+  startStage,
   stopClient,
+  stopStage,
   until,
+  type Portal,
   type RunningClient,
+  type Stage,
 } from './support';
 
 /**
@@ -30,7 +30,7 @@ import {
 describe('fast transfer', () => {
   let work: string;
   let portal: Portal;
-  let proxy: Awaited<ReturnType<typeof rangeProxy>>;
+  let proxy: Stage['proxy'];
   let browser: Browser;
   let pkg: string;
   let home: string;
@@ -40,23 +40,12 @@ describe('fast transfer', () => {
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-e2e-fastrans-'));
-    portal = await Portal.create(path.join(work, 'data'));
-    // The proxy is the portal's public address (PUBLIC_URL): the package names it, never a request's Host.
-    proxy = await rangeProxy(portal.url);
-    portal.env.PUBLIC_URL = proxy.origin;
-    await portal.start();
-    browser = await launchBrowser();
-    pkg = await downloadPackage(proxy.origin, work);
-    home = path.join(work, 'home');
-    fs.mkdirSync(path.join(home, 'downloads'), { recursive: true });
-    remoteHome = path.join(portal.dataDir, 'clusters/11250/public/home/demo');
+    ({ portal, proxy, browser, pkg, home, remoteHome } = await startStage(work));
+    fs.mkdirSync(path.join(home, 'downloads'));
   }, 180_000);
 
   afterAll(async () => {
-    await stopClient(client, 'SIGKILL');
-    await browser?.close();
-    await proxy?.close();
-    await portal?.kill('SIGTERM');
+    await stopStage({ portal, proxy, browser }, client);
     try {
       execFileSync('chattr', ['-i', path.join(remoteHome, 'readonly')], { stdio: 'ignore' });
     } catch {

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../support/browser';
 import { freePort } from '../support/portal';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -270,4 +272,55 @@ export async function stopClient(c: RunningClient | null, signal: NodeJS.Signals
   const exited = new Promise((r) => c.child.once('exit', r));
   c.child.kill(signal);
   await exited;
+}
+
+/** What a fast-transfer test file runs against; see {@link startStage}. */
+export interface Stage {
+  portal: Portal;
+  proxy: Awaited<ReturnType<typeof rangeProxy>>;
+  browser: Browser;
+  /** The unpacked client package. */
+  pkg: string;
+  /** The local user's home (empty). */
+  home: string;
+  /** The demo user's home on this machine (cluster 11250, /public/home/demo). */
+  remoteHome: string;
+}
+
+/**
+ * Starts, in `work`, the built portal behind the range proxy, which is its public address (PUBLIC_URL: the package
+ * names it, never a request's Host), and a browser (with `browserArgs`), then downloads the client package from the
+ * portal as a user would. What started is stopped again when a later step fails.
+ */
+export async function startStage(
+  work: string,
+  browserArgs: (proxyOrigin: string) => string[] = () => [],
+): Promise<Stage> {
+  const portal = await Portal.create(path.join(work, 'data'));
+  const started: Partial<Stage> = { portal };
+  try {
+    const proxy = (started.proxy = await rangeProxy(portal.url));
+    portal.env.PUBLIC_URL = proxy.origin;
+    await portal.start();
+    const browser = (started.browser = await launchBrowser(browserArgs(proxy.origin)));
+    const pkg = await downloadPackage(proxy.origin, work);
+    const home = path.join(work, 'home');
+    fs.mkdirSync(home, { recursive: true });
+    const remoteHome = path.join(portal.dataDir, 'clusters/11250/public/home/demo');
+    return { portal, proxy, browser, pkg, home, remoteHome };
+  } catch (e) {
+    await stopStage(started, null);
+    throw e;
+  }
+}
+
+/** Kills the client, then stops what {@link startStage} started (what never started is passed over). */
+export async function stopStage(
+  stage: Partial<Pick<Stage, 'portal' | 'proxy' | 'browser'>>,
+  client: RunningClient | null,
+): Promise<void> {
+  await stopClient(client, 'SIGKILL');
+  await stage.browser?.close();
+  await stage.proxy?.close();
+  await stage.portal?.kill('SIGTERM');
 }

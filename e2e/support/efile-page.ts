@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
+import type { PortalEnv } from './env';
 import { submitLogin, visitor } from './login';
 
 /** E-File's browser tests use the common set-up (the name stays for their imports). */
@@ -39,3 +41,19 @@ export const select = async (page: Page, ...names: string[]) => {
 /** Waits for an Ant Design message with this text. */
 export const message = (page: Page, text: string | RegExp) =>
   page.locator('.ant-message-notice').filter({ hasText: text }).first().waitFor();
+
+/**
+ * The helpers of an E-File browser test over its env: `host(path)`, where a centre's absolute path lies on this
+ * machine (cluster 11250 unless named); `loggedIn()`, {@link logInToEfile} on the env's portal; `refresh(page)`, a
+ * click on the list's refresh button.
+ */
+export function efileHelpers(env: PortalEnv) {
+  return {
+    host: (p: string, cluster = '11250') => path.join(env.portal.dataDir, 'clusters', cluster, p.slice(1)),
+    loggedIn: (language?: 'zh-CN' | 'en-US', at?: string) =>
+      logInToEfile(env.browser, env.portal.url, language, at),
+    refresh: async (page: Page) => {
+      await page.getByTestId('efile-refresh').click();
+    },
+  };
+}

@@ -7,3 +7,11 @@ export function stop(o: { stateDir: string }): Promise<void>;
 /** Where the shell's `efile` command is installed (contracts' EFILE_COMMAND_PATH). */
 export const EFILE_COMMAND: string;
 export function installEfileCommand(log: (line: string) => void): void;
+/** The sshd_config of a login node trusting the portal's SSH user CA (`more`: lines of the caller's). */
+export function sshdConfig(o: {
+  port: number;
+  hostKey: string;
+  pidFile: string;
+  caPub: string;
+  more?: string[];
+}): string;

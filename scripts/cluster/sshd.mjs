@@ -48,6 +48,37 @@ async function freePort() {
 const keygen = (...args) => run('ssh-keygen', ['-q', ...args]);
 const publicLine = (file) => fs.readFileSync(`${file}.pub`, 'utf8').trim().split(/\s+/).slice(0, 2).join(' ');
 
+/**
+ * The sshd_config of a login node that logs users in with certificates of the portal's SSH user CA (`caPub`) only:
+ * no password, no root, no forwarding, on 127.0.0.1:`port`. `more` are lines of the caller's (before LogLevel).
+ * The demo's login node here and the E-Shell tests' sshd (apps/eshell/src/eshell.test-fixture.ts) are written by it.
+ */
+export function sshdConfig({ port, hostKey, pidFile, caPub, more = [] }) {
+  return [
+    `Port ${port}`,
+    'ListenAddress 127.0.0.1',
+    `HostKey ${hostKey}`,
+    `PidFile ${pidFile}`,
+    // The portal's CA: a certificate of it for a user, with the user name as principal, logs that user in.
+    `TrustedUserCAKeys ${caPub}`,
+    'AuthorizedPrincipalsFile none',
+    'PubkeyAuthentication yes',
+    'PasswordAuthentication no',
+    'KbdInteractiveAuthentication no',
+    'UsePAM yes',
+    'PermitRootLogin no',
+    'AllowAgentForwarding no',
+    'AllowTcpForwarding no',
+    'X11Forwarding no',
+    'PrintMotd no',
+    // The shell's locale from the client (the shell service sends LANG), as Debian's own sshd_config does.
+    'AcceptEnv LANG LC_*',
+    ...more,
+    'LogLevel VERBOSE',
+    '',
+  ].join('\n');
+}
+
 /** Starts sshd (a running one of an earlier start is reused); returns the shell service's environment. */
 export async function start({ stateDir, log }) {
   installMissing(['openssh-server', 'openssh-client'], log);
@@ -69,31 +100,9 @@ export async function start({ stateDir, log }) {
     port = await freePort();
     fs.writeFileSync(
       config,
-      [
-        '# Written by scripts/cluster/sshd.mjs (npm run start:cluster): the demo login node of the E-Shell.',
-        `Port ${port}`,
-        'ListenAddress 127.0.0.1',
-        `HostKey ${hostKey}`,
-        `PidFile ${pidFile}`,
-        // The portal's CA: a certificate of it for a user, with the user name as principal, logs that user in.
-        `TrustedUserCAKeys ${ca}.pub`,
-        'AuthorizedPrincipalsFile none',
-        'PubkeyAuthentication yes',
-        'PasswordAuthentication no',
-        'KbdInteractiveAuthentication no',
-        'UsePAM yes',
-        'PermitRootLogin no',
-        'AllowAgentForwarding no',
-        'AllowTcpForwarding no',
-        'X11Forwarding no',
-        'PrintMotd no',
-        // The shell's locale from the client (the shell service sends LANG), as Debian's own sshd_config does.
-        'AcceptEnv LANG LC_*',
+      '# Written by scripts/cluster/sshd.mjs (npm run start:cluster): the demo login node of the E-Shell.\n' +
         // scp (SFTP since OpenSSH 9), sftp and rsync to the login node, as on any cluster.
-        'Subsystem sftp internal-sftp',
-        'LogLevel VERBOSE',
-        '',
-      ].join('\n'),
+        sshdConfig({ port, hostKey, pidFile, caPub: `${ca}.pub`, more: ['Subsystem sftp internal-sftp'] }),
     );
     fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
     execFileSync(SSHD, ['-t', '-f', config]);

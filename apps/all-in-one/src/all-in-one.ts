@@ -27,6 +27,13 @@ export async function buildAllInOne(
   const config = readPortalConfig(env);
   const { app, deps } = await buildPortal(config);
   const rightsOn = ownerRightsLookup(deps);
+  /** What a cluster's service trusts the portal for, in-process: its JWKS, the users' rights, its revocations. */
+  const portalTrust = (clusterId: string) => ({
+    jwks: () => deps.publicJwks(),
+    ownerRights: rightsOn(clusterId),
+    // One revocation store for the process: a logout on the portal reaches every service at once.
+    revocations: deps.revocations,
+  });
   // The demo cluster whose scheduler this machine is (`npm run start:cluster` sets it): its E-File serves the real
   // file system, where the scheduler's jobs run and write, and its job service is mounted at /jobs/<id>.
   const jobsCluster =
@@ -47,12 +54,7 @@ export async function buildAllInOne(
     });
     if (pg) efileConfig.databaseSchema = `efile_${clusterId}`;
     if (efileConfig.EFILE_USER_MODE === 'unix') reachableByUsers(efileConfig.fsRoot);
-    const efileDeps = await openEfileDeps(efileConfig, {
-      jwks: () => deps.publicJwks(),
-      ownerRights: rightsOn(clusterId),
-      // One revocation store for the process: a logout on the portal reaches these instances at once.
-      revocations: deps.revocations,
-    });
+    const efileDeps = await openEfileDeps(efileConfig, portalTrust(clusterId));
     app.addHook('onClose', () => efileDeps.close());
     await registerEfile(app, efileDeps, { prefix: `/efile/${clusterId}` });
   }
@@ -68,11 +70,7 @@ export async function buildAllInOne(
       JOBS_DEMO: env.JOBS_DEMO ?? env.EFILE_DEMO ?? 'true',
       DATA_DIR: config.dataDir,
     });
-    const jobsDeps = await openJobsDeps(jobsConfig, {
-      jwks: () => deps.publicJwks(),
-      ownerRights: rightsOn(jobsCluster),
-      revocations: deps.revocations,
-    });
+    const jobsDeps = await openJobsDeps(jobsConfig, portalTrust(jobsCluster));
     app.addHook('onClose', () => jobsDeps.close());
     await registerJobs(app, jobsDeps, { prefix: `/jobs/${jobsCluster}` });
   }
@@ -94,11 +92,7 @@ export async function buildAllInOne(
       DATA_DIR: config.dataDir,
       ESHELL_HOME_PATTERN: env.ESHELL_HOME_PATTERN ?? '/public/home/{user}',
     });
-    const eshellDeps = await openEshellDeps(eshellConfig, app.log, {
-      jwks: () => deps.publicJwks(),
-      ownerRights: rightsOn(shellCluster),
-      revocations: deps.revocations,
-    });
+    const eshellDeps = await openEshellDeps(eshellConfig, app.log, portalTrust(shellCluster));
     app.addHook('onClose', () => eshellDeps.close());
     await registerEshell(app, eshellDeps, { prefix: `/eshell/${shellCluster}` });
     shellNodes = eshellConfig.loginNodes.map((n) => n.address);

@@ -26,6 +26,14 @@ class PageBrowser extends Browser {
     this.token = dataOf<CurrentUser>(res).tokenList.find((t) => t.clusterId === this.cluster)?.token ?? '';
     return this;
   }
+  /** A fast-transfer day token for a folder on the user's cluster, as the page asks for one. */
+  async dayToken(directory: string) {
+    const res = await this.call('POST', '/model-zoo/proxy/efile/fastrans/login', {
+      directory: encodeURIComponent(directory),
+      clusterId: this.cluster,
+    });
+    return dataOf<{ token: string }>(res).token;
+  }
   /** A call to the user's cluster's efile with this browser's token (or another), as the page makes it. */
   efile(method: 'GET' | 'POST', url: string, token = this.token, json?: unknown) {
     return this.app.inject({
@@ -121,12 +129,7 @@ describe('revocation reaches the cluster services at once (all-in-one)', () => {
 
   it('a day token and a Linux command are listed, revocable by their user only, and refused once revoked', async () => {
     const page = await new PageBrowser(app).login('wangwu');
-    const day = dataOf<{ token: string }>(
-      await page.call('POST', '/model-zoo/proxy/efile/fastrans/login', {
-        directory: encodeURIComponent('/public/home/wangwu'),
-        clusterId: '11251',
-      }),
-    ).token;
+    const day = await page.dayToken('/public/home/wangwu');
     const cmd = dataOf<{ url: string }>(
       await page.efile('GET', '/linuxUpload.action?path=/public/home/wangwu'),
     );
@@ -161,12 +164,7 @@ describe('revocation reaches the cluster services at once (all-in-one)', () => {
   it('disabling a user stops their tokens at once, day tokens included', async () => {
     const admin = await new PageBrowser(app).login('admin');
     const user = await new PageBrowser(app).login('wangwu');
-    const day = dataOf<{ token: string }>(
-      await user.call('POST', '/model-zoo/proxy/efile/fastrans/login', {
-        directory: encodeURIComponent('/public/home/wangwu'),
-        clusterId: '11251',
-      }),
-    ).token;
+    const day = await user.dayToken('/public/home/wangwu');
     const wangwuList = (t: string) => user.efile('GET', '/list.action?path=/public/home/wangwu', t);
     expect(codeOf(await wangwuList(user.token))).toBe('0');
     expect(codeOf(await wangwuList(day))).toBe('0');

@@ -12,6 +12,7 @@ import { makePortalKeys } from '@hpc/server-kit/testing';
 import { buildEshell } from './app';
 import { textOf } from './http/socket';
 import { readEshellConfig } from './config';
+import { sshdConfig } from '../../../scripts/cluster/sshd.mjs';
 
 export const CLUSTER = 'et1';
 export const SSHD = '/usr/sbin/sshd';
@@ -59,27 +60,13 @@ export async function startSshd(dir: string, caPub: string) {
   const config = path.join(dir, 'sshd_config');
   fs.writeFileSync(
     config,
-    [
-      `Port ${port}`,
-      'ListenAddress 127.0.0.1',
-      `HostKey ${path.join(dir, 'host_ed25519')}`,
-      `PidFile ${path.join(dir, 'sshd.pid')}`,
-      `TrustedUserCAKeys ${path.join(dir, 'ca.pub')}`,
-      'AuthorizedPrincipalsFile none',
-      'AuthorizedKeysFile none',
-      'PubkeyAuthentication yes',
-      'PasswordAuthentication no',
-      'KbdInteractiveAuthentication no',
-      'UsePAM yes',
-      'PermitRootLogin no',
-      'AllowAgentForwarding no',
-      'AllowTcpForwarding no',
-      'X11Forwarding no',
-      'PrintMotd no',
-      'AcceptEnv LANG LC_*',
-      'LogLevel VERBOSE',
-      '',
-    ].join('\n'),
+    sshdConfig({
+      port,
+      hostKey: path.join(dir, 'host_ed25519'),
+      pidFile: path.join(dir, 'sshd.pid'),
+      caPub: path.join(dir, 'ca.pub'),
+      more: ['AuthorizedKeysFile none'],
+    }),
   );
   fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   const logFile = path.join(dir, 'sshd.log');

@@ -1,24 +1,14 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+import { layerLinter } from '../../../test-support/layer-lint';
 
 /**
  * The web's layer rule of eslint.config.js (issue 23 §4): the repository's own config on small snippets linted as
  * if they were files of the web app. Only the import rule runs (no type information needed), so this is quick.
  */
 describe('the web layer rule', () => {
-  const eslint = new ESLint({
-    cwd: root,
-    overrideConfig: { languageOptions: { parserOptions: { projectService: false, project: null } } },
-    ruleFilter: ({ ruleId }) => ruleId === 'no-restricted-imports',
-  });
-  const lint = async (file: string, code: string) => {
-    const [result] = await eslint.lintText(code, { filePath: path.join(root, 'apps/web/src', file) });
-    return result!.messages.map((m) => m.message);
-  };
+  const linter = layerLinter();
+  const lint = (file: string, code: string) => linter(path.join('apps/web/src', file), code);
   const INSIDES = 'only through its index.ts';
 
   it("refuses a feature importing another feature's insides, at any depth, and allows its index", async () => {

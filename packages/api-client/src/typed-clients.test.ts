@@ -147,21 +147,10 @@ describe('fastransApi / fastransWebApi', () => {
     const web = fastransWebApi(new ApiClient({ baseUrl: 'http://p', fetch: r.fetch }), '1.2.3');
     await web.login('uk');
     await web.heartbeat('w t');
-    expect(r.calls[0]!.url).toBe('http://p/fastrans/api');
-    expect(JSON.parse(r.calls[0]!.body)).toEqual({
-      id: 1,
-      version: '1.2.3',
-      module: 'user',
-      action: 'login',
-      UK: 'uk',
-    });
-    expect(r.calls[1]!.url).toBe('http://p/fastrans/api?token=w+t');
-    expect(JSON.parse(r.calls[1]!.body)).toEqual({
-      id: 2,
-      version: '1.2.3',
-      module: 'client',
-      action: 'heartbeat',
-    });
+    expect(r.calls.map((c): unknown[] => [c.url, JSON.parse(c.body)])).toEqual([
+      ['http://p/fastrans/api', { id: 1, version: '1.2.3', module: 'user', action: 'login', UK: 'uk' }],
+      ['http://p/fastrans/api?token=w+t', { id: 2, version: '1.2.3', module: 'client', action: 'heartbeat' }],
+    ]);
   });
 
   it('throws a refusal of the web server as the ApiError of its envelope', async () => {

@@ -49,9 +49,12 @@ export const CatalogSort = Type.Union([
 ]);
 export type CatalogSort = Static<typeof CatalogSort>;
 
-/** Common list body: keyword over name and description in both languages, labels (all must match), paging. */
+/**
+ * Common list body: keyword over name and description in both languages, category, labels (all must match), paging.
+ */
 const listFields = {
   keyword: Type.Optional(Type.String({ maxLength: 200 })),
+  category: Type.Optional(Type.String({ maxLength: 100 })),
   labels: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })),
   sort: Type.Optional(CatalogSort),
   pageNum: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
@@ -63,7 +66,6 @@ const listFields = {
 export const ImageListBody = Type.Object({
   ...listFields,
   acceleratorType: Type.Optional(Type.String({ maxLength: 50 })),
-  category: Type.Optional(Type.String({ maxLength: 100 })),
 });
 export type ImageListBody = Static<typeof ImageListBody>;
 
@@ -80,10 +82,7 @@ export const ImageCard = Type.Object({
 });
 export type ImageCard = Static<typeof ImageCard>;
 
-export const ModelListBody = Type.Object({
-  ...listFields,
-  category: Type.Optional(Type.String({ maxLength: 100 })),
-});
+export const ModelListBody = Type.Object(listFields);
 export type ModelListBody = Static<typeof ModelListBody>;
 
 export const ModelCard = Type.Object({
@@ -94,10 +93,7 @@ export const ModelCard = Type.Object({
 });
 export type ModelCard = Static<typeof ModelCard>;
 
-export const AppListBody = Type.Object({
-  ...listFields,
-  category: Type.Optional(Type.String({ maxLength: 100 })),
-});
+export const AppListBody = Type.Object(listFields);
 export type AppListBody = Static<typeof AppListBody>;
 
 export const AppCard = Type.Object({
@@ -109,20 +105,18 @@ export const AppCard = Type.Object({
 });
 export type AppCard = Static<typeof AppCard>;
 
-export const AcceleratorType = Type.Object({
+/** A choice of a filter (an accelerator type, a category) with the number of items it keeps. */
+const FilterChoice = Type.Object({
   value: Type.String(),
   label: Type.String(),
   labelEn: Type.String(),
   count: Type.Integer(),
 });
+
+export const AcceleratorType = FilterChoice;
 export type AcceleratorType = Static<typeof AcceleratorType>;
 
-export const Category = Type.Object({
-  value: Type.String(),
-  label: Type.String(),
-  labelEn: Type.String(),
-  count: Type.Integer(),
-});
+export const Category = FilterChoice;
 export type Category = Static<typeof Category>;
 
 export const CategoryListBody = Type.Object({

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { Page, PageQuery } from './common';
 import { Envelope } from './envelope';
 
 /**
@@ -26,8 +27,7 @@ export const ListSort = Type.Union(
 );
 export const ListQuery = Obj({
   path: ClusterPath,
-  pageNum: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 20 })),
+  ...PageQuery.properties,
   sort: Type.Optional(Type.String({ default: 'name' })),
   order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' })),
   /** Case-insensitive substring of the name, within this directory only. */
@@ -54,13 +54,7 @@ export const FileEntry = Obj({
   mtime: Type.Number(),
 });
 export type FileEntry = Static<typeof FileEntry>;
-export const ListData = Obj({
-  path: Type.String(),
-  list: Type.Array(FileEntry),
-  total: Type.Integer(),
-  pageNum: Type.Integer(),
-  pageSize: Type.Integer(),
-});
+export const ListData = Obj({ path: Type.String(), ...Page(FileEntry).properties });
 export const ListResponse = Envelope(ListData);
 
 // ---- simple file operations -------------------------------------------------------------------------------------
@@ -274,18 +268,8 @@ export const ShareCloseQuery = Obj({
   path: Type.Optional(ClusterPath),
 });
 export const ShareCloseResponse = Envelope(Obj({ closed: Type.Integer() }));
-export const ShareListQuery = Obj({
-  pageNum: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 20 })),
-});
-export const ShareListResponse = Envelope(
-  Obj({
-    list: Type.Array(ShareInfo),
-    total: Type.Integer(),
-    pageNum: Type.Integer(),
-    pageSize: Type.Integer(),
-  }),
-);
+export const ShareListQuery = PageQuery;
+export const ShareListResponse = Envelope(Page(ShareInfo));
 export const IncludeShareQuery = Obj({ paths: Paths });
 /** `shared`: a path itself is shared; `include`: a path is shared or contains shared items. */
 export const IncludeShareResponse = Envelope(Obj({ include: Bool, shared: Bool, count: Type.Integer() }));
@@ -306,8 +290,7 @@ export const ShareVerifyResponse = Envelope(
 export const PublicListQuery = Obj({
   shareToken: Type.String({ minLength: 1, maxLength: 100 }),
   path: Type.Optional(Type.String({ maxLength: 4096 })),
-  pageNum: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 20 })),
+  ...PageQuery.properties,
   sort: Type.Optional(Type.String({ default: 'name' })),
   order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' })),
 });

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { Page, PageQuery } from './common';
 import { Envelope } from './envelope';
 
 /**
@@ -123,12 +124,7 @@ export const JobListState = Type.Union([
 ]);
 export type JobListState = Static<typeof JobListState>;
 
-const PageFields = {
-  pageNum: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 20 })),
-};
-
-export const JobListQuery = Obj({ state: Type.Optional(JobListState), ...PageFields });
+export const JobListQuery = Obj({ state: Type.Optional(JobListState), ...PageQuery.properties });
 export type JobListQuery = Static<typeof JobListQuery>;
 
 /** One job as the lists show it. */
@@ -169,10 +165,7 @@ export const QueueStatus = Obj({
 export type QueueStatus = Static<typeof QueueStatus>;
 
 export const JobListData = Obj({
-  list: Type.Array(JobSummary),
-  total: Type.Integer(),
-  pageNum: Type.Integer(),
-  pageSize: Type.Integer(),
+  ...Page(JobSummary).properties,
   /** The user's jobs in the queue by state, whatever the filter. */
   counts: Obj({ running: Type.Integer(), pending: Type.Integer() }),
   status: QueueStatus,
@@ -186,7 +179,7 @@ export const JobHistoryQuery = Obj({
   end: Type.Optional(Type.Integer({ minimum: 0 })),
   state: Type.Optional(Type.String({ maxLength: 32, pattern: '^[A-Z_]*$' })),
   account: Type.Optional(Type.String({ maxLength: 64 })),
-  ...PageFields,
+  ...PageQuery.properties,
 });
 export type JobHistoryQuery = Static<typeof JobHistoryQuery>;
 
@@ -196,12 +189,7 @@ export const JobHistoryEntry = Obj({
   exitCode: Type.String(),
 });
 export type JobHistoryEntry = Static<typeof JobHistoryEntry>;
-export const JobHistoryData = Obj({
-  list: Type.Array(JobHistoryEntry),
-  total: Type.Integer(),
-  pageNum: Type.Integer(),
-  pageSize: Type.Integer(),
-});
+export const JobHistoryData = Page(JobHistoryEntry);
 export type JobHistoryData = Static<typeof JobHistoryData>;
 export const JobHistoryResponse = Envelope(JobHistoryData);
 

@@ -1,5 +1,5 @@
 import { SERVICE_LIST_PARAMS, type ServiceEntry, type ServiceListParam } from '@hpc/contracts';
-import { UsageError, arg, opt, type Command, type ParsedArgs } from './command';
+import { UsageError, arg, opt, type Command } from './command';
 
 /** `url` or `url=true` enables the entry, `url=false` lists it disabled. */
 function entry(text: string): ServiceEntry {
@@ -8,12 +8,23 @@ function entry(text: string): ServiceEntry {
   return { url: m[1], enable: m[2] === 'false' ? 'false' : 'true' };
 }
 
-/** The grant `storage grant` makes and `storage revoke` takes back: `<clusterId> <path> (--user U | --group G)`. */
-const storageGrant = (args: ParsedArgs) => ({
-  clusterId: arg(args, 0, 'clusterId'),
-  path: arg(args, 1, 'path'),
-  username: opt(args, 'user'),
-  groupId: opt(args, 'group'),
+/** `storage grant` makes a grant, `storage revoke` takes it back: `<clusterId> <path> (--user U | --group G)`. */
+const storageCommand = (verb: 'grant' | 'revoke', summary: string): Command => ({
+  name: `storage ${verb}`,
+  usage: `storage ${verb} <clusterId> <path> (--user U | --group G)`,
+  summary,
+  valueOptions: ['user', 'group'],
+  async run({ services, out }, args) {
+    const grant = {
+      clusterId: arg(args, 0, 'clusterId'),
+      path: arg(args, 1, 'path'),
+      username: opt(args, 'user'),
+      groupId: opt(args, 'group'),
+    };
+    if (verb === 'grant') await services.computeUsers.grantPath(grant);
+    else await services.computeUsers.revokePath(grant);
+    out(verb === 'grant' ? 'granted' : 'revoked');
+  },
 });
 
 export const clusterCommands: Command[] = [
@@ -116,24 +127,6 @@ export const clusterCommands: Command[] = [
       out('removed');
     },
   },
-  {
-    name: 'storage grant',
-    usage: 'storage grant <clusterId> <path> (--user U | --group G)',
-    summary: 'grant a shared storage path on a cluster to a user or a user group',
-    valueOptions: ['user', 'group'],
-    async run({ services, out }, args) {
-      await services.computeUsers.grantPath(storageGrant(args));
-      out('granted');
-    },
-  },
-  {
-    name: 'storage revoke',
-    usage: 'storage revoke <clusterId> <path> (--user U | --group G)',
-    summary: 'take a shared storage grant back',
-    valueOptions: ['user', 'group'],
-    async run({ services, out }, args) {
-      await services.computeUsers.revokePath(storageGrant(args));
-      out('revoked');
-    },
-  },
+  storageCommand('grant', 'grant a shared storage path on a cluster to a user or a user group'),
+  storageCommand('revoke', 'take a shared storage grant back'),
 ];

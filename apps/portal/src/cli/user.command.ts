@@ -7,6 +7,17 @@ const role = (text: string): UserRole => {
   return text;
 };
 
+/** `user disable <username>` and `user enable <username>`: the user's status. */
+const statusCommand = (verb: 'disable' | 'enable', summary: string): Command => ({
+  name: `user ${verb}`,
+  usage: `user ${verb} <username>`,
+  summary,
+  async run({ services, out }, args) {
+    await services.users.setStatus(arg(args, 0, 'username'), verb === 'disable' ? 'disabled' : 'active');
+    out(`${verb}d`);
+  },
+});
+
 export const userCommands: Command[] = [
   {
     name: 'user add',
@@ -57,24 +68,8 @@ export const userCommands: Command[] = [
       out(`user ${username} updated`);
     },
   },
-  {
-    name: 'user disable',
-    usage: 'user disable <username>',
-    summary: 'refuse further logins and end the sessions of a user',
-    async run({ services, out }, args) {
-      await services.users.setStatus(arg(args, 0, 'username'), 'disabled');
-      out('disabled');
-    },
-  },
-  {
-    name: 'user enable',
-    usage: 'user enable <username>',
-    summary: 'allow a disabled user to log in again',
-    async run({ services, out }, args) {
-      await services.users.setStatus(arg(args, 0, 'username'), 'active');
-      out('enabled');
-    },
-  },
+  statusCommand('disable', 'refuse further logins and end the sessions of a user'),
+  statusCommand('enable', 'allow a disabled user to log in again'),
   {
     name: 'user link-sso',
     usage: 'user link-sso <username> --subject SUB [--issuer URL]',

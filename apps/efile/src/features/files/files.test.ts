@@ -84,6 +84,11 @@ describe.each(testDbTargets())('files calls ($name)', (db) => {
   });
 
   it('creates, renames, checks and removes with the spec codes (form and JSON bodies)', async () => {
+    /** The code of renaming the new folder's a.txt to `newName`. */
+    const renameA = async (newName: string) => {
+      const res = await post('/rename.action', { path: '/public/home/demo/新建文件夹/a.txt', newName });
+      return res.json<{ code: string }>().code;
+    };
     expect((await post('/mkdir.action', { path: '/public/home/demo/新建文件夹' })).json().code).toBe('0');
     expect((await post('/mkdir.action', { path: '/public/home/demo/新建文件夹' })).json().code).toBe('1023');
     expect((await post('/mkdir.action', { path: '/public/home/demo/' + 'x'.repeat(71) })).json().code).toBe(
@@ -101,23 +106,11 @@ describe.each(testDbTargets())('files calls ($name)', (db) => {
     expect(
       (await post('/touchFile.action', { path: '/public/home/demo/新建文件夹/a.txt' })).json().code,
     ).toBe('1021');
-    expect(
-      (await post('/rename.action', { path: '/public/home/demo/新建文件夹/a.txt', newName: 'a.txt' })).json()
-        .code,
-    ).toBe('1005');
-    expect(
-      (await post('/rename.action', { path: '/public/home/demo/新建文件夹/a.txt', newName: 'x/y' })).json()
-        .code,
-    ).toBe('1027');
+    expect(await renameA('a.txt')).toBe('1005');
+    expect(await renameA('x/y')).toBe('1027');
     await post('/touchFile.action', { path: '/public/home/demo/新建文件夹/b.txt' });
-    expect(
-      (await post('/rename.action', { path: '/public/home/demo/新建文件夹/a.txt', newName: 'b.txt' })).json()
-        .code,
-    ).toBe('1021');
-    expect(
-      (await post('/rename.action', { path: '/public/home/demo/新建文件夹/a.txt', newName: 'c.txt' })).json()
-        .code,
-    ).toBe('0');
+    expect(await renameA('b.txt')).toBe('1021');
+    expect(await renameA('c.txt')).toBe('0');
     expect((await post('/exist.action', { path: '/public/home/demo/新建文件夹/c.txt' })).json().data).toEqual(
       { exist: true, isDirectory: false },
     );

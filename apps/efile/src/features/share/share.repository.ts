@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type ExpressionOrFactory, type Kysely, type SqlBool } from 'kysely';
 import type { EfileDatabase } from '../../db/database';
 
 export type ShareRow = EfileDatabase['efile_shares'];
@@ -10,6 +10,19 @@ export type ShareRow = EfileDatabase['efile_shares'];
 export function shareRepository(db: Kysely<EfileDatabase>) {
   const under = (p: string) => (eb: ExpressionBuilder<EfileDatabase, 'efile_shares'>) =>
     eb.or([eb('path', '=', p), eb(sql`substr(path, 1, ${p.length + 1})`, '=', `${p}/`)]);
+  /** Closes the open shares `which` selects; how many it closed. */
+  const closeOpen = async (
+    which: ExpressionOrFactory<EfileDatabase, 'efile_shares', SqlBool>,
+    now: number,
+  ) => {
+    const r = await db
+      .updateTable('efile_shares')
+      .set({ closed_at: now })
+      .where(which)
+      .where('closed_at', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  };
   return {
     async insert(row: ShareRow) {
       await db.insertInto('efile_shares').values(row).execute();
@@ -35,26 +48,9 @@ export function shareRepository(db: Kysely<EfileDatabase>) {
         .executeTakeFirstOrThrow();
       return { rows, total: Number(n) };
     },
-    async close(id: string, sub: string, now: number) {
-      const r = await db
-        .updateTable('efile_shares')
-        .set({ closed_at: now })
-        .where('id', '=', id)
-        .where('owner_sub', '=', sub)
-        .where('closed_at', 'is', null)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows);
-    },
-    async closeByPath(sub: string, p: string, now: number) {
-      const r = await db
-        .updateTable('efile_shares')
-        .set({ closed_at: now })
-        .where('owner_sub', '=', sub)
-        .where('path', '=', p)
-        .where('closed_at', 'is', null)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows);
-    },
+    close: (id: string, sub: string, now: number) => closeOpen((eb) => eb.and({ id, owner_sub: sub }), now),
+    closeByPath: (sub: string, p: string, now: number) =>
+      closeOpen((eb) => eb.and({ owner_sub: sub, path: p }), now),
     /** Open shares at or under a path (any owner: a shared folder may be granted to several users). */
     async openUnder(p: string, now: number) {
       return db
@@ -67,12 +63,7 @@ export function shareRepository(db: Kysely<EfileDatabase>) {
     },
     /** Closes the open shares at or under a path: it was deleted, renamed or moved. */
     async closeUnder(p: string, now: number) {
-      await db
-        .updateTable('efile_shares')
-        .set({ closed_at: now })
-        .where(under(p))
-        .where('closed_at', 'is', null)
-        .execute();
+      await closeOpen(under(p), now);
     },
   };
 }

@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely';
 import type { PortalDatabase } from '../../db/database';
 import { CatalogRepository, type NewItem } from './catalog.repository';
 import { dictionaryBundle } from './seed/demo-bundle';
-import { IMAGE_FAMILIES } from './seed/images.data';
-import { MODELS } from './seed/models.data';
+import { IMAGE_FAMILIES, MODELS } from './seed/seed-data';
 
 const TWO_YEARS = 2 * 365 * 24 * 3600 * 1000;
 const START = Date.UTC(2024, 0, 1);

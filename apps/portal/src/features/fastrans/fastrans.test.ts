@@ -11,6 +11,12 @@ import { Browser, dataOf, loggedIn } from '../identity/identity.test-fixture';
 
 const PREFIX = '/model-zoo/proxy/efile/fastrans';
 
+/** The fast-transfer web server's envelope, as far as the tests read it. */
+interface WebAnswer {
+  code: string;
+  data: { token: string };
+}
+
 describe('portal fast-transfer calls', () => {
   let app: AppServer;
   let tmp: ReturnType<typeof makeTempDir>;
@@ -31,6 +37,14 @@ describe('portal fast-transfer calls', () => {
     b.post(`${PREFIX}/login`, {
       form: new URLSearchParams({ directory, clusterId: '11250', ...extra }).toString(),
     });
+
+  /** The day token of `b`'s fast-transfer login for `home` (what the client sends the web server as `UK`). */
+  const dayToken = async (home: string, b = demo) =>
+    dataOf<{ token: string }>(await login(encodeURIComponent(home), b)).token;
+
+  /** A call of the fast-transfer web server (`POST /fastrans/api`), with a web token when given. */
+  const web = (body: Record<string, unknown>, token?: string) =>
+    app.inject({ method: 'POST', url: `/fastrans/api${token ? `?token=${token}` : ''}`, payload: body });
 
   it('logs in to fast transfer for a folder of the home: a day token limited to the home', async () => {
     const res = await login(encodeURIComponent('/public/home/demo/结果'));
@@ -76,13 +90,7 @@ describe('portal fast-transfer calls', () => {
   });
 
   it('web server: login with the day token, the servers of the cluster with the token suffix, the update prompt', async () => {
-    const uk = dataOf<{ token: string }>(await login(encodeURIComponent('/public/home/demo'))).token;
-    const web = (body: Record<string, unknown>, token?: string) =>
-      app.inject({
-        method: 'POST',
-        url: `/fastrans/api${token ? `?token=${token}` : ''}`,
-        payload: body,
-      });
+    const uk = await dayToken('/public/home/demo');
     const old = await web({ id: 1, version: '0.9.0', module: 'user', action: 'login', UK: uk });
     expect(old.json()).toMatchObject({
       id: 1,
@@ -163,18 +171,12 @@ describe('portal fast-transfer calls', () => {
     await post('/api/admin/computeusers', { username: 'zhaoft', clusterId: '11250', accountId: 'acct-zft' });
     const zhao = new Browser(app);
     expect((await zhao.login('zhaoft', 'zhaoft-pass-1')).statusCode).toBe(200);
-    const uk = dataOf<{ token: string }>(await login(encodeURIComponent('/public/home/zhaoft'), zhao)).token;
-    const web = async (body: Record<string, unknown>, token?: string) =>
-      (
-        await app.inject({
-          method: 'POST',
-          url: `/fastrans/api${token ? `?token=${token}` : ''}`,
-          payload: { id: 1, version: '1.0.0', ...body },
-        })
-      ).json<{ code: string; data: { token: string } }>();
-    const first = await web({ module: 'user', action: 'login', UK: uk });
+    const uk = await dayToken('/public/home/zhaoft', zhao);
+    const call = async (body: Record<string, unknown>, token?: string) =>
+      (await web({ id: 1, version: '1.0.0', ...body }, token)).json<WebAnswer>();
+    const first = await call({ module: 'user', action: 'login', UK: uk });
     expect(first.code).toBe('0');
-    const list = () => web({ module: 'server', action: 'list' }, first.data.token);
+    const list = () => call({ module: 'server', action: 'list' }, first.data.token);
     const relayPoll = async () =>
       (
         await app.inject({
@@ -189,27 +191,23 @@ describe('portal fast-transfer calls', () => {
     await post('/api/admin/accounts', { accountId: 'acct-zft', status: 'Disable' });
     expect((await list()).code).toBe('1007');
     expect(await relayPoll()).toBe('1007');
-    expect((await web({ module: 'user', action: 'login', UK: uk })).code).toBe('1007');
-    expect((await web({ module: 'client', action: 'heartbeat' }, first.data.token)).code).toBe('1007');
+    expect((await call({ module: 'user', action: 'login', UK: uk })).code).toBe('1007');
+    expect((await call({ module: 'client', action: 'heartbeat' }, first.data.token)).code).toBe('1007');
     await post('/api/admin/accounts', { accountId: 'acct-zft', status: 'Normal' });
     expect((await list()).code).toBe('0');
 
     // The portal user disabled: every day token made before is revoked, the login with it refused.
     await post('/api/admin/users/update', { username: 'zhaoft', status: 'disabled' });
     expect((await list()).code).not.toBe('0');
-    expect((await web({ module: 'user', action: 'login', UK: uk })).code).not.toBe('0');
+    expect((await call({ module: 'user', action: 'login', UK: uk })).code).not.toBe('0');
     await post('/api/admin/users/update', { username: 'zhaoft', status: 'active' });
     // Still refused: the token was made before the disabling (a new login gives a new one).
-    expect((await web({ module: 'user', action: 'login', UK: uk })).code).toBe('1406');
+    expect((await call({ module: 'user', action: 'login', UK: uk })).code).toBe('1406');
   });
 
   it("relay: a page reaches only its own user's client, and only while that client is logged in", async () => {
-    const uk = dataOf<{ token: string }>(await login(encodeURIComponent('/public/home/demo'))).token;
-    const signIn = await app.inject({
-      method: 'POST',
-      url: '/fastrans/api',
-      payload: { id: 1, version: '1.0.0', module: 'user', action: 'login', UK: uk },
-    });
+    const uk = await dayToken('/public/home/demo');
+    const signIn = await web({ id: 1, version: '1.0.0', module: 'user', action: 'login', UK: uk });
     const token = signIn.json<{ data: { token: string } }>().data.token;
     const poll = (t: string, after = 0) =>
       app.inject({
@@ -275,13 +273,9 @@ describe('portal fast-transfer calls', () => {
   }, 40_000);
 
   it("relay: with the user's clients on two machines, the page's action reaches the one it names", async () => {
-    const uk = dataOf<{ token: string }>(await login(encodeURIComponent('/public/home/demo'))).token;
-    const web = (body: Record<string, unknown>, token?: string) =>
-      app.inject({
-        method: 'POST',
-        url: `/fastrans/api${token ? `?token=${token}` : ''}`,
-        payload: { id: 1, version: '1.1.0', ...body },
-      });
+    const uk = await dayToken('/public/home/demo');
+    const call = (body: Record<string, unknown>, token?: string) =>
+      web({ id: 1, version: '1.1.0', ...body }, token);
     const machines = [
       { client: 'workstation-id', label: 'workstation' },
       { client: 'laptop-id', label: 'laptop' },
@@ -289,7 +283,7 @@ describe('portal fast-transfer calls', () => {
     const tokens: string[] = [];
     for (const who of machines)
       tokens.push(
-        (await web({ module: 'user', action: 'login', UK: uk, ...who })).json<{ data: { token: string } }>()
+        (await call({ module: 'user', action: 'login', UK: uk, ...who })).json<{ data: { token: string } }>()
           .data.token,
       );
     type Batch = { data: { requests: { n: number; m: Record<string, unknown> }[] } };
@@ -332,7 +326,7 @@ describe('portal fast-transfer calls', () => {
     expect((await asked).json()).toMatchObject({ code: '0', data: 'laptop listing' });
 
     // The workstation logs out: the laptop stays listed and reachable; the workstation is not running.
-    await web({ module: 'user', action: 'logout', ...machines[0] }, tokens[0]);
+    await call({ module: 'user', action: 'logout', ...machines[0] }, tokens[0]);
     // Its waiting poll ends empty: the laptop's request never reached it.
     expect(await workstation).toEqual([]);
     const after = dataOf<{ clients: { id: string }[] }>(await demo.get(`${PREFIX}/presence`));

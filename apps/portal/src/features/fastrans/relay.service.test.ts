@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryKv, RedisKv, type KvStore } from '@hpc/server-kit';
 import { relayService } from './relay.service';
 import { clientIdentity, clientPresence, LEGACY_CLIENT_ID } from './client-presence';
@@ -44,14 +44,20 @@ const WORK = { id: 'work-station-1', label: 'workstation', version: '1.1.0' };
 const LAPTOP = { id: 'laptop-22', label: 'laptop', version: '1.1.0' };
 
 describe.each(stores)('the fast-transfer relay (%s)', (_name, makeKv) => {
-  // Sends nobody awaits (their pages give up): settled before the store closes.
+  // Sends nobody awaits (their pages give up): settled before the store closes, after each test.
   let sent: Promise<unknown>[] = [];
+  let store: KvStore | undefined;
   const setup = () => {
     sent = [];
-    const kv = makeKv();
+    const kv = (store = makeKv());
     const presence = clientPresence(kv);
     return { kv, presence, relay: relayService(kv, presence) };
   };
+  afterEach(async () => {
+    await Promise.all(sent);
+    await store?.close();
+    store = undefined;
+  });
 
   it('carries an action to the polling client and its answer back to the page', async () => {
     const { kv, relay } = setup();
@@ -68,12 +74,10 @@ describe.each(stores)('the fast-transfer relay (%s)', (_name, makeKv) => {
     // Answered once: the request and the answer are gone.
     expect(await kv.get(`fastrans:relay:7:${WORK.id}:q:1`)).toBeNull();
     expect(await kv.get(`fastrans:relay:7:${WORK.id}:a:1`)).toBeNull();
-    await Promise.all(sent);
-    await kv.close();
   });
 
   it("hands a client only its own user's requests, each once", async () => {
-    const { kv, relay } = setup();
+    const { relay } = setup();
     // Both users' clients poll (each with its own web token, so its own user).
     const seven = relay.poll('7', WORK, 0, 1_000);
     const eight = relay.poll('8', WORK, 0, 1_000);
@@ -84,12 +88,10 @@ describe.each(stores)('the fast-transfer relay (%s)', (_name, makeKv) => {
     expect(mine.requests.map((r) => r.m.action)).toEqual(['list']);
     expect((await eight).requests.map((r) => r.m.action)).toEqual(['logout']);
     expect((await relay.poll('7', WORK, mine.seq, 200)).requests).toEqual([]);
-    await Promise.all(sent);
-    await kv.close();
   });
 
   it("hands each of a user's two clients only the requests addressed to it; unaddressed, neither", async () => {
-    const { kv, relay, presence } = setup();
+    const { relay, presence } = setup();
     const work = relay.poll('7', WORK, 0, 1_500);
     const laptop = relay.poll('7', LAPTOP, 0, 1_500);
     await settle(relay, ['7', WORK.id], ['7', LAPTOP.id]);
@@ -110,23 +112,19 @@ describe.each(stores)('the fast-transfer relay (%s)', (_name, makeKv) => {
     ]);
     // A named client that does not poll: not running.
     expect((await relay.send(7, 'elsewhere', { action: 'list' })).code).toBe('631013');
-    await Promise.all(sent);
-    await kv.close();
   });
 
   it('gives each request to exactly one of 20 polls of one client at once', async () => {
-    const { kv, relay } = setup();
+    const { relay } = setup();
     const polls = Array.from({ length: 20 }, () => relay.poll('7', WORK, 0, 3_000));
     await settle(relay, ['7', WORK.id]);
     for (let i = 0; i < 5; i++) sent.push(relay.send(7, WORK.id, { action: 'get_trans_count', i }, 400));
     const got = (await Promise.all(polls)).flatMap((p) => p.requests.map((r) => r.n));
     expect(got.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
-    await Promise.all(sent);
-    await kv.close();
   });
 
   it('still serves an older client that sends no id, as one client of a fixed id', async () => {
-    const { kv, relay, presence } = setup();
+    const { relay, presence } = setup();
     const old = clientIdentity({ version: '1.0.0' });
     expect(old).toEqual({ id: LEGACY_CLIENT_ID, label: '', version: '1.0.0' });
     const client = (async () => {
@@ -137,8 +135,6 @@ describe.each(stores)('the fast-transfer relay (%s)', (_name, makeKv) => {
     expect(await relay.send(7, undefined, { action: 'check' }, 5_000)).toMatchObject({ data: 'ok' });
     await client;
     expect((await presence.list(7)).map((c) => c.id)).toEqual([LEGACY_CLIENT_ID]);
-    await Promise.all(sent);
-    await kv.close();
   });
 
   it('answers 631013 at once when no client polls, 30001 when the polling client does not answer', async () => {
@@ -149,8 +145,6 @@ describe.each(stores)('the fast-transfer relay (%s)', (_name, makeKv) => {
     expect((await relay.send(7, undefined, { action: 'check' }, 300)).code).toBe('30001');
     // The request that nobody took is withdrawn: a client polling later does not run it.
     expect((await relay.poll('7', WORK, 0, 200)).requests).toEqual([]);
-    await Promise.all(sent);
-    await kv.close();
   });
 
   it("stops at one client's logout: its waiting poll ends empty, the user's other client stays", async () => {
@@ -168,17 +162,13 @@ describe.each(stores)('the fast-transfer relay (%s)', (_name, makeKv) => {
     await settle(relay, ['7', LAPTOP.id]);
     sent.push(relay.send(7, undefined, { action: 'list' }, 300));
     expect((await laptop).requests.map((r) => r.m.action)).toEqual(['list']);
-    await Promise.all(sent);
-    await kv.close();
   });
 
   it('starts from the beginning when the counter expired and began again', async () => {
-    const { kv, relay } = setup();
+    const { relay } = setup();
     const polled = relay.poll('7', WORK, 40, 1_000);
     await settle(relay, ['7', WORK.id]);
     sent.push(relay.send(7, undefined, { action: 'servers' }, 500));
     expect((await polled).requests.map((r) => r.m.action)).toEqual(['servers']);
-    await Promise.all(sent);
-    await kv.close();
   });
 });

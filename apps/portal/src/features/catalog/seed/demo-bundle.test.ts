@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Limits } from '@hpc/contracts';
 import { demoItems } from './demo-bundle';
+import { APPS, parseSeed } from './seed-data';
+import { Type } from 'typebox';
 
 /** The demo must show every widget of spec §2 and contain no slips (issue 25 §3.9). */
 describe('the demo catalogue', () => {
@@ -20,5 +22,13 @@ describe('the demo catalogue', () => {
     expect(cuda.description_en).toContain('Built for NVIDIA GPU nodes (CUDA 12.4.1).');
     const dtk = items.find((i) => i.image_name === 'base/dtk-devel:24.04-rocky8')!;
     expect(dtk.description).toContain('海光 DCU 节点(DTK 24.04,兼容 ROCm)');
+  });
+
+  it('is checked when it loads: a slip in a data file names the file and the place', () => {
+    expect(APPS.find((a) => a.key === 'gromacs')?.job?.script).toMatch(/^#!\/bin\/bash\n.*\n$/s);
+    const Entries = Type.Array(Type.Object({ downloads: Type.Integer() }));
+    expect(() => parseSeed(Entries, [{ downloads: 1 }, { downloads: 'many' }], 'models.json')).toThrow(
+      /catalogue seed models\.json\/1\/downloads: /,
+    );
   });
 });

@@ -1,10 +1,16 @@
 import type { CatalogBundle, NewItem } from '../catalog.repository';
 import type { CatalogKind } from '../../../db/tables/catalog.tables';
-import { APPS } from './apps.data';
-import { ACCELERATORS, CATEGORIES, LABEL_GROUPS } from './dictionary.data';
-import { IMAGE_FAMILIES } from './images.data';
 import { appMarkdown, imageMarkdown, modelMarkdown, type LinkResolver } from './markdown.template';
-import { MODELS } from './models.data';
+import {
+  ACCELERATORS,
+  APPS,
+  CATEGORIES,
+  IMAGE_FAMILIES,
+  LABEL_GROUPS,
+  MODELS,
+  type AppEntry,
+  type ModelEntry,
+} from './seed-data';
 
 const KINDS: readonly CatalogKind[] = ['image', 'model', 'app'];
 /** Release dates are Beijing dates; each item gets its own minute so creation times (image links) are unique. */
@@ -85,6 +91,27 @@ export interface DemoItem {
   render(links: LinkResolver): string;
 }
 
+/** The item of a model or an application: one card per entry, with no image fields. */
+function cardItem(kind: 'model' | 'app', e: ModelEntry | AppEntry, createdAt: number) {
+  return {
+    kind,
+    name: e.nameZh,
+    name_en: e.name,
+    tag: e.tag,
+    icon: e.icon,
+    created_at: createdAt,
+    download_count: e.downloads,
+    description: e.zh,
+    description_en: e.en,
+    category: e.category,
+    accelerator_type: null,
+    image_name: null,
+    pull_command: null,
+    desc_file_path: `markdown/${kind}s/${e.key}.md`,
+    labels: e.labels,
+  };
+}
+
 /** The demo image centre, model zoo and application centre (images first: their markdown links to models). */
 export function demoItems(): DemoItem[] {
   const labelNames = (kind: CatalogKind) => {
@@ -131,24 +158,7 @@ export function demoItems(): DemoItem[] {
   const modelLabels = labelNames('model');
   for (const m of MODELS) {
     out.push({
-      item: {
-        kind: 'model',
-        name: m.nameZh,
-        name_en: m.name,
-        tag: m.tag,
-        icon: m.icon,
-        created_at: time(m.date, n++),
-        download_count: m.downloads,
-        description: m.zh,
-        description_en: m.en,
-        category: m.category,
-        accelerator_type: null,
-        image_name: null,
-        pull_command: null,
-        desc_file_path: `markdown/models/${m.key}.md`,
-        url: null,
-        labels: m.labels,
-      },
+      item: { ...cardItem('model', m, time(m.date, n++)), url: null },
       handWritten: `models/${m.key}.md`,
       render: (links) => modelMarkdown(m, modelLabels, links),
     });
@@ -157,23 +167,9 @@ export function demoItems(): DemoItem[] {
   for (const a of APPS) {
     out.push({
       item: {
-        kind: 'app',
-        name: a.nameZh,
-        name_en: a.name,
-        tag: a.tag,
-        icon: a.icon,
-        created_at: time(a.date, n++),
-        download_count: a.downloads,
-        description: a.zh,
-        description_en: a.en,
-        category: a.category,
-        accelerator_type: null,
-        image_name: null,
-        pull_command: null,
-        desc_file_path: `markdown/apps/${a.key}.md`,
+        ...cardItem('app', a, time(a.date, n++)),
         url: a.url,
         job_template: a.job ? JSON.stringify(a.job) : null,
-        labels: a.labels,
       },
       handWritten: `apps/${a.key}.md`,
       render: () => appMarkdown(a, appLabels),

@@ -3,9 +3,7 @@
  * documentation: headings, a table, bash and python blocks, an image from the catalogue storage, external links and
  * the spec's in-text links (`/image/{creation ms}#anchor`, `/model-zoo/{id}#anchor`) that the web rewrites.
  */
-import type { AppEntry } from './apps.data';
-import type { ImageFamily, ImageVariant } from './images.data';
-import type { ModelEntry } from './models.data';
+import type { AppEntry, ImageFamily, ImageVariant, ModelEntry } from './seed-data';
 
 /** GitHub-style heading anchor, as the web's markdown viewer generates them. */
 export const slug = (heading: string): string =>
@@ -60,60 +58,7 @@ const ACCEL = {
   },
 } as const;
 
-/** How each family is checked and run inside the job (python snippets for the AI stacks). */
-const CHECK: Record<string, { lang: 'python' | 'bash'; code: string; run: string }> = {
-  pytorch: {
-    lang: 'python',
-    code: 'import torch\nprint(torch.__version__, torch.cuda.is_available(), torch.cuda.device_count())',
-    run: 'torchrun --nproc_per_node=1 train.py',
-  },
-  deepspeed: {
-    lang: 'python',
-    code: 'import deepspeed, torch\nprint(deepspeed.__version__, torch.cuda.device_count())',
-    run: 'deepspeed --num_gpus 1 train.py --deepspeed ds_config.json',
-  },
-  tensorflow: {
-    lang: 'python',
-    code: 'import tensorflow as tf\nprint(tf.__version__, tf.config.list_physical_devices("GPU"))',
-    run: 'python train.py',
-  },
-  paddle: {
-    lang: 'python',
-    code: 'import paddle\npaddle.utils.run_check()',
-    run: 'python -m paddle.distributed.launch train.py',
-  },
-  mindspore: { lang: 'python', code: 'import mindspore\nmindspore.run_check()', run: 'python train.py' },
-  jax: { lang: 'python', code: 'import jax\nprint(jax.devices())', run: 'python train.py' },
-  vllm: {
-    lang: 'python',
-    code: 'from openai import OpenAI\nclient = OpenAI(base_url="http://localhost:8000/v1", api_key="EMPTY")\nprint(client.models.list())',
-    run: 'vllm serve /public/models/qwen2.5-7b-instruct --port 8000',
-  },
-  lmdeploy: {
-    lang: 'bash',
-    code: 'lmdeploy check_env',
-    run: 'lmdeploy serve api_server /public/models/internlm2.5-7b-chat',
-  },
-  llamacpp: { lang: 'bash', code: 'llama-cli --version', run: 'llama-server -m model.gguf --port 8080' },
-  gromacs: {
-    lang: 'bash',
-    code: 'gmx --version | head -n 20',
-    run: 'gmx mdrun -deffnm md -nb gpu -pme gpu -update gpu',
-  },
-  lammps: { lang: 'bash', code: 'lmp -h | head -n 40', run: 'srun lmp -in in.lj' },
-  namd: { lang: 'bash', code: 'namd3 --version', run: 'namd3 +p8 +devices 0 apoa1.namd' },
-  amber: {
-    lang: 'bash',
-    code: 'which sander tleap cpptraj',
-    run: 'pmemd.cuda -O -i md.in -p sys.prmtop -c sys.rst7',
-  },
-  openfoam: { lang: 'bash', code: 'simpleFoam -help | head -n 5', run: 'srun simpleFoam -parallel' },
-  alphafold: {
-    lang: 'bash',
-    code: 'python /app/alphafold/run_alphafold.py --helpshort',
-    run: 'python /app/alphafold/run_alphafold.py --fasta_paths=query.fasta --data_dir=/public/db/alphafold',
-  },
-};
+/** How a family without a check of its own is checked and run inside the job. */
 const DEFAULT_CHECK = {
   lang: 'bash' as const,
   code: 'module list 2>&1; ls /opt/software',
@@ -131,7 +76,7 @@ export function imageMarkdown(f: ImageFamily, v: ImageVariant, links: LinkResolv
   const a = ACCEL[accel];
   const imageName = `${f.repo}:${tag}`;
   const sif = `${f.key}_${tag}.sif`;
-  const check = CHECK[f.key] ?? DEFAULT_CHECK;
+  const check = f.check ?? DEFAULT_CHECK;
   const models = links.modelsFor(f.key).flatMap((k) => links.model(k) ?? []);
   const others = f.variants
     .filter((o) => o[0] !== tag)
@@ -182,6 +127,28 @@ export function imageMarkdown(f: ImageFamily, v: ImageVariant, links: LinkResolv
   ].join('\n\n');
 }
 
+/** The opening of a model's or an application's description: title, both texts and the table of its card. */
+function cardHead(
+  e: ModelEntry | AppEntry,
+  heading: string,
+  tagName: string,
+  labelNames: (values: readonly string[]) => string,
+  rows: Array<[string, string]>,
+): string[] {
+  return [
+    `# ${e.name}`,
+    e.zh,
+    e.en,
+    `## ${heading}`,
+    table([
+      ['名称 Name', `${e.nameZh} / ${e.name}`],
+      [tagName, e.tag],
+      ['标签 Labels', labelNames(e.labels)],
+      ...rows,
+    ]),
+  ];
+}
+
 export function modelMarkdown(
   m: ModelEntry,
   labelNames: (values: readonly string[]) => string,
@@ -194,14 +161,7 @@ export function modelMarkdown(
     : `# ${m.name}: load the weights from shared storage\nimport os\n\nweights = "/public/models/${m.key}"\nprint(sorted(os.listdir(weights)))`;
   const siblings = m.icon ? links.modelsWithIcon(m.icon).filter((k) => k !== m.key) : [];
   return [
-    `# ${m.name}`,
-    m.zh,
-    m.en,
-    `## ${H.modelCard}`,
-    table([
-      ['名称 Name', `${m.nameZh} / ${m.name}`],
-      ['规模 Size', m.tag],
-      ['标签 Labels', labelNames(m.labels)],
+    ...cardHead(m, H.modelCard, '规模 Size', labelNames, [
       ['存储位置 Location', `\`/public/models/${m.key}\``],
       ['发布日期 Published', m.date],
     ]),
@@ -230,14 +190,7 @@ export function appMarkdown(a: AppEntry, labelNames: (values: readonly string[])
   if (a.job) return batchAppMarkdown(a, a.job, labelNames);
   const desktop = a.labels.includes('desktop');
   return [
-    `# ${a.name}`,
-    a.zh,
-    a.en,
-    `## ${H.launch}`,
-    table([
-      ['名称 Name', `${a.nameZh} / ${a.name}`],
-      ['版本 Version', a.tag],
-      ['标签 Labels', labelNames(a.labels)],
+    ...cardHead(a, H.launch, '版本 Version', labelNames, [
       ['默认资源 Default resources', desktop ? '8 核 32 GB, 1 GPU' : '4 核 16 GB'],
     ]),
     '1. 在应用中心点击“启动”，选择集群、队列与时长。Click Launch, then choose cluster, queue and wall time.',
@@ -266,14 +219,7 @@ function batchAppMarkdown(
 ): string {
   const cpus = (job.tasks ?? 1) * (job.cpusPerTask ?? 1);
   return [
-    `# ${a.name}`,
-    a.zh,
-    a.en,
-    `## ${H.launch}`,
-    table([
-      ['名称 Name', `${a.nameZh} / ${a.name}`],
-      ['版本 Version', a.tag],
-      ['标签 Labels', labelNames(a.labels)],
+    ...cardHead(a, H.launch, '版本 Version', labelNames, [
       [
         '建议资源 Suggested resources',
         `${job.nodes ?? 1} 节点 node(s), ${cpus} 核 cores, ${job.gpus ?? 0} GPU, ${job.timeLimitMinutes ?? 60} min`,

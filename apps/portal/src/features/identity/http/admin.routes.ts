@@ -10,6 +10,7 @@ import {
   AdminUsersResponse,
   EmptyResponse,
 } from '@hpc/contracts';
+import type { Static, TSchema } from 'typebox';
 import { ok, type AppServer } from '@hpc/server-kit';
 import type { IdentityServices } from '../identity.services';
 import { toAdminUser } from '../data/user.model';
@@ -24,42 +25,24 @@ const done = { 200: EmptyResponse };
  */
 export function adminRoutes(app: AppServer, services: IdentityServices): void {
   const { users, clusters, computeUsers, accounts } = services;
+  /** A change: a POST whose body one service call takes, answered with an empty envelope once it is done. */
+  const change = <B extends TSchema>(url: string, body: B, apply: (body: Static<B>) => Promise<unknown>) =>
+    app.post(url, { schema: { tags, body, response: done } }, async (req) => {
+      await apply(req.body as Static<B>);
+      return ok(null);
+    });
 
   app.get('/api/admin/users', { schema: { tags, response: { 200: AdminUsersResponse } } }, async () => {
     return ok((await users.list()).map(toAdminUser));
   });
 
-  app.post('/api/admin/users', { schema: { tags, body: AdminUserBody, response: done } }, async (req) => {
-    await users.add(req.body);
-    return ok(null);
-  });
-
-  app.post(
-    '/api/admin/users/update',
-    { schema: { tags, body: AdminUserUpdateBody, response: done } },
-    async (req) => {
-      const { username, ...patch } = req.body;
-      await users.updateUser(username, patch);
-      return ok(null);
-    },
+  change('/api/admin/users', AdminUserBody, (b) => users.add(b));
+  change('/api/admin/users/update', AdminUserUpdateBody, ({ username, ...patch }) =>
+    users.updateUser(username, patch),
   );
-
-  app.post(
-    '/api/admin/clusters',
-    { schema: { tags, body: AdminClusterBody, response: done } },
-    async (req) => {
-      await clusters.add(req.body);
-      return ok(null);
-    },
-  );
-
-  app.post(
-    '/api/admin/clusters/service',
-    { schema: { tags, body: AdminServiceListBody, response: done } },
-    async (req) => {
-      await clusters.setServiceList(req.body.clusterId, req.body.service, req.body.entries);
-      return ok(null);
-    },
+  change('/api/admin/clusters', AdminClusterBody, (b) => clusters.add(b));
+  change('/api/admin/clusters/service', AdminServiceListBody, (b) =>
+    clusters.setServiceList(b.clusterId, b.service, b.entries),
   );
 
   app.get('/api/admin/accounts', { schema: { tags, response: { 200: AdminAccountsResponse } } }, async () => {
@@ -67,26 +50,7 @@ export function adminRoutes(app: AppServer, services: IdentityServices): void {
   });
 
   /** Creates the account when it does not exist (name required then), else changes the given fields (one transaction). */
-  app.post(
-    '/api/admin/accounts',
-    { schema: { tags, body: AdminAccountBody, response: done } },
-    async (req) => {
-      await accounts.save(req.body);
-      return ok(null);
-    },
-  );
-
-  app.post('/api/admin/members', { schema: { tags, body: AdminMemberBody, response: done } }, async (req) => {
-    await accounts.setMember(req.body);
-    return ok(null);
-  });
-
-  app.post(
-    '/api/admin/computeusers',
-    { schema: { tags, body: AdminComputeUserBody, response: done } },
-    async (req) => {
-      await computeUsers.setComputeUser(req.body);
-      return ok(null);
-    },
-  );
+  change('/api/admin/accounts', AdminAccountBody, (b) => accounts.save(b));
+  change('/api/admin/members', AdminMemberBody, (b) => accounts.setMember(b));
+  change('/api/admin/computeusers', AdminComputeUserBody, (b) => computeUsers.setComputeUser(b));
 }

@@ -7,6 +7,7 @@ import { AccountsWidget } from '../components/accounts-widget';
 import { ClusterJobs } from '../components/cluster-jobs';
 import { QuickEntries } from '../components/quick-entries';
 import { StorageWidgets } from '../components/storage-widget';
+import '../../../shared/ui/page.css';
 import '../dashboard.css';
 
 function Dashboard() {
@@ -16,8 +17,8 @@ function Dashboard() {
   // Clusters whose name says they are disabled are left to the alert bar: nothing can run there.
   const usable = clusters.filter((c) => !c.disabled);
   return (
-    <div className="hpc-dash">
-      <h1 className="hpc-dash-title">
+    <div className="hpc-page hpc-dash">
+      <h1 className="hpc-page-title">
         {t('dashboard.greeting', { name: user?.userInfo.fullName || user?.userInfo.username || '' })}
       </h1>
       <div className="hpc-dash-grid">

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ChunkError, type ChunkTransport } from './chunk-transport';
-import { UploadEngine } from './upload-engine';
+import { UploadEngine, type EngineOptions } from './upload-engine';
 
 const target = { clusterId: 'c1', clusterName: 'C1', baseUrl: '/efile/c1', dir: '/home/u' };
 const flush = () => new Promise((r) => setTimeout(r, 0));
@@ -48,13 +48,15 @@ function fakeServer(opts: { failOn?: number; hold?: boolean } = {}) {
   };
 }
 
-function engineWith(server: ReturnType<typeof fakeServer>, deletePartial = vi.fn(async () => undefined)) {
+/** An engine on a server's transport that merges and deletes nothing and whose timer never fires, but for `over`. */
+function engineWith(server: { transport: ChunkTransport }, over: Partial<EngineOptions> = {}) {
   return new UploadEngine({
     transport: server.transport,
     merge: async () => undefined,
-    deletePartial,
+    deletePartial: vi.fn(async () => undefined),
     setInterval: () => 1,
     clearInterval: () => undefined,
+    ...over,
   });
 }
 
@@ -127,16 +129,15 @@ describe('UploadEngine', () => {
         }),
     };
     let tick = () => undefined as void;
-    const engine = new UploadEngine({
-      transport,
-      merge: async () => undefined,
-      deletePartial: async () => undefined,
-      setInterval: (fn) => {
-        tick = fn;
-        return 1;
+    const engine = engineWith(
+      { transport },
+      {
+        setInterval: (fn) => {
+          tick = fn;
+          return 1;
+        },
       },
-      clearInterval: () => undefined,
-    });
+    );
     const id = engine.add(oneFile('big', 100));
     await flush();
     release.shift()?.();
@@ -167,7 +168,7 @@ describe('UploadEngine', () => {
   it('fails a file at once on an error code, and deleting it removes its partial file', async () => {
     const server = fakeServer({ failOn: 2 });
     const deletePartial = vi.fn(async () => undefined);
-    const engine = engineWith(server, deletePartial);
+    const engine = engineWith(server, { deletePartial });
     const id = engine.add(oneFile('x.bin', 12));
     for (let i = 0; i < 20; i++) await flush();
     expect(engine.getSnapshot()[0]).toMatchObject({ status: 'error', errorCode: '1501' });
@@ -179,7 +180,7 @@ describe('UploadEngine', () => {
   it('deleting a file whose first chunk is still in flight deletes its partial file too', async () => {
     const server = fakeServer({ hold: true });
     const deletePartial = vi.fn(async () => undefined);
-    const engine = engineWith(server, deletePartial);
+    const engine = engineWith(server, { deletePartial });
     const id = engine.add(oneFile('slow.bin', 16));
     await flush();
     // Chunks are on their way (the server may have begun the file), none has finished, no progress reported.
@@ -191,7 +192,7 @@ describe('UploadEngine', () => {
   it('removes a finished row from the list without touching the server', async () => {
     const server = fakeServer();
     const deletePartial = vi.fn(async () => undefined);
-    const engine = engineWith(server, deletePartial);
+    const engine = engineWith(server, { deletePartial });
     const id = engine.add(oneFile('y', 3));
     for (let i = 0; i < 10; i++) await flush();
     expect(await engine.remove(id)).toBe('removed');
@@ -226,16 +227,11 @@ describe('UploadEngine', () => {
     const merge = vi.fn(async () => {
       if (failMerge) throw Object.assign(new Error('merge'), { code: '1001' });
     });
-    const engine = new UploadEngine({
-      transport: {
-        ...server.transport,
-        send: async (...a) => ({ ...(await server.transport.send(...a)), complete: false }),
-      },
-      merge,
-      deletePartial: async () => undefined,
-      setInterval: () => 1,
-      clearInterval: () => undefined,
-    });
+    const transport: ChunkTransport = {
+      ...server.transport,
+      send: async (...a) => ({ ...(await server.transport.send(...a)), complete: false }),
+    };
+    const engine = engineWith({ transport }, { merge });
     const id = engine.add(oneFile('m.bin', 8));
     for (let i = 0; i < 20; i++) await flush();
     expect(engine.getSnapshot()[0]).toMatchObject({ status: 'error', errorCode: '1001' });
@@ -278,21 +274,8 @@ describe('UploadEngine', () => {
     };
     const merged: string[] = [];
     const failover = vi.fn(async () => 'b');
-    const engine = new UploadEngine({
-      transport,
-      merge: async (t) => void merged.push(t.baseUrl),
-      deletePartial: async () => undefined,
-      setInterval: () => 1,
-      clearInterval: () => undefined,
-    });
-    engine.add({
-      target: { ...target, baseUrl: 'a', failover },
-      name: 'f',
-      isFolder: false,
-      chunkSize: 4,
-      overwrite: false,
-      files: [{ blob: blob(40), relativePath: 'f' }],
-    });
+    const engine = engineWith({ transport }, { merge: async (t) => void merged.push(t.baseUrl) });
+    engine.add({ ...oneFile('f', 40), target: { ...target, baseUrl: 'a', failover } });
     for (let i = 0; i < 200 && engine.getSnapshot()[0]?.status !== 'success'; i++) await flush();
     expect(engine.getSnapshot()[0]?.status).toBe('success');
     // Concurrent failures of one row ask for one new instance.
@@ -310,35 +293,15 @@ describe('UploadEngine', () => {
         throw new ChunkError('0');
       },
     };
-    const engine = new UploadEngine({
-      transport,
-      merge: async () => undefined,
-      deletePartial: async () => undefined,
-      setInterval: () => 1,
-      clearInterval: () => undefined,
-    });
-    engine.add({
-      target: { ...target, baseUrl: 'a', failover: async () => null },
-      name: 'f',
-      isFolder: false,
-      chunkSize: 4,
-      overwrite: false,
-      files: [{ blob: blob(8), relativePath: 'f' }],
-    });
+    const engine = engineWith({ transport });
+    engine.add({ ...oneFile('f', 8), target: { ...target, baseUrl: 'a', failover: async () => null } });
     for (let i = 0; i < 100 && engine.getSnapshot()[0]?.status !== 'error'; i++) await flush();
     expect(engine.getSnapshot()[0]?.status).toBe('error');
 
     const server = fakeServer({ failOn: 1 });
     const failover = vi.fn(async () => 'b');
     const e2 = engineWith(server);
-    e2.add({
-      target: { ...target, failover },
-      name: 'g',
-      isFolder: false,
-      chunkSize: 4,
-      overwrite: false,
-      files: [{ blob: blob(8), relativePath: 'g' }],
-    });
+    e2.add({ ...oneFile('g', 8), target: { ...target, failover } });
     for (let i = 0; i < 100 && e2.getSnapshot()[0]?.status !== 'error'; i++) await flush();
     expect(e2.getSnapshot()[0]?.status).toBe('error');
     expect(failover).not.toHaveBeenCalled();

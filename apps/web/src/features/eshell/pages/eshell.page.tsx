@@ -11,6 +11,7 @@ import { usePreferences } from '../../../shared/preferences/preferences';
 import { createEshellApi, type EshellApi } from '../api/eshell.api';
 import { TerminalPane, type TerminalHandle } from '../components/terminal-pane';
 import { FONT_SIZES, loadFontSize, loadTabs, saveFontSize, saveTabs, type ShellTab } from '../lib/tabs-store';
+import '../../../shared/ui/page.css';
 import '../eshell.css';
 
 const newKey = () => `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -123,7 +124,7 @@ function EshellPageBody() {
   return (
     <div className="hpc-eshell">
       <div className="hpc-eshell-head">
-        <h1 className="hpc-eshell-title">{t('eshell.title')}</h1>
+        <h1 className="hpc-page-title">{t('eshell.title')}</h1>
         {clusters.length > 0 ? (
           <ClusterSelect
             aria-label={t('eshell.cluster')}

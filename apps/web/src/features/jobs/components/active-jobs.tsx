@@ -8,9 +8,10 @@ import { notifyError } from '../../../shared/api/notify';
 import type { JobsApi } from '../api/jobs.api';
 import { useTablePage } from '../hooks/use-table-page';
 import { elapsedNow, formatDuration, formatTime, secondsLeft } from '../lib/job-format';
-import { JobStateTag, useReasonText } from './job-state-tag';
+import { useReasonText } from './job-state-tag';
 import { QueueStatusLine } from './queue-status';
 import { ScrollRegion } from '../../../shared/ui/scroll-region';
+import { leadingJobColumns } from './job-columns';
 
 /** The list refreshes itself this often: the service answers from its poller's reading, so it costs Slurm nothing. */
 export const REFRESH_MS = 3_000;
@@ -77,17 +78,7 @@ export function ActiveJobs({ api, onDetail }: { api: JobsApi; onDetail: (jobId: 
 
   const fetchedAt = list.dataUpdatedAt;
   const columns: TableColumnsType<JobSummary> = [
-    {
-      title: t('jobs.col.jobId'),
-      dataIndex: 'jobId',
-      render: (id: string) => (
-        <Button type="link" size="small" onClick={() => onDetail(id)} data-testid={`job-link-${id}`}>
-          {id}
-        </Button>
-      ),
-    },
-    { title: t('jobs.col.name'), dataIndex: 'name', ellipsis: true },
-    { title: t('jobs.col.state'), dataIndex: 'state', render: (s: string) => <JobStateTag state={s} /> },
+    ...leadingJobColumns<JobSummary>(t, onDetail, 'job-link'),
     {
       title: t('jobs.col.reason'),
       dataIndex: 'reason',

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, DatePicker, Select, Table, type TableColumnsType } from 'antd';
+import { DatePicker, Select, Table, type TableColumnsType } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -7,8 +7,8 @@ import { type JobHistoryEntry } from '@hpc/contracts';
 import type { JobsApi } from '../api/jobs.api';
 import { useTablePage } from '../hooks/use-table-page';
 import { FINISHED_STATES, formatDuration, formatTime } from '../lib/job-format';
-import { JobStateTag } from './job-state-tag';
 import { ScrollRegion } from '../../../shared/ui/scroll-region';
+import { leadingJobColumns } from './job-columns';
 
 /** Finished jobs from accounting (issue 22 §3): time range, state and account filters, the spec's page sizes. */
 export function HistoryTable({
@@ -41,17 +41,7 @@ export function HistoryTable({
     placeholderData: keepPreviousData,
   });
   const columns: TableColumnsType<JobHistoryEntry> = [
-    {
-      title: t('jobs.col.jobId'),
-      dataIndex: 'jobId',
-      render: (id: string) => (
-        <Button type="link" size="small" onClick={() => onDetail(id)} data-testid={`history-link-${id}`}>
-          {id}
-        </Button>
-      ),
-    },
-    { title: t('jobs.col.name'), dataIndex: 'name', ellipsis: true },
-    { title: t('jobs.col.state'), dataIndex: 'state', render: (s: string) => <JobStateTag state={s} /> },
+    ...leadingJobColumns<JobHistoryEntry>(t, onDetail, 'history-link'),
     { title: t('jobs.col.exit'), dataIndex: 'exitCode' },
     { title: t('jobs.col.account'), dataIndex: 'account' },
     { title: t('jobs.col.partition'), dataIndex: 'partition' },

@@ -16,6 +16,7 @@ import { NoScheduler } from '../components/no-scheduler';
 import { SubmitForm } from '../components/submit-form';
 import { useJobsClient } from '../hooks/use-jobs-client';
 import { appDraft, fileDraft, type SubmitDraft } from '../lib/drafts';
+import '../../../shared/ui/page.css';
 import '../jobs.css';
 
 type Tab = 'submit' | 'active' | 'history';
@@ -88,9 +89,9 @@ function JobsPageBody() {
 
   if (isLoading) return <Skeleton active />;
   return (
-    <div className="hpc-jobs">
+    <div className="hpc-page hpc-jobs">
       <div className="hpc-jobs-head">
-        <h1 className="hpc-jobs-title">{t('jobs.title')}</h1>
+        <h1 className="hpc-page-title">{t('jobs.title')}</h1>
         {clusters.length > 0 ? (
           <ClusterSelect
             aria-label={t('jobs.cluster')}

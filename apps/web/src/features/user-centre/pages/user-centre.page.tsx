@@ -10,6 +10,7 @@ import { PasswordCard } from '../components/password-card';
 import { PreferencesCard } from '../components/preferences-card';
 import { ProfileCard } from '../components/profile-card';
 import { SessionsCard } from '../components/sessions-card';
+import '../../../shared/ui/page.css';
 import '../user-centre.css';
 
 function UserCenter() {
@@ -19,8 +20,8 @@ function UserCenter() {
     queryFn: ({ signal }) => identity.user.profile({ signal }),
   });
   return (
-    <div className="hpc-user-centre">
-      <h1 className="hpc-uc-title">{t('user-centre.title')}</h1>
+    <div className="hpc-page hpc-user-centre">
+      <h1 className="hpc-page-title">{t('user-centre.title')}</h1>
       <div className="hpc-uc-grid">
         {profile.data ? (
           <>
