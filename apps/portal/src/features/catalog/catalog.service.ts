@@ -28,7 +28,8 @@ export interface Page<T> {
   pageSize: number;
 }
 
-type ListBody = ImageListBody | ModelListBody | AppListBody;
+// ModelListBody and AppListBody are one shape (contracts' list fields): one of them stands for both.
+type ListBody = ImageListBody | ModelListBody;
 
 /** Where the web fetches catalogue files: icons and the images of the markdown descriptions. */
 export const CATALOG_FILES_PREFIX = '/catalog-files/';

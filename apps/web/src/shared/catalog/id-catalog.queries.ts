@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
-import type { AppListBody, Category, LabelGroup, ModelListBody } from '@hpc/contracts';
+import type { AppListBody, Category, LabelGroup } from '@hpc/contracts';
 import type { CallOptions } from '@hpc/api-client';
 import { parseListState, toListBody, type ListState } from './list-state';
 
@@ -14,8 +14,8 @@ export interface IdCatalogCalls<Page, Detail> {
   detail(id: number, o?: CallOptions): Promise<Detail>;
 }
 
-/** The list call's body of either: contracts declares the two alike (the common filters and a category). */
-export type IdListBody = AppListBody & ModelListBody;
+/** The list call's body of either: contracts declares the two as one shape (the common list fields). */
+export type IdListBody = AppListBody;
 
 /** The list call's body for a list state (the page's and the route loader's). */
 export const idCatalogListBody = (state: ListState): IdListBody => ({
