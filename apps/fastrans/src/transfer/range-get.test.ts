@@ -23,7 +23,10 @@ async function rangeServer(answer?: (req: http.IncomingMessage, res: http.Server
     res.writeHead(206, {
       'content-length': b - a + 1,
       'content-range': `bytes ${a}-${b}/${FILE.length}`,
-      'content-digest': `sha-256=:${crypto.createHash('sha256').update(FILE.subarray(a, b + 1)).digest('base64')}:`,
+      'content-digest': `sha-256=:${crypto
+        .createHash('sha256')
+        .update(FILE.subarray(a, b + 1))
+        .digest('base64')}:`,
     });
     res.end(FILE.subarray(a, b + 1));
   });
