@@ -60,7 +60,9 @@ export async function walkMainScreens(w: ScreenWalk): Promise<string[]> {
     await screen(`${name}-list`);
     await cards.first().getByRole('link').first().click();
     await page.waitForURL((u) => detail.test(u.pathname));
-    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    // The detail's own title: the list page has a level-1 heading too, and stays on screen while the detail's
+    // code loads (CI once audited the list under the detail's name, then lost its filter panel mid-check).
+    await page.locator('.hpc-detail-title h1').first().waitFor();
     await screen(`${name}-detail`);
   }
 
