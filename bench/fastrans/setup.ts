@@ -69,17 +69,12 @@ export async function startFastransBench(o: { mode: BenchMode; profileDir?: stri
   });
   const efile = efileCalls(server.base, token);
   await warmUp(efile, HOME);
-  const runnerAt = (
-    bases: string[],
-    cfg: string,
-    rawRanges = process.env.FASTRANS_BENCH_RAW_RANGES !== '0',
-  ) => {
+  const runnerAt = (bases: string[], cfg: string, rawRanges = true) => {
     const runner = new Runner({
       store: new HistoryStore(path.join(tmp, cfg)),
       emit: () => undefined,
       log: (m) => console.error(m),
     });
-    // FASTRANS_BENCH_RAW_RANGES=0: range downloads through node:http, as before range-get.ts (for A/B runs).
     runner.setRemote(new Remote(bases, token, undefined, rawRanges));
     return runner;
   };
