@@ -13,6 +13,8 @@ export const entries = [
   ['apps/efile/src/server.ts', 'apps/efile/dist/server.js'],
   // Unix mode's root launcher and per-user worker (issue 10): one small bundle, so a worker starts in milliseconds.
   ['apps/efile/src/userfs/worker-main.ts', 'apps/efile/dist/efile-worker.js'],
+  // efile's store thread (small files of fast transfer, fs/small-store.ts), started by the server and by the worker.
+  ['apps/efile/src/fs/store-thread.ts', 'apps/efile/dist/efile-store-thread.js'],
   // The job service of one cluster (issue 22), and its per-user worker (the kit's launcher and worker roles).
   ['apps/jobs/src/server.ts', 'apps/jobs/dist/server.js'],
   ['apps/jobs/src/worker/job-worker-main.ts', 'apps/jobs/dist/jobs-worker.js'],
@@ -62,11 +64,11 @@ export async function buildServers(only = entries) {
 
 /** Just the efile server bundle (the crash test restarts it: a bundle starts without compiling anything). */
 export const buildEfileServer = () =>
-  buildServers(entries.filter(([src]) => src === 'apps/efile/src/server.ts'));
+  buildServers(entries.filter(([src]) => src === 'apps/efile/src/server.ts' || src.includes('store-thread')));
 
 /** Just the efile worker bundle (the unix-mode tests build it before they start workers). */
 export const buildEfileWorker = () =>
-  buildServers(entries.filter(([src]) => src.includes('userfs/worker-main')));
+  buildServers(entries.filter(([src]) => src.includes('userfs/worker-main') || src.includes('store-thread')));
 
 /** Just the job service's worker bundle (its tests on the real Slurm build it before they start workers). */
 export const buildJobsWorker = () => buildServers(entries.filter(([src]) => src.includes('job-worker-main')));

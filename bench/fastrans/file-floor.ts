@@ -62,6 +62,34 @@ async function store(dst: string, durable: boolean) {
   await Promise.all(Array.from({ length: 16 }, lane));
 }
 
+/**
+ * A batch's files (500, the client's batch) written from one thread with synchronous calls, their fdatasyncs then
+ * issued together through the thread pool (the journal commits many at once), then named in one synchronous pass:
+ * the design PERFORMANCE.md proposed on 2026-11-29.
+ */
+async function batched(dst: string, durable: boolean | 'syncfs') {
+  folders(dst);
+  const BATCH = 500;
+  for (let b = 0; b < N; b += BATCH) {
+    const fds: number[] = [];
+    const names: string[] = [];
+    for (let i = b; i < Math.min(N, b + BATCH); i++) {
+      const to = path.join(dst, String(i % FOLDERS), `f${i}`);
+      const fd = fs.openSync(`${to}.part`, O_CREAT | O_EXCL | O_WRONLY, 0o644);
+      fs.writeSync(fd, data);
+      fds.push(fd);
+      names.push(to);
+    }
+    if (durable === 'syncfs') execFileSync('sync', ['-f', dst]);
+    else if (durable) await Promise.all(fds.map((fd) => p.fdatasync(fd)));
+    for (let k = 0; k < fds.length; k++) {
+      fs.closeSync(fds[k]!);
+      fs.linkSync(`${names[k]}.part`, names[k]!);
+      fs.unlinkSync(`${names[k]}.part`);
+    }
+  }
+}
+
 const ways: Record<string, (dst: string) => Promise<void> | void> = {
   'rsync -a (local)': (dst) => void execFileSync('rsync', ['-a', `${src}/`, `${dst}/`]),
   'create, rename (one thread)': (dst) => {
@@ -76,6 +104,9 @@ const ways: Record<string, (dst: string) => Promise<void> | void> = {
   },
   'durable store (efile)': (dst) => store(dst, true),
   'store without fdatasync': (dst) => store(dst, false),
+  'batch: one thread, fdatasyncs together': (dst) => batched(dst, true),
+  'batch without fdatasync': (dst) => batched(dst, false),
+  'batch, one syncfs': (dst) => batched(dst, 'syncfs'),
 };
 
 const times: Record<string, number[]> = {};
@@ -84,14 +115,14 @@ try {
   for (let r = 0; r < ROUNDS; r++) {
     const line: string[] = [];
     for (const [name, run] of Object.entries(ways)) {
-      const dst = path.join(tmp, `dst-${r}-${Object.keys(times).length}`);
+      const dst = path.join(tmp, `dst-${r}-${line.length}`);
       execFileSync('sync');
       const t0 = process.hrtime.bigint();
       await run(dst);
       const t = secs(t0);
       (times[name] ??= []).push(t);
       line.push(`${name} ${t.toFixed(2)} s`);
-      fs.rmSync(dst, { recursive: true });
+      // Kept to the end: removing 10,000 files here would slow the next way's creates (see peers.ts `compare`).
     }
     say(`  round ${r + 1}: ${line.join(', ')}`);
   }

@@ -102,7 +102,9 @@ async function main() {
 
   /**
    * Alternating rounds of each way of moving `what`: every way starts from the same cache state (`settle`), its
-   * result removed after it. The client's own CPU (this process) and efile's (its whole process tree) per GiB.
+   * result removed after it, or with many files handed to `cleanLater`: on an ext4 without a journal (this VM's
+   * root) each file created in the next minutes scans past the inodes just freed (the kernel's `recently_deleted`),
+   * so a way run after another's removal paid for it (PERFORMANCE.md, "Small files and this VM's disk"). The client's own CPU (this process) and efile's (its whole process tree) per GiB.
    */
   async function compare(
     title: string,
@@ -112,6 +114,7 @@ async function main() {
       { run: (r: number) => Promise<unknown>; clean: (r: number) => void; client?: boolean }
     >,
     warm?: string,
+    cleanLater?: (() => void)[],
   ) {
     const times: Record<string, number[]> = {};
     const cpu: Record<string, { client: number[]; server: number[] }> = {};
@@ -131,7 +134,8 @@ async function main() {
         }
         (times[name] ??= []).push(t);
         line.push(`${name} ${t.toFixed(1)} s`);
-        way.clean(r);
+        if (cleanLater) cleanLater.push(() => way.clean(r));
+        else way.clean(r);
       }
       say(`  ${title}, round ${r + 1}: ${line.join(', ')}`);
     }
@@ -206,40 +210,54 @@ async function main() {
     // n files in 20 folders, as a results folder of a job array looks.
     const dir = path.join(tmp, 'many');
     smallFiles(dir, n, size);
-    await compare(`${label}: upload of ${n} files of ${size / 1024} KB`, n * size, {
-      'rsync -a': {
-        run: (r) => rsync(port, `${dir}/`, `${at}:${home}/rs${r}/`),
-        clean: (r) => fs.rmSync(path.join(home, `rs${r}`), { recursive: true }),
-      },
-      'tar | ssh': {
-        run: (r) => tarSsh(port, dir, `${home}/tar${r}`),
-        clean: (r) => fs.rmSync(path.join(home, `tar${r}`), { recursive: true }),
-      },
-      fastrans: {
-        client: true,
-        run: (r) => {
-          owned(path.join(home, `fr${r}`));
-          return transfer(runner, () => runner.addUpload(dir, `${HOME}/fr${r}`));
+    const later: (() => void)[] = [];
+    await compare(
+      `${label}: upload of ${n} files of ${size / 1024} KB`,
+      n * size,
+      {
+        'rsync -a': {
+          run: (r) => rsync(port, `${dir}/`, `${at}:${home}/rs${r}/`),
+          clean: (r) => fs.rmSync(path.join(home, `rs${r}`), { recursive: true }),
         },
-        clean: (r) => fs.rmSync(path.join(home, `fr${r}`), { recursive: true }),
+        'tar | ssh': {
+          run: (r) => tarSsh(port, dir, `${home}/tar${r}`),
+          clean: (r) => fs.rmSync(path.join(home, `tar${r}`), { recursive: true }),
+        },
+        fastrans: {
+          client: true,
+          run: (r) => {
+            owned(path.join(home, `fr${r}`));
+            return transfer(runner, () => runner.addUpload(dir, `${HOME}/fr${r}`));
+          },
+          clean: (r) => fs.rmSync(path.join(home, `fr${r}`), { recursive: true }),
+        },
       },
-    });
+      undefined,
+      later,
+    );
     const remote = path.join(home, 'many');
     await sh('cp', ['-a', dir, remote]);
     await sh('chown', ['-R', `${user}:${user}`, remote]);
     const down = path.join(tmp, 'down-many');
     fs.mkdirSync(down, { recursive: true });
-    await compare(`${label}: download of the same`, n * size, {
-      'rsync -a': {
-        run: (r) => rsync(port, `${at}:${remote}/`, path.join(down, `rs${r}/`)),
-        clean: (r) => fs.rmSync(path.join(down, `rs${r}`), { recursive: true }),
+    await compare(
+      `${label}: download of the same`,
+      n * size,
+      {
+        'rsync -a': {
+          run: (r) => rsync(port, `${at}:${remote}/`, path.join(down, `rs${r}/`)),
+          clean: (r) => fs.rmSync(path.join(down, `rs${r}`), { recursive: true }),
+        },
+        fastrans: {
+          client: true,
+          run: (r) => transfer(runner, () => runner.addDownload([`${HOME}/many`], path.join(down, `fr${r}`))),
+          clean: (r) => fs.rmSync(path.join(down, `fr${r}`), { recursive: true }),
+        },
       },
-      fastrans: {
-        client: true,
-        run: (r) => transfer(runner, () => runner.addDownload([`${HOME}/many`], path.join(down, `fr${r}`))),
-        clean: (r) => fs.rmSync(path.join(down, `fr${r}`), { recursive: true }),
-      },
-    });
+      undefined,
+      later,
+    );
+    for (const clean of later) clean();
     fs.rmSync(remote, { recursive: true });
     fs.rmSync(dir, { recursive: true });
   };

@@ -1,14 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import fsCb, { constants } from 'node:fs';
-import { promisify } from 'node:util';
-import { CommonCodes, FileCodes } from '@hpc/contracts';
+import { constants } from 'node:fs';
+import { FileCodes } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
 import { errno } from './errno';
-import { conflictError, fsError, openForRead } from './file-ops';
-import { tempName, TEMP_SUFFIX, isInternalName } from './names';
-import { writeAllAt } from './write-at';
+import { fsError, openForRead } from './file-ops';
+import { isInternalName } from './names';
 import { atFolder, atHost } from './anchored';
 
 /**
@@ -99,79 +97,6 @@ export function holdFolder(dirHost: string): Promise<HeldFolder> {
     });
     held.catch((e: unknown) => reject(e instanceof Error ? e : new Error(String(e))));
   });
-}
-
-/** The callback forms of the calls a small file makes: plain descriptors, no FileHandle (see storeSmall). */
-const raw = {
-  open: promisify(fsCb.open),
-  fdatasync: promisify(fsCb.fdatasync),
-  fchmod: promisify(fsCb.fchmod),
-  close: promisify(fsCb.close),
-  link: promisify(fsCb.link),
-  unlink: promisify(fsCb.unlink),
-  rename: promisify(fsCb.rename),
-  lstat: promisify(fsCb.lstat),
-};
-
-/**
- * One small file of a tar batch, whole in memory: checked against its SHA-256 first (a mismatch writes nothing,
- * "1010"), written to a hidden temp name in the held folder, created with `mode` (0644 in single mode, what the
- * user's umask leaves of 0666 in their worker; `fixMode` when the process's umask would take bits of it away),
- * fdatasync, then its name: a link (never over an existing item) or, with `overwrite`, a rename over a file (never
- * a folder).
- *
- * Plain descriptors through the callback API, one write: a small file's cost is the number of calls and what each
- * carries, and fs/promises' FileHandle (its own close tracking, a stream for the write) doubled it in a profile of
- * 10,000 files. The calls stay off the event loop (the thread pool): a slow or hung file system of one user never
- * stops the others' requests.
- */
-export async function storeSmall(
-  folder: HeldFolder,
-  name: string,
-  data: Buffer[],
-  sha256: string,
-  overwrite: boolean,
-  mode: number,
-  fixMode: boolean,
-): Promise<void> {
-  const hash = crypto.createHash('sha256');
-  for (const d of data) hash.update(d);
-  if (hash.digest('hex') !== sha256)
-    throw new AppError(CommonCodes.verificationFailed, 'The checksum of the file differs');
-  const tmp = `${folder.dir}/${tempName(name, TEMP_SUFFIX)}`;
-  const to = `${folder.dir}/${name}`;
-  const fd = await raw
-    .open(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, mode)
-    .catch(mapError);
-  try {
-    try {
-      await writeAllAt(fd, data, 0);
-      if (fixMode) await raw.fchmod(fd, mode);
-      await raw.fdatasync(fd);
-    } finally {
-      await raw.close(fd);
-    }
-    if (!overwrite) {
-      try {
-        await raw.link(tmp, to);
-        await raw.unlink(tmp);
-        return;
-      } catch (e) {
-        if (errno(e) === 'EEXIST') {
-          const st = await raw.lstat(to).catch(() => null);
-          throw conflictError(!!st?.isDirectory());
-        }
-        // A file system without hard links: an existence check, then rename.
-        if (!['EPERM', 'EXDEV', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP'].includes(errno(e) ?? '')) throw e;
-      }
-    }
-    const existing = await raw.lstat(to).catch(() => null);
-    if (existing && (!overwrite || existing.isDirectory())) throw conflictError(existing.isDirectory());
-    await raw.rename(tmp, to);
-  } catch (e) {
-    await raw.unlink(tmp).catch(() => undefined);
-    return mapError(e);
-  }
 }
 
 /** One entry of a folder walk: path relative to the walk's base, `dir` or a file with its size. */

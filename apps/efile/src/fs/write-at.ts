@@ -1,8 +1,4 @@
-import { writev } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { promisify } from 'node:util';
-
-const writevFd = promisify(writev);
 
 /** Bytes gathered before one positional write: a default 1 MiB upload chunk goes to disk in one `pwritev`. */
 const FLUSH_BYTES = 1024 * 1024;
@@ -53,21 +49,4 @@ function skipBytes(buffers: Buffer[], n: number): Buffer[] {
     }
   }
   return out;
-}
-
-/**
- * Writes all of `buffers` at `offset` of a plain descriptor (fs/transfer-ops' small files, which skip FileHandle):
- * writev may write less than asked (rare, e.g. at a quota edge), so it continues after what it did write.
- */
-export async function writeAllAt(fd: number, buffers: Buffer[], offset: number): Promise<void> {
-  let left = buffers.reduce((n, b) => n + b.length, 0);
-  let pos = offset;
-  let rest = buffers;
-  while (left > 0) {
-    const { bytesWritten: n } = await writevFd(fd, rest, pos);
-    if (n === 0) throw Object.assign(new Error('no progress writing'), { code: 'EIO' });
-    pos += n;
-    left -= n;
-    if (left > 0) rest = skipBytes(rest, n);
-  }
 }

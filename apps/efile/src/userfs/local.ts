@@ -26,6 +26,7 @@ import { PARTIAL_SUFFIX, TEMP_SUFFIX, tempName, validateName } from '../fs/names
 import { isUnder, type PathResolver, type Resolved } from '@hpc/cluster-kit';
 import { atHost } from '../fs/anchored';
 import { removeTree } from '../fs/safe-remove';
+import { SmallFiles } from '../fs/small-files';
 import * as tops from '../fs/transfer-ops';
 import { extractTarInto, sweepStaging } from '../fs/tar-put';
 import { writeStreamAt } from '../fs/write-at';
@@ -132,6 +133,8 @@ export class LocalUserFs implements UserFs {
   private readonly asUser: boolean;
   /** Folders held open for small files of fast-transfer batches, by scope and host path (see `storeSmall`). */
   private readonly held = new Map<string, Held>();
+  /** The small files of those batches, stored a group at a time in the store thread. */
+  private readonly small = new SmallFiles();
 
   constructor(
     readonly resolver: PathResolver,
@@ -431,7 +434,8 @@ export class LocalUserFs implements UserFs {
   /**
    * The folder is opened once (anchored, checked to be the folder the resolver saw, confined to the scope) and kept
    * open while small files are stored in it and HOLD_LINGER_MS after the last: up to 64 run at once per batch, and
-   * each then costs its own calls only, not an open, a check and a close of its folder (about half of them).
+   * each then costs its own calls only, not an open, a check and a close of its folder (about half of them). The
+   * files that arrive together go to the store thread as one group (fs/small-files.ts).
    */
   storeSmall(s: FsScope, dirHost: string, name: string, data: Buffer[], sha256: string, overwrite: boolean) {
     return coded(async () => {
@@ -458,7 +462,11 @@ export class LocalUserFs implements UserFs {
       if (e.timer) clearTimeout(e.timer);
       e.timer = null;
       try {
-        await tops.storeSmall(await e.folder, name, data, sha256, overwrite, mode, fixMode);
+        await this.small.store(`${key}\0${overwrite}`, await e.folder, name, data, sha256, {
+          overwrite,
+          mode,
+          fixMode,
+        });
       } finally {
         if (--e.users === 0) {
           e.timer = setTimeout(() => {
@@ -582,6 +590,7 @@ export class LocalUserFs implements UserFs {
   }
 
   async close() {
+    await this.small.close();
     const all = [...this.held.values()];
     this.held.clear();
     for (const e of all) if (e.timer) clearTimeout(e.timer);

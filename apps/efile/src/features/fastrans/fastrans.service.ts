@@ -30,6 +30,9 @@ const SMALL = 1024 * 1024;
 /** What a download batch gathers of the tar before it goes to the socket (see readBatch). */
 const COALESCE_BYTES = 256 * 1024;
 
+/** Folders checked within one call, by cluster path (see `folder`). */
+type Folders = Map<string, Promise<Info>>;
+
 /** The first entry of an upload batch and the last of a download batch: `{ files: { rel: { sha256, identifier } } }`. */
 export const MANIFEST_NAME = '.fastrans-manifest.json';
 
@@ -92,7 +95,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
    * user may write). `dirs` memoizes folders already checked within one call (a batch of 500 files in one folder
    * checks it once).
    */
-  async function uploadTarget(user: EfileUser, target: string, dirs: Map<string, Info>): Promise<Info> {
+  async function uploadTarget(user: EfileUser, target: string, dirs: Folders): Promise<Info> {
     const p = homeOnly(user, target);
     const name = path.posix.basename(p);
     validateName(name);
@@ -104,9 +107,25 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
    * A folder of an upload: an existing one must be a folder the user may write in (the kernel's answer in unix
    * mode), a missing one is made in such a folder.
    */
-  async function folder(user: EfileUser, p: string, dirs: Map<string, Info>): Promise<Info> {
-    const hit = dirs.get(p);
-    if (hit) return hit;
+  /**
+   * The folder `p` checked (or made) once per call: the promise is what is kept, so the 64 files of a batch that start
+   * together in a new folder wait for one check instead of each resolving it (the cache held only finished checks,
+   * and a 10,000-file upload resolved its 20 folders some thousand times). A failed check is not kept.
+   */
+  function folder(user: EfileUser, p: string, dirs: Folders): Promise<Info> {
+    let hit = dirs.get(p);
+    if (!hit) {
+      const checking = checkFolder(user, p, dirs);
+      dirs.set(p, checking);
+      checking.catch(() => {
+        if (dirs.get(p) === checking) dirs.delete(p);
+      });
+      hit = checking;
+    }
+    return hit;
+  }
+
+  async function checkFolder(user: EfileUser, p: string, dirs: Folders): Promise<Info> {
     let r: Info;
     try {
       r = await userfs.resolve(user, p, { mustExist: false });
@@ -127,7 +146,6 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
       // Made in its checked parent; an existing folder there (a batch in flight at once made it) is fine.
       r = await userfs.ensureDir(user, p);
     }
-    dirs.set(p, r);
     return r;
   }
 
@@ -217,7 +235,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
 
     /** Opens (or finds) the upload of each file: the one status call of a restarted client is this, too. */
     async begin(user: EfileUser, body: TransferBeginBody): Promise<TransferFileStatus[]> {
-      const dirs = new Map<string, Info>();
+      const dirs: Folders = new Map();
       const out: TransferFileStatus[] = [];
       const now = deps.now();
       for (const f of body.files) {
@@ -454,7 +472,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
     /** A tar batch of small files under `base`: each verified against the manifest's SHA-256, then renamed in. */
     async batch(user: EfileUser, base: string, overwrite: boolean, body: Readable) {
       const basePath = homeOnly(user, base);
-      const dirs = new Map<string, Info>();
+      const dirs: Folders = new Map();
       const stored: string[] = [];
       const failed: { path: string; code: string }[] = [];
       let manifest: Record<string, { sha256: string; identifier: string }> | null = null;
