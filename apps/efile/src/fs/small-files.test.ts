@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -112,5 +113,29 @@ describe('small files stored a group at a time in the store thread', () => {
       await other.close();
       await folder.release();
     }
+  });
+
+  it('reads a group whole with openForRead’s checks: no link, no FIFO, nothing reached through a swapped folder', async () => {
+    const dir = path.join(tmp.dir, 'r');
+    fs.mkdirSync(path.join(dir, 'real'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'real', 'a'), 'abcdef');
+    fs.symlinkSync(path.join(dir, 'real', 'a'), path.join(dir, 'real', 'link'));
+    execFileSync('mkfifo', [path.join(dir, 'real', 'fifo')]);
+    // A folder the resolver saw as `swapped` that is now a link to `real`: its files are not read.
+    fs.symlinkSync(path.join(dir, 'real'), path.join(dir, 'swapped'));
+    const out = await Promise.allSettled(
+      ['real/a', 'real/link', 'real/fifo', 'real/missing', 'swapped/a'].map((n) =>
+        small.read(path.join(dir, n), 1024),
+      ),
+    );
+    expect(out.map((r) => (r.status === 'fulfilled' ? r.value.toString() : codeOf(r)))).toEqual([
+      'abcdef',
+      FileCodes.permissionDenied,
+      FileCodes.abnormalFile,
+      FileCodes.notFound,
+      FileCodes.permissionDenied,
+    ]);
+    // At most the bytes asked for.
+    expect((await small.read(path.join(dir, 'real', 'a'), 3)).toString()).toBe('abc');
   });
 });

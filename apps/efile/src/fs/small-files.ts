@@ -1,8 +1,8 @@
-import { CommonCodes } from '@hpc/contracts';
+import { CommonCodes, FileCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
-import { conflictError, fsError } from './file-ops';
+import { conflictError, fsError, notRegular } from './file-ops';
 import { tempName, TEMP_SUFFIX } from './names';
-import type { SmallFileIn, SmallOutcome } from './small-store';
+import type { ReadOutcome, SmallFileIn, SmallOutcome, SmallRead } from './small-store';
 import { StoreThread } from './store-pool';
 import type { HeldFolder } from './transfer-ops';
 
@@ -22,11 +22,18 @@ interface Group {
   files: Waiting[];
 }
 
+interface WaitingRead extends SmallRead {
+  ok: (data: Buffer) => void;
+  fail: (e: unknown) => void;
+}
+
 /** The outcome of one file as the error efile answers with (the codes the per-file calls gave before). */
-function errorOf(o: Exclude<SmallOutcome, null>): Error {
+function errorOf(o: Exclude<SmallOutcome, null> | Exclude<ReadOutcome, { data: Uint8Array }>): Error {
   if ('checksum' in o)
     return new AppError(CommonCodes.verificationFailed, 'The checksum of the file differs');
   if ('conflict' in o) return conflictError(o.conflict === 'folder');
+  if ('notRegular' in o) return notRegular();
+  if ('moved' in o) return new AppError(FileCodes.permissionDenied, 'The folder moved while it was being read');
   try {
     return fsError(Object.assign(new Error(o.message), { code: o.errno }));
   } catch (e) {
@@ -42,6 +49,38 @@ function errorOf(o: Exclude<SmallOutcome, null>): Error {
 export class SmallFiles {
   private readonly thread = new StoreThread();
   private readonly open = new Map<string, Group>();
+  private reads: WaitingRead[] | null = null;
+
+  /**
+   * Reads the regular file at `host` whole (at most `maxBytes`), with the checks of file-ops' `openForReadSized`.
+   * The reads asked for in one turn of the event loop go to the thread together (a download batch starts up to 64).
+   */
+  read(host: string, maxBytes: number): Promise<Buffer> {
+    return new Promise<Buffer>((ok, fail) => {
+      if (!this.reads) {
+        const group: WaitingRead[] = [];
+        this.reads = group;
+        setImmediate(() => this.sendReads(group));
+      }
+      this.reads.push({ host, maxBytes, ok, fail });
+      if (this.reads.length >= GROUP_FILES) this.sendReads(this.reads);
+    });
+  }
+
+  private sendReads(group: WaitingRead[]) {
+    if (this.reads === group) this.reads = null;
+    const files = group.splice(0);
+    if (files.length === 0) return;
+    this.thread.read(files.map(({ host, maxBytes }) => ({ host, maxBytes }))).then(
+      (out) =>
+        files.forEach((f, i) => {
+          const o = out[i] ?? { errno: 'EIO', message: 'no outcome' };
+          if ('data' in o) f.ok(Buffer.from(o.data.buffer, o.data.byteOffset, o.data.byteLength));
+          else f.fail(errorOf(o));
+        }),
+      (e: unknown) => files.forEach((f) => f.fail(e)),
+    );
+  }
 
   /**
    * Stores `data` as `name` in the held `folder` (checked against `sha256`; `mode` at the create, a fchmod with
@@ -96,6 +135,8 @@ export class SmallFiles {
 
   /** Fails what waits for a group and what the thread has (the server is stopping); a later call starts anew. */
   close(): Promise<void> {
+    for (const f of this.reads?.splice(0) ?? []) f.fail(new Error('the store is closing'));
+    this.reads = null;
     for (const g of this.open.values()) {
       const files = g.files;
       g.files = [];

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { findWorkerBundle } from '@hpc/cluster-kit';
-import type { SmallGroup, SmallOutcome } from './small-store';
+import type { ReadOutcome, SmallGroup, SmallOutcome, SmallRead } from './small-store';
 
 /**
  * The store thread's script: the bundle in apps/efile/dist (`efile-store-thread.js`, beside the worker's bundle), or
@@ -22,7 +22,7 @@ function threadOf(): Worker {
 }
 
 interface Pending {
-  ok: (out: SmallOutcome[]) => void;
+  ok: (out: unknown[]) => void;
   fail: (e: Error) => void;
 }
 
@@ -37,12 +37,20 @@ export class StoreThread {
   private readonly pending = new Map<number, Pending>();
 
   store(group: SmallGroup): Promise<SmallOutcome[]> {
+    return this.send({ group }) as Promise<SmallOutcome[]>;
+  }
+
+  read(reads: SmallRead[]): Promise<ReadOutcome[]> {
+    return this.send({ reads }) as Promise<ReadOutcome[]>;
+  }
+
+  private send(payload: { group?: SmallGroup; reads?: SmallRead[] }): Promise<unknown[]> {
     const t = this.start();
     const id = this.next++;
-    return new Promise<SmallOutcome[]>((ok, fail) => {
+    return new Promise<unknown[]>((ok, fail) => {
       this.pending.set(id, { ok, fail });
       if (this.pending.size === 1) t.ref();
-      t.postMessage({ id, group });
+      t.postMessage({ id, ...payload });
     });
   }
 
@@ -50,7 +58,7 @@ export class StoreThread {
     if (this.thread) return this.thread;
     const t = threadOf();
     t.unref();
-    t.on('message', (m: { id: number; out?: SmallOutcome[]; error?: string }) => {
+    t.on('message', (m: { id: number; out?: unknown[]; error?: string }) => {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);

@@ -1,15 +1,26 @@
 /**
  * efile's store thread (a worker_threads thread, bundled alone as `apps/efile/dist/efile-store-thread.js`): stores
- * groups of small files with synchronous calls, off the event loop (small-store.ts says why). One message in, one
- * out, matched by `id`.
+ * and reads groups of small files with synchronous calls, off the event loop (small-store.ts says why). One message
+ * in, one out, matched by `id`.
  */
 import { parentPort } from 'node:worker_threads';
-import { storeGroup, type SmallGroup } from './small-store';
+import { readGroup, storeGroup, type SmallGroup, type SmallRead } from './small-store';
 
 const port = parentPort;
 if (!port) throw new Error('store-thread runs as a worker thread');
-port.on('message', (m: { id: number; group: SmallGroup }) => {
-  storeGroup(m.group).then(
+port.on('message', (m: { id: number; group?: SmallGroup; reads?: SmallRead[] }) => {
+  if (m.reads) {
+    try {
+      const out = readGroup(m.reads);
+      // The bytes move to efile's thread, not copied.
+      const moving = out.flatMap((o) => ('data' in o ? [o.data.buffer as ArrayBuffer] : []));
+      port.postMessage({ id: m.id, out }, moving);
+    } catch (e) {
+      port.postMessage({ id: m.id, error: (e as Error).message });
+    }
+    return;
+  }
+  storeGroup(m.group!).then(
     (out) => port.postMessage({ id: m.id, out }),
     (e: unknown) => port.postMessage({ id: m.id, error: (e as Error).message }),
   );

@@ -13,7 +13,6 @@ import {
   fsError,
   makeDir,
   openForRead,
-  openForReadSized,
   openRegular,
   removeEntry,
   renameNoReplace,
@@ -274,21 +273,8 @@ export class LocalUserFs implements UserFs {
   readFile(s: FsScope, host: string, maxBytes: number) {
     return coded(async () => {
       await this.confine(s, host);
-      const { fh, size } = await openForReadSized(host);
-      try {
-        // As large as the file (one read for a small file of a batch), never more than asked.
-        const want = Math.min(size, maxBytes);
-        const buf = Buffer.allocUnsafe(want);
-        let got = 0;
-        while (got < want) {
-          const { bytesRead } = await fh.read(buf, got, want - got, got);
-          if (bytesRead === 0) break;
-          got += bytesRead;
-        }
-        return buf.subarray(0, got);
-      } finally {
-        await fh.close();
-      }
+      // In the store thread with the checks of openForReadSized; the reads asked for together go together.
+      return this.small.read(host, maxBytes);
     });
   }
 

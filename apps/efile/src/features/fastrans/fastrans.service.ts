@@ -27,6 +27,8 @@ import { partialName, sessionId, type PartialCore, type PartialRow } from '../pa
 /** Files of a batch stored at once, and the size up to which a file of a batch is read into memory first. */
 const POOL = 64;
 const SMALL = 1024 * 1024;
+/** Files of a download batch read at once (each at most SMALL: the batch's memory bound), see readBatch. */
+const READ_AHEAD = 32;
 /** What a download batch gathers of the tar before it goes to the socket (see readBatch). */
 const COALESCE_BYTES = 256 * 1024;
 
@@ -749,21 +751,33 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
         }
         return f;
       };
+      /** One file read whole, or the code of why not (its path checked first). */
+      const readOne = async (input: string): Promise<{ p: string; data?: Buffer; code?: string }> => {
+        let p = input;
+        try {
+          p = homeOnly(user, input);
+          if (p === '/') throw new AppError(FileCodes.notAFolder, 'Not a regular file');
+          const dirHost = await folderOf(path.posix.dirname(p));
+          return { p, data: await userfs.readFile(user, path.join(dirHost, path.posix.basename(p)), SMALL) };
+        } catch (e) {
+          if (!isAppError(e)) throw e;
+          return { p, code: e.code };
+        }
+      };
       const producing = (async () => {
-        for (const input of paths) {
+        // READ_AHEAD files are read at once (the user file system reads them together, one hand-off for all), then
+        // put in order; at most READ_AHEAD MiB of a batch is in memory, whatever the client asked for.
+        for (let at = 0; at < paths.length; at += READ_AHEAD) {
           if (closed) return;
-          let p = input;
-          try {
-            p = homeOnly(user, input);
-            if (p === '/') throw new AppError(FileCodes.notAFolder, 'Not a regular file');
-            const dirHost = await folderOf(path.posix.dirname(p));
-            const data = await userfs.readFile(user, path.join(dirHost, path.posix.basename(p)), SMALL);
+          for (const { p, data, code } of await Promise.all(paths.slice(at, at + READ_AHEAD).map(readOne))) {
+            if (closed) return;
+            if (!data) {
+              failed[p] = code!;
+              continue;
+            }
             files[p] = { sha256: crypto.createHash('sha256').update(data).digest('hex') };
             // No mtime: the client gives a downloaded file its own time, as scp without -p does.
             await put({ name: p.slice(1), size: data.length }, data);
-          } catch (e) {
-            if (!isAppError(e)) throw e;
-            failed[p] = e.code;
           }
         }
         await put({ name: MANIFEST_NAME }, Buffer.from(JSON.stringify({ files, failed })));
