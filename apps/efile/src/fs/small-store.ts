@@ -141,7 +141,8 @@ export interface SmallRead {
 }
 
 /** What one read gave: the bytes, or why not (an errno code, not a regular file, not where its folder is). */
-export type ReadOutcome = { data: Uint8Array } | { errno: string; message: string } | { notRegular: true } | { moved: true };
+export type ReadOutcome =
+  { data: Uint8Array } | { errno: string; message: string } | { notRegular: true } | { moved: true };
 
 const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
