@@ -33,7 +33,8 @@ function errorOf(o: Exclude<SmallOutcome, null> | Exclude<ReadOutcome, { data: U
     return new AppError(CommonCodes.verificationFailed, 'The checksum of the file differs');
   if ('conflict' in o) return conflictError(o.conflict === 'folder');
   if ('notRegular' in o) return notRegular();
-  if ('moved' in o) return new AppError(FileCodes.permissionDenied, 'The folder moved while it was being read');
+  if ('moved' in o)
+    return new AppError(FileCodes.permissionDenied, 'The folder moved while it was being read');
   try {
     return fsError(Object.assign(new Error(o.message), { code: o.errno }));
   } catch (e) {
