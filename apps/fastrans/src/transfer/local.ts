@@ -192,16 +192,31 @@ export async function writeAt(partial: string, size: number, offset: number, dat
   }
 }
 
-/** Gives a verified file its final name; an existing file is replaced only when the user asked for it. */
+/** File systems without hard links answer a link with one of these (FAT and exFAT drives, some shares). */
+const LINKLESS = new Set(['EPERM', 'EXDEV', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/**
+ * Gives a verified file its final name; an existing file is replaced only when the user asked for it. Without
+ * replacing, a hard link to the final name, then the temp name removed: the link fails on an existing item, so no
+ * check comes before it that a file made meanwhile could slip past, and the usual case (nothing there) throws
+ * nothing (an lstat's ENOENT was an exception per file, measured in a profile of 10,000).
+ */
 export async function publishLocal(from: string, to: string, overwrite: boolean): Promise<void> {
-  if (!overwrite) {
+  if (overwrite) return fs.rename(from, to);
+  try {
+    await fs.link(from, to);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') throw Object.assign(new Error(`${to} exists`), { code: 'EEXIST' });
+    if (!LINKLESS.has(code)) throw e;
     const exists = await fs.lstat(to).then(
       () => true,
       () => false,
     );
     if (exists) throw Object.assign(new Error(`${to} exists`), { code: 'EEXIST' });
+    return fs.rename(from, to);
   }
-  await fs.rename(from, to);
+  await fs.unlink(from);
 }
 
 /**
@@ -222,10 +237,7 @@ export async function writeTemp(
     made?.set(dir, mkdir);
   }
   await mkdir;
-  const tmp = path.join(
-    dir,
-    `.${path.basename(final)}.${crypto.randomBytes(4).toString('hex')}.fastrans-tmp`,
-  );
+  const tmp = path.join(dir, `.${path.basename(final)}.${tempId()}.fastrans-tmp`);
   const fd = await rawOpen(tmp, 'wx');
   try {
     let off = 0;
@@ -238,6 +250,11 @@ export async function writeTemp(
   await rawClose(fd);
   return tmp;
 }
+
+/** Temp names: a random prefix per process and a counter (a random draw per file was a system call each). */
+const tempPrefix = crypto.randomBytes(6).toString('hex');
+let tempCount = 0;
+const tempId = () => `${tempPrefix}${(tempCount++).toString(36)}`;
 
 export const removeLocal = (p: string) => fs.rm(p, { force: true });
 /**

@@ -105,7 +105,7 @@ class FakeEfile {
   }
   async batch(base: string, tar: Buffer) {
     this.calls.batch++;
-    const entries = await tarUnpack(tar);
+    const entries = tarUnpack(tar);
     const m = JSON.parse(entries.find((e) => e.name === MANIFEST)!.data.toString()) as {
       files: Record<string, { sha256: string }>;
     };

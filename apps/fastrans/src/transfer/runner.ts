@@ -7,7 +7,7 @@ import type { HistoryStore } from '../store/history';
 import { NetworkError } from './http';
 import * as L from './local';
 import { RemoteError, type Remote } from './remote';
-import { tarPack, tarUnpack } from './tar';
+import { TarWriter, tarUnpack } from './tar';
 
 /** What the page sees of a task (the `task` event and the task list): the local protocol's own type. */
 export type TaskSummary = FastransTaskSummary;
@@ -511,19 +511,24 @@ export class Runner {
     const { t } = run;
     const jobs = files.map((i) => E.fileOf(t, i)!);
     return this.batch(run, files, async () => {
-      // Read all at once (a few MiB at most): the thread pool overlaps the opens and reads.
-      const datas = await Promise.all(jobs.map((f) => L.readRange(L.localPath(t.local, f.rel), 0, f.size)));
-      const manifest: Record<string, { sha256: string; identifier: string }> = {};
-      jobs.forEach((f, k) => {
-        manifest[f.rel] = {
-          sha256: crypto.createHash('sha256').update(datas[k]!).digest('hex'),
-          identifier: this.ref(t, f).identifier,
-        };
-      });
-      const tar = await tarPack([
-        { name: MANIFEST, data: Buffer.from(JSON.stringify({ files: manifest })) },
-        ...jobs.map((f, k) => ({ name: f.rel, data: datas[k]! })),
-      ]);
+      // The archive is laid out first and each file read straight into its place (a few MiB at most, all at once:
+      // the thread pool overlaps the opens and reads); the manifest of SHA-256s leads it, its size known before the
+      // files are hashed (a digest is 64 hex digits whatever it is).
+      const ids = jobs.map((f) => this.ref(t, f).identifier);
+      const digests = jobs.map(() => '0'.repeat(64));
+      const manifestOf = () => {
+        const files: Record<string, { sha256: string; identifier: string }> = {};
+        jobs.forEach((f, k) => (files[f.rel] = { sha256: digests[k]!, identifier: ids[k]! }));
+        return Buffer.from(JSON.stringify({ files }));
+      };
+      const w = new TarWriter();
+      const manifestAt = w.add(MANIFEST, manifestOf().length);
+      const at = jobs.map((f) => w.add(f.rel, f.size));
+      const tar = w.build();
+      const data = jobs.map((f, k) => tar.subarray(at[k], at[k]! + f.size));
+      await Promise.all(jobs.map((f, k) => L.readRange(L.localPath(t.local, f.rel), 0, f.size, data[k])));
+      data.forEach((d, k) => (digests[k] = L.sha256Of(d)));
+      manifestOf().copy(tar, manifestAt);
       const res = await this.remote!.batch(t.remote, tar, run.overwrite);
       const index = new Map(jobs.map((f) => [f.rel, f.seq]));
       return {
@@ -548,7 +553,7 @@ export class Runner {
     const jobs = files.map((i) => E.fileOf(t, i)!);
     return this.batch(run, files, async () => {
       const byName = new Map(jobs.map((f) => [join(t.remote, f.rel).slice(1), f.seq]));
-      const entries = await tarUnpack(await this.remote!.readBatch(jobs.map((f) => join(t.remote, f.rel))));
+      const entries = tarUnpack(await this.remote!.readBatch(jobs.map((f) => join(t.remote, f.rel))));
       const m = entries.find((e) => e.name === MANIFEST);
       if (!m) throw new NetworkError('incomplete batch');
       const manifest = JSON.parse(m.data.toString('utf8')) as {
