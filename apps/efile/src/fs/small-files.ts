@@ -3,11 +3,14 @@ import { AppError } from '@hpc/server-kit';
 import { conflictError, fsError, notRegular } from './file-ops';
 import { tempName, TEMP_SUFFIX } from './names';
 import type { ReadOutcome, SmallFileIn, SmallOutcome, SmallRead } from './small-store';
-import { StoreThread } from './store-pool';
+import { StoreThreads } from './store-pool';
 import type { HeldFolder } from './transfer-ops';
 
-/** At most this many files go to the store thread in one group (a batch stores up to 64 at once). */
-const GROUP_FILES = 64;
+/**
+ * At most this many files go to a store thread in one message: a batch's 64 files at once are four messages, spread
+ * over the threads.
+ */
+const GROUP_FILES = 16;
 
 interface Waiting extends SmallFileIn {
   ok: () => void;
@@ -48,9 +51,13 @@ function errorOf(o: Exclude<SmallOutcome, null> | Exclude<ReadOutcome, { data: U
  * its own outcome. small-store.ts says why a thread and one group.
  */
 export class SmallFiles {
-  private readonly thread = new StoreThread();
+  private readonly thread: StoreThreads;
   private readonly open = new Map<string, Group>();
   private reads: WaitingRead[] | null = null;
+
+  constructor(threads = 4) {
+    this.thread = new StoreThreads(threads);
+  }
 
   /**
    * Reads the regular file at `host` whole (at most `maxBytes`), with the checks of file-ops' `openForReadSized`.

@@ -26,15 +26,25 @@ interface Pending {
   fail: (e: Error) => void;
 }
 
+interface Slot {
+  thread: Worker | null;
+  pending: Map<number, Pending>;
+}
+
 /**
- * One store thread per user file system, started at the first group and kept while groups are under way (unref'd
- * when idle, so it never holds the process open). A thread that dies fails its groups in flight (their files are
- * sent again by the client, like any failed batch) and the next group starts a new one.
+ * The store threads of one user file system (`count`, started as groups need them and kept; each unref'd when idle,
+ * so none holds the process open). A group goes to the thread with the least under way: on a file system where a
+ * call waits (a cold disk, a metadata server over the network), several threads wait at once, as the thread pool's
+ * 16 did. A thread that dies fails its groups in flight (their files are sent again by the client, like any failed
+ * batch) and the next group starts a new one.
  */
-export class StoreThread {
-  private thread: Worker | null = null;
+export class StoreThreads {
+  private readonly slots: Slot[];
   private next = 1;
-  private readonly pending = new Map<number, Pending>();
+
+  constructor(count = 4) {
+    this.slots = Array.from({ length: Math.max(1, count) }, () => ({ thread: null, pending: new Map() }));
+  }
 
   store(group: SmallGroup): Promise<SmallOutcome[]> {
     return this.send({ group }) as Promise<SmallOutcome[]>;
@@ -45,45 +55,50 @@ export class StoreThread {
   }
 
   private send(payload: { group?: SmallGroup; reads?: SmallRead[] }): Promise<unknown[]> {
-    const t = this.start();
+    const slot = this.slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+    const t = this.start(slot);
     const id = this.next++;
     return new Promise<unknown[]>((ok, fail) => {
-      this.pending.set(id, { ok, fail });
-      if (this.pending.size === 1) t.ref();
+      slot.pending.set(id, { ok, fail });
+      if (slot.pending.size === 1) t.ref();
       t.postMessage({ id, ...payload });
     });
   }
 
-  private start(): Worker {
-    if (this.thread) return this.thread;
+  private start(slot: Slot): Worker {
+    if (slot.thread) return slot.thread;
     const t = threadOf();
     t.unref();
     t.on('message', (m: { id: number; out?: unknown[]; error?: string }) => {
-      const p = this.pending.get(m.id);
+      const p = slot.pending.get(m.id);
       if (!p) return;
-      this.pending.delete(m.id);
-      if (this.pending.size === 0) t.unref();
+      slot.pending.delete(m.id);
+      if (slot.pending.size === 0) t.unref();
       if (m.out) p.ok(m.out);
       else p.fail(new Error(m.error ?? 'the store thread failed'));
     });
     const gone = (e: Error) => {
-      if (this.thread !== t) return;
-      this.thread = null;
-      for (const p of this.pending.values()) p.fail(e);
-      this.pending.clear();
+      if (slot.thread !== t) return;
+      slot.thread = null;
+      for (const p of slot.pending.values()) p.fail(e);
+      slot.pending.clear();
     };
     t.on('error', gone);
     t.on('exit', (c) => gone(new Error(`the store thread stopped (${c})`)));
-    this.thread = t;
+    slot.thread = t;
     return t;
   }
 
   async close(): Promise<void> {
-    const t = this.thread;
-    if (!t) return;
-    this.thread = null;
-    for (const p of this.pending.values()) p.fail(new Error('closed'));
-    this.pending.clear();
-    await t.terminate();
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        const t = slot.thread;
+        if (!t) return;
+        slot.thread = null;
+        for (const p of slot.pending.values()) p.fail(new Error('closed'));
+        slot.pending.clear();
+        await t.terminate();
+      }),
+    );
   }
 }

@@ -68,7 +68,7 @@ describe('tar batches, written and read in memory', () => {
   it('refuses a damaged archive: a header that does not sum, an entry past the end', () => {
     const buf = tarPack(files);
     const bad = Buffer.from(buf);
-    bad[3] ^= 1;
+    bad[3] = bad[3]! ^ 1;
     expect(() => tarUnpack(bad)).toThrow(/checksum/);
     expect(() => tarUnpack(buf.subarray(0, 600))).toThrow(/past the end/);
   });
