@@ -29,11 +29,15 @@ interface Pending {
 interface Slot {
   thread: Worker | null;
   pending: Map<number, Pending>;
+  idle: NodeJS.Timeout | null;
 }
 
+/** A store thread with nothing to do for this long stops (a user's worker may live for hours after a transfer). */
+const IDLE_MS = 30_000;
+
 /**
- * The store threads of one user file system (`count`, started as groups need them and kept; each unref'd when idle,
- * so none holds the process open). A group goes to the thread with the least under way: on a file system where a
+ * The store threads of one user file system (`count`, started as groups need them, stopped after IDLE_MS without
+ * one; unref'd while idle, so none holds the process open). A group goes to the thread with the least under way: on a file system where a
  * call waits (a cold disk, a metadata server over the network), several threads wait at once, as the thread pool's
  * 16 did. A thread that dies fails its groups in flight (their files are sent again by the client, like any failed
  * batch) and the next group starts a new one.
@@ -43,7 +47,11 @@ export class StoreThreads {
   private next = 1;
 
   constructor(count = 4) {
-    this.slots = Array.from({ length: Math.max(1, count) }, () => ({ thread: null, pending: new Map() }));
+    this.slots = Array.from({ length: Math.max(1, count) }, () => ({
+      thread: null,
+      pending: new Map(),
+      idle: null,
+    }));
   }
 
   store(group: SmallGroup): Promise<SmallOutcome[]> {
@@ -57,6 +65,8 @@ export class StoreThreads {
   private send(payload: { group?: SmallGroup; reads?: SmallRead[] }): Promise<unknown[]> {
     const slot = this.slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const t = this.start(slot);
+    if (slot.idle) clearTimeout(slot.idle);
+    slot.idle = null;
     const id = this.next++;
     return new Promise<unknown[]>((ok, fail) => {
       slot.pending.set(id, { ok, fail });
@@ -73,7 +83,15 @@ export class StoreThreads {
       const p = slot.pending.get(m.id);
       if (!p) return;
       slot.pending.delete(m.id);
-      if (slot.pending.size === 0) t.unref();
+      if (slot.pending.size === 0) {
+        t.unref();
+        slot.idle = setTimeout(() => {
+          if (slot.thread !== t || slot.pending.size > 0) return;
+          slot.thread = null;
+          void t.terminate();
+        }, IDLE_MS);
+        slot.idle.unref();
+      }
       if (m.out) p.ok(m.out);
       else p.fail(new Error(m.error ?? 'the store thread failed'));
     });
@@ -93,6 +111,8 @@ export class StoreThreads {
     await Promise.all(
       this.slots.map(async (slot) => {
         const t = slot.thread;
+        if (slot.idle) clearTimeout(slot.idle);
+        slot.idle = null;
         if (!t) return;
         slot.thread = null;
         for (const p of slot.pending.values()) p.fail(new Error('closed'));
