@@ -13,6 +13,7 @@ import {
   fsError,
   makeDir,
   openForRead,
+  openForReadSized,
   openRegular,
   removeEntry,
   renameNoReplace,
@@ -270,11 +271,27 @@ export class LocalUserFs implements UserFs {
     );
   }
 
-  readFile(s: FsScope, host: string, maxBytes: number) {
+  readFile(s: FsScope, host: string, maxBytes: number, batch?: boolean | null) {
     return coded(async () => {
       await this.confine(s, host);
-      // In the store thread with the checks of openForReadSized; the reads asked for together go together.
-      return this.small.read(host, maxBytes);
+      // A download batch's file: in a store thread with the checks of openForReadSized, together with the others
+      // asked for at the same time. Anything else (a preview) on the thread pool (DECISIONS.md, store threads).
+      if (batch) return this.small.read(host, maxBytes);
+      const { fh, size } = await openForReadSized(host);
+      try {
+        // As large as the file, never more than asked.
+        const want = Math.min(size, maxBytes);
+        const buf = Buffer.allocUnsafe(want);
+        let got = 0;
+        while (got < want) {
+          const { bytesRead } = await fh.read(buf, got, want - got, got);
+          if (bytesRead === 0) break;
+          got += bytesRead;
+        }
+        return buf.subarray(0, got);
+      } finally {
+        await fh.close();
+      }
     });
   }
 

@@ -121,8 +121,11 @@ export interface UserFs {
   /** The home's used space and most recently modified files, counted as the user (the Dashboard, features/usage). */
   homeUsage(s: FsScope, home: string): Promise<HomeUsageCount>;
 
-  /** The first `maxBytes` of a regular file (text preview); `head` only reads the first 8 KiB. */
-  readFile(s: FsScope, host: string, maxBytes: number): Promise<Buffer>;
+  /**
+   * The first `maxBytes` of a regular file (text preview); `head` only reads the first 8 KiB. `batch`: a file of a
+   * fast-transfer download batch, read in a store thread together with the others asked for at the same time.
+   */
+  readFile(s: FsScope, host: string, maxBytes: number, batch?: boolean | null): Promise<Buffer>;
   /** Atomically replaces a file's content (temp sibling, fsync, rename). */
   writeFile(s: FsScope, path: string, data: string): Promise<string>;
   /** Opens a regular file to send (O_NOFOLLOW|O_NONBLOCK, fstat, checked to be where the resolver saw it). */

@@ -758,7 +758,8 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
           p = homeOnly(user, input);
           if (p === '/') throw new AppError(FileCodes.notAFolder, 'Not a regular file');
           const dirHost = await folderOf(path.posix.dirname(p));
-          return { p, data: await userfs.readFile(user, path.join(dirHost, path.posix.basename(p)), SMALL) };
+          const host = path.join(dirHost, path.posix.basename(p));
+          return { p, data: await userfs.readFile(user, host, SMALL, true) };
         } catch (e) {
           if (!isAppError(e)) throw e;
           return { p, code: e.code };
