@@ -36,6 +36,35 @@ export interface SmallGroup {
   fixMode: boolean;
 }
 
+/**
+ * A group as it travels to the thread: the files' bytes copied into one block whose memory moves to the thread (a
+ * transfer, not a copy), each file a span of it. Sent as they were (a Uint8Array each), the structured clone of
+ * 10,000 small files took a fifth of efile's main thread in a profile.
+ */
+export interface SmallGroupWire extends Omit<SmallGroup, 'files'> {
+  block: Uint8Array;
+  files: (Omit<SmallFileIn, 'data'> & { at: number; length: number })[];
+}
+
+export function packGroup(g: SmallGroup): SmallGroupWire {
+  const block = new Uint8Array(g.files.reduce((n, f) => n + f.data.length, 0));
+  let at = 0;
+  const files = g.files.map(({ data, ...f }) => {
+    block.set(data, at);
+    at += data.length;
+    return { ...f, at: at - data.length, length: data.length };
+  });
+  return { ...g, block, files };
+}
+
+export function unpackGroup(w: SmallGroupWire): SmallGroup {
+  const { block, files, ...g } = w;
+  return {
+    ...g,
+    files: files.map(({ at, length, ...f }) => ({ ...f, data: block.subarray(at, at + length) })),
+  };
+}
+
 const fdatasync = promisify(fs.fdatasync);
 const LINKLESS = ['EPERM', 'EXDEV', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP'];
 const code = (e: unknown) => (e as NodeJS.ErrnoException).code ?? 'EIO';

@@ -2,23 +2,35 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { findWorkerBundle } from '@hpc/cluster-kit';
-import type { ReadOutcome, SmallGroup, SmallOutcome, SmallRead } from './small-store';
+import {
+  packGroup,
+  type ReadOutcome,
+  type SmallGroup,
+  type SmallGroupWire,
+  type SmallOutcome,
+  type SmallRead,
+} from './small-store';
 
 /**
- * The store thread's script: the bundle in apps/efile/dist (`efile-store-thread.js`, beside the worker's bundle), or
- * the .ts beside this file under tsx (tests, dev). A worker thread does not take `--import tsx` from its execArgv in
- * Node 20, so the .ts is reached through a two-line boot that registers tsx in the thread first.
+ * The store thread's script: from a bundle (efile's server, its worker, the all-in-one), the bundle
+ * `efile-store-thread.js` in apps/efile/dist; from the source (tests, dev), the .ts beside this file under tsx, never
+ * a bundle built from older source. A worker thread does not take `--import tsx` from its execArgv in Node 20, so the
+ * .ts is reached through a two-line boot that registers tsx in the thread first.
  */
 function threadOf(): Worker {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.ts')) {
+    const ts = pathToFileURL(path.join(path.dirname(here), 'store-thread.ts')).href;
+    return new Worker(
+      `import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(ts)}); });`,
+      {
+        eval: true,
+      },
+    );
+  }
   const bundle = findWorkerBundle(import.meta.url, 'efile', undefined, 'efile-store-thread.js');
-  if (bundle) return new Worker(bundle);
-  const ts = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'store-thread.ts')).href;
-  return new Worker(
-    `import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(ts)}); });`,
-    {
-      eval: true,
-    },
-  );
+  if (!bundle) throw new Error('efile-store-thread.js is not built (npm run build)');
+  return new Worker(bundle);
 }
 
 interface Pending {
@@ -55,23 +67,32 @@ export class StoreThreads {
   }
 
   store(group: SmallGroup): Promise<SmallOutcome[]> {
-    return this.send({ group }) as Promise<SmallOutcome[]>;
+    const wire = packGroup(group);
+    return this.send({ group: wire }, [wire.block.buffer as ArrayBuffer]) as Promise<SmallOutcome[]>;
   }
 
   read(reads: SmallRead[]): Promise<ReadOutcome[]> {
     return this.send({ reads }) as Promise<ReadOutcome[]>;
   }
 
-  private send(payload: { group?: SmallGroup; reads?: SmallRead[] }): Promise<unknown[]> {
+  private send(
+    payload: { group?: SmallGroupWire; reads?: SmallRead[] },
+    transfer: ArrayBuffer[] = [],
+  ): Promise<unknown[]> {
     const slot = this.slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-    const t = this.start(slot);
+    let t: Worker;
+    try {
+      t = this.start(slot);
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
     if (slot.idle) clearTimeout(slot.idle);
     slot.idle = null;
     const id = this.next++;
     return new Promise<unknown[]>((ok, fail) => {
       slot.pending.set(id, { ok, fail });
       if (slot.pending.size === 1) t.ref();
-      t.postMessage({ id, ...payload });
+      t.postMessage({ id, ...payload }, transfer);
     });
   }
 

@@ -4,11 +4,11 @@
  * in, one out, matched by `id`.
  */
 import { parentPort } from 'node:worker_threads';
-import { readGroup, storeGroup, type SmallGroup, type SmallRead } from './small-store';
+import { readGroup, storeGroup, unpackGroup, type SmallGroupWire, type SmallRead } from './small-store';
 
 const port = parentPort;
 if (!port) throw new Error('store-thread runs as a worker thread');
-port.on('message', (m: { id: number; group?: SmallGroup; reads?: SmallRead[] }) => {
+port.on('message', (m: { id: number; group?: SmallGroupWire; reads?: SmallRead[] }) => {
   if (m.reads) {
     try {
       const out = readGroup(m.reads);
@@ -20,7 +20,7 @@ port.on('message', (m: { id: number; group?: SmallGroup; reads?: SmallRead[] }) 
     }
     return;
   }
-  storeGroup(m.group!).then(
+  storeGroup(unpackGroup(m.group!)).then(
     (out) => port.postMessage({ id: m.id, out }),
     (e: unknown) => port.postMessage({ id: m.id, error: (e as Error).message }),
   );
