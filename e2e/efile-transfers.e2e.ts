@@ -234,8 +234,10 @@ describe('E-File transfers in the browser', () => {
     // A large folder (sparse files: instant to make, real bytes to copy) and an empty target.
     const big = host(`${HOME}/bigdir`);
     fs.mkdirSync(big);
-    // 2 GiB: about 10 s of writing on a slow disk, far longer than the test needs before it leaves.
-    const part = 512 * 1024 ** 2;
+    // 16 GiB: the copy must still run when the page leaves after its walk through the menu. 2 GiB was ~10 s on a
+    // slow disk, but a host whose disk writes 2.8 GB/s finished it first (npm test, 2026-11-29). Only what is
+    // written before the cancel takes disk space, and the cancel removes it.
+    const part = 4 * 1024 ** 3;
     for (let i = 0; i < 4; i++) {
       fs.writeFileSync(path.join(big, `part${i}.bin`), '');
       fs.truncateSync(path.join(big, `part${i}.bin`), part);
