@@ -219,6 +219,14 @@ describe.skipIf(missing !== null)('the Job page and the Dashboard on the real Sl
         .toMatch(/normal[\s\S]*short|short[\s\S]*normal/);
       // The clusters without a scheduler say so, they are not errors; nothing failed.
       expect(await page.getByTestId('widget-error').count()).toBe(0);
+      // My accounts: the low balance of the demo's Kunshan account and its alert in the card, nothing of it out of
+      // sight to the side (a table there showed the names and hid balance, status and expiry behind a scroll).
+      const accounts = page.getByTestId('dash-accounts');
+      await expect.poll(() => accounts.textContent()).toContain('88.50');
+      const low = accounts.getByText(language === 'zh-CN' ? '余额不足 100 元' : 'Balance at most 100 yuan');
+      const card = (await accounts.boundingBox())!;
+      const tag = (await low.boundingBox())!;
+      expect(tag.x + tag.width).toBeLessThanOrEqual(card.x + card.width);
       await shot(`dashboard-${language}`);
       expect(formatViolations(`dashboard-${language}`, await axeViolations(page))).toBe('');
       expect(errors).toEqual([]);
