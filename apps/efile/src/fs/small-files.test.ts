@@ -7,7 +7,7 @@ import { CommonCodes, FileCodes } from '@hpc/contracts';
 import { isAppError } from '@hpc/server-kit';
 import { makeTempDir } from '@hpc/server-kit/testing';
 import { SmallFiles } from './small-files';
-import { holdFolder } from './transfer-ops';
+import { holdFolder, type HeldFolder } from './transfer-ops';
 
 const sha = (s: string | Buffer) => crypto.createHash('sha256').update(s).digest('hex');
 const codeOf = (r: PromiseSettledResult<void>) =>
@@ -21,14 +21,22 @@ describe('small files stored a group at a time in the store thread', () => {
     tmp.cleanup();
   });
   const opts = { overwrite: false, mode: 0o640, fixMode: false };
-
-  it('stores a group: each file its own outcome, a refusal writes nothing, no temp left behind', async () => {
-    const dir = path.join(tmp.dir, 'g');
+  /** Runs `fn` on a new folder `name` held open as a batch holds it, released after. */
+  async function inHeldFolder(name: string, fn: (folder: HeldFolder, dir: string) => Promise<void>) {
+    const dir = path.join(tmp.dir, name);
     fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, 'taken'), 'old');
-    fs.mkdirSync(path.join(dir, 'folder'));
     const folder = await holdFolder(dir);
     try {
+      await fn(folder, dir);
+    } finally {
+      await folder.release();
+    }
+  }
+
+  it('stores a group: each file its own outcome, a refusal writes nothing, no temp left behind', async () => {
+    await inHeldFolder('g', async (folder, dir) => {
+      fs.writeFileSync(path.join(dir, 'taken'), 'old');
+      fs.mkdirSync(path.join(dir, 'folder'));
       const files = Array.from({ length: 100 }, (_, i) => [`f${i}.txt`, `content ${i}`] as const);
       const calls = [
         ...files.map(([n, c]) => small.store('g', folder, n, [Buffer.from(c)], sha(c), opts)),
@@ -53,17 +61,13 @@ describe('small files stored a group at a time in the store thread', () => {
       expect(fs.existsSync(path.join(dir, 'bad.txt'))).toBe(false);
       // Only the final names: every temp was named or removed.
       expect(fs.readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([]);
-    } finally {
-      await folder.release();
-    }
+    });
   });
 
   it('overwrites a file when asked, never a folder', async () => {
-    const dir = path.join(tmp.dir, 'o');
-    fs.mkdirSync(path.join(dir, 'folder'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'a'), 'old');
-    const folder = await holdFolder(dir);
-    try {
+    await inHeldFolder('o', async (folder, dir) => {
+      fs.mkdirSync(path.join(dir, 'folder'));
+      fs.writeFileSync(path.join(dir, 'a'), 'old');
       const o = { ...opts, overwrite: true };
       const out = await Promise.allSettled([
         small.store('o', folder, 'a', [Buffer.from('new')], sha('new'), o),
@@ -72,47 +76,38 @@ describe('small files stored a group at a time in the store thread', () => {
       expect(out.map(codeOf)).toEqual(['ok', FileCodes.sameNameDir]);
       expect(fs.readFileSync(path.join(dir, 'a'), 'utf8')).toBe('new');
       expect(fs.statSync(path.join(dir, 'folder')).isDirectory()).toBe(true);
-    } finally {
-      await folder.release();
-    }
+    });
   });
 
   it('a file system error is the file’s own code (a name that is too long), the others land, the temp is gone', async () => {
-    const dir = path.join(tmp.dir, 'e');
-    fs.mkdirSync(dir);
-    const folder = await holdFolder(dir);
-    try {
+    await inHeldFolder('e', async (folder, dir) => {
       const out = await Promise.allSettled([
         small.store('e', folder, 'ok.txt', [Buffer.from('1')], sha('1'), opts),
         small.store('e', folder, 'x'.repeat(300), [Buffer.from('2')], sha('2'), opts),
       ]);
       expect(out.map(codeOf)).toEqual(['ok', CommonCodes.invalidInput]);
       expect(fs.readdirSync(dir)).toEqual(['ok.txt']);
-    } finally {
-      await folder.release();
-    }
+    });
   });
 
   it('a closed store fails what it was given and starts a new thread for the next group', async () => {
-    const dir = path.join(tmp.dir, 'c');
-    fs.mkdirSync(dir);
-    const folder = await holdFolder(dir);
-    const other = new SmallFiles();
-    try {
-      await other.store('c', folder, 'first', [Buffer.from('1')], sha('1'), opts);
-      const pending = other.store('c', folder, 'second', [Buffer.from('2')], sha('2'), opts).then(
-        () => 'stored',
-        () => 'failed',
-      );
-      // Closed before the group goes (it waits for the next turn of the event loop): it fails, nothing lands.
-      await other.close();
-      expect(await pending).toBe('failed');
-      await other.store('c', folder, 'third', [Buffer.from('3')], sha('3'), opts);
-      expect(fs.readdirSync(dir).sort()).toEqual(['first', 'third']);
-    } finally {
-      await other.close();
-      await folder.release();
-    }
+    await inHeldFolder('c', async (folder, dir) => {
+      const other = new SmallFiles();
+      try {
+        await other.store('c', folder, 'first', [Buffer.from('1')], sha('1'), opts);
+        const pending = other.store('c', folder, 'second', [Buffer.from('2')], sha('2'), opts).then(
+          () => 'stored',
+          () => 'failed',
+        );
+        // Closed before the group goes (it waits for the next turn of the event loop): it fails, nothing lands.
+        await other.close();
+        expect(await pending).toBe('failed');
+        await other.store('c', folder, 'third', [Buffer.from('3')], sha('3'), opts);
+        expect(fs.readdirSync(dir).sort()).toEqual(['first', 'third']);
+      } finally {
+        await other.close();
+      }
+    });
   });
 
   it('reads a group whole with openForRead’s checks: no link, no FIFO, nothing reached through a swapped folder', async () => {

@@ -135,6 +135,8 @@ export class LocalUserFs implements UserFs {
   private readonly held = new Map<string, Held>();
   /** The small files of those batches, stored a group at a time in the store thread. */
   private readonly small = new SmallFiles();
+  /** See `smallMode`. */
+  private smallModeOnce: { mode: number; fixMode: boolean } | null = null;
 
   constructor(
     readonly resolver: PathResolver,
@@ -440,12 +442,23 @@ export class LocalUserFs implements UserFs {
    * each then costs its own calls only, not an open, a check and a close of its folder (about half of them). The
    * files that arrive together go to the store thread as one group (fs/small-files.ts).
    */
+  /**
+   * The mode of a stored small file, worked out once (the process's umask is set when a worker starts and not
+   * after; asked per file it was 53 ms of 10,000 files): given at the create, and a fchmod only when the umask would
+   * take some of the mode's bits away.
+   */
+  private smallMode(): { mode: number; fixMode: boolean } {
+    if (!this.smallModeOnce) {
+      const umask = process.umask();
+      const mode = this.asUser ? 0o666 & ~umask : 0o644;
+      this.smallModeOnce = { mode, fixMode: (mode & ~umask) !== mode };
+    }
+    return this.smallModeOnce;
+  }
   storeSmall(s: FsScope, dirHost: string, name: string, data: Buffer[], sha256: string, overwrite: boolean) {
     return coded(async () => {
       validateName(name);
-      const mode = this.asUser ? 0o666 & ~process.umask() : 0o644;
-      // Given at the create; a fchmod only when this process's umask would take some of the mode's bits away.
-      const fixMode = (mode & ~process.umask()) !== mode;
+      const { mode, fixMode } = this.smallMode();
       const key = `${s.cun}\0${s.roots.join('\0')}\0\0${dirHost}`;
       let h = this.held.get(key);
       if (!h) {
