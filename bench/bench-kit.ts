@@ -47,6 +47,29 @@ export function treeCpu(pid: number): number {
   return sum;
 }
 
+/**
+ * CPU seconds of each thread of `pid` (user + system, and system alone, from /proc/<pid>/task), by thread id, with its name: the main
+ * thread is the one whose id is the pid; Node names its own threads (libuv's pool, V8's helpers) in `comm`.
+ */
+export function threadCpu(pid: number): Map<number, { name: string; cpu: number; sys: number }> {
+  const out = new Map<number, { name: string; cpu: number; sys: number }>();
+  const tick = 100; // USER_HZ on Linux
+  for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+      const f = stat.split(') ')[1]!.split(' ');
+      out.set(Number(t), {
+        name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+        cpu: (Number(f[11]) + Number(f[12])) / tick,
+        sys: Number(f[12]) / tick,
+      });
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
 /** Prints a result line with the 1-minute load average and keeps it for the bench's summary file. */
 export function reporter() {
   const lines: string[] = [];

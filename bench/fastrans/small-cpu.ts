@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
-import { secs, treeCpu } from '../bench-kit';
+import { secs, threadCpu, treeCpu } from '../bench-kit';
 import { benchMode, smallFiles, startFastransBench, transfer } from './setup';
 
 const env = (k: string, d: number) => Number(process.env[k] ?? d);
@@ -34,6 +34,25 @@ async function profiled(name: string, work: () => Promise<void>) {
     s.disconnect();
   }
 }
+/**
+ * Where a process's CPU went between two `threadCpu` readings, by thread: the main thread, then the others summed by
+ * name (libuv's pool, V8's helpers; worker_threads threads carry the name of the thread that started them).
+ */
+function split(pid: number, before: ReturnType<typeof threadCpu>): string {
+  const by = new Map<string, { cpu: number; sys: number }>();
+  for (const [tid, t] of threadCpu(pid)) {
+    const name = tid === pid ? 'main' : t.name;
+    const b = by.get(name) ?? { cpu: 0, sys: 0 };
+    by.set(name, {
+      cpu: b.cpu + t.cpu - (before.get(tid)?.cpu ?? 0),
+      sys: b.sys + t.sys - (before.get(tid)?.sys ?? 0),
+    });
+  }
+  return [...by]
+    .filter(([, c]) => c.cpu >= 0.01)
+    .map(([n, c]) => `${n} ${c.cpu.toFixed(2)} (system ${c.sys.toFixed(2)})`)
+    .join(', ');
+}
 try {
   const runner = bench.runnerAt([bench.base], 'cfg');
   const dir = path.join(bench.tmp, 'many');
@@ -41,6 +60,7 @@ try {
   const efile = bench.server.child.pid!;
   const cpu = (c: NodeJS.CpuUsage) => ((c.user + c.system) / 1e6).toFixed(2);
   for (let r = 0; r < env('SMALL_ROUNDS', 1); r++) {
+    let [e0, m0] = [threadCpu(efile), threadCpu(process.pid)];
     let s0 = treeCpu(efile);
     let c0 = process.cpuUsage();
     let t0 = process.hrtime.bigint();
@@ -50,6 +70,8 @@ try {
     console.log(
       `upload of ${N} × ${SIZE} B: ${secs(t0).toFixed(2)} s; CPU s client ${cpu(process.cpuUsage(c0))}, efile ${(treeCpu(efile) - s0).toFixed(2)}`,
     );
+    console.log(`  efile: ${split(efile, e0)}; client: ${split(process.pid, m0)}`);
+    [e0, m0] = [threadCpu(efile), threadCpu(process.pid)];
     [s0, c0, t0] = [treeCpu(efile), process.cpuUsage(), process.hrtime.bigint()];
     await profiled(`download-${r}`, () =>
       transfer(runner, () => runner.addDownload([`${bench.HOME}/up${r}`], path.join(bench.tmp, `down${r}`))),
@@ -57,6 +79,7 @@ try {
     console.log(
       `download of the same: ${secs(t0).toFixed(2)} s; CPU s client ${cpu(process.cpuUsage(c0))}, efile ${(treeCpu(efile) - s0).toFixed(2)}`,
     );
+    console.log(`  efile: ${split(efile, e0)}; client: ${split(process.pid, m0)}`);
   }
 } finally {
   bench.close();

@@ -27,3 +27,4 @@ export * from './web-pages';
 export * from './eshell';
 export * from './eshell.routes';
 export * from './eshell-efile';
+export * from './batch-tar';

@@ -68,7 +68,9 @@ export class StoreThreads {
 
   store(group: SmallGroup): Promise<SmallOutcome[]> {
     const wire = packGroup(group);
-    return this.send({ group: wire }, [wire.block.buffer as ArrayBuffer]) as Promise<SmallOutcome[]>;
+    // Shared memory goes as it is; a block of its own moves to the thread.
+    const moving = wire.block.buffer instanceof ArrayBuffer ? [wire.block.buffer] : [];
+    return this.send({ group: wire }, moving) as Promise<SmallOutcome[]>;
   }
 
   read(reads: SmallRead[]): Promise<ReadOutcome[]> {

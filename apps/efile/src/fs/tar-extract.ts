@@ -1,14 +1,19 @@
 import type { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { AppError } from '@hpc/server-kit';
-import { CommonCodes } from '@hpc/contracts';
+import { CommonCodes, MalformedTarError, tarEntries } from '@hpc/contracts';
+
+/**
+ * A body of at most this many bytes whose length is declared (the client's batches: at most 500 files and 16 MiB)
+ * is read whole and parsed at once (`readTarWhole`); longer or unannounced bodies stream through tar-stream.
+ */
+export const WHOLE_TAR_MAX = 24 * 1024 * 1024;
 
 /** One entry of a tar stream: header fields we use, and a reader for exactly its data. */
 export interface TarEntry {
   path: string;
   type: 'file' | 'dir' | 'other';
   size: number;
-  mode: number;
 }
 
 const malformed = () =>
@@ -73,7 +78,7 @@ export async function readTar(
           ? 'dir'
           : 'other';
     current = (async () => {
-      await onEntry({ path: header.name, type, size: header.size ?? 0, mode: header.mode ?? 0 }, data, whole);
+      await onEntry({ path: header.name, type, size: header.size ?? 0 }, data, whole);
       // Skip what the caller did not read.
       if (it) while (!(await pull()).done);
       else if (!wholeRead) await toEnd();
@@ -120,4 +125,51 @@ export async function readTar(
     });
     stream.pipe(extract);
   });
+}
+
+type OnEntry = Parameters<typeof readTar>[1];
+
+/**
+ * `readTar` for a body of a declared `length` up to WHOLE_TAR_MAX: read whole into shared memory (store threads take
+ * its files as views, no copy: small-store.ts), parsed in one pass by contracts' batch tar, each entry handed to
+ * `onEntry` in order, as readTar does. A body that ends short of `length`, breaks, or is not a whole archive is "1010";
+ * an error of `onEntry` stops there and is rethrown as is.
+ */
+export async function readTarWhole(stream: Readable, length: number, onEntry: OnEntry): Promise<void> {
+  const buf = Buffer.from(new SharedArrayBuffer(length));
+  let at = 0;
+  await new Promise<void>((resolve, reject) => {
+    let ended = false;
+    stream.on('data', (b: Buffer) => {
+      if (at + b.length > length) return; // more than declared: counted below, the rest drained
+      b.copy(buf, at);
+      at += b.length;
+    });
+    stream.once('end', () => {
+      ended = true;
+      resolve();
+    });
+    stream.once('error', () => reject(malformed()));
+    stream.once('close', () => {
+      if (!ended) reject(malformed());
+    });
+  });
+  if (at !== length) throw malformed();
+  let entries: ReturnType<typeof tarEntries>;
+  try {
+    entries = tarEntries(buf);
+  } catch (e) {
+    if (e instanceof MalformedTarError) throw malformed();
+    throw e;
+  }
+  for (const e of entries) {
+    const data = Buffer.from(e.data.buffer, e.data.byteOffset, e.data.byteLength);
+    await onEntry(
+      { path: e.name, type: e.type, size: data.length },
+      async function* () {
+        yield data;
+      },
+      () => Promise.resolve([data]),
+    );
+  }
 }

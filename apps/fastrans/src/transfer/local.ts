@@ -8,7 +8,7 @@ const rawOpen = promisify(open);
 const rawClose = promisify(close);
 const rawRead = promisify(read);
 const rawWriteAt = promisify(write);
-const rawWrite = async (fd: number, b: Buffer, off: number, len: number, pos: number) => {
+const rawWrite = async (fd: number, b: Uint8Array, off: number, len: number, pos: number) => {
   const { bytesWritten } = await rawWriteAt(fd, b, off, len, pos);
   if (bytesWritten === 0) throw Object.assign(new Error('no progress writing'), { code: 'EIO' });
   return bytesWritten;
@@ -226,7 +226,7 @@ export async function publishLocal(from: string, to: string, overwrite: boolean)
  */
 export async function writeTemp(
   final: string,
-  data: Buffer,
+  data: Uint8Array,
   made?: Map<string, Promise<unknown>>,
 ): Promise<string> {
   const dir = path.dirname(final);

@@ -3,13 +3,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FastransTaskState as S, type TransferFileRef, type TransferFileStatus } from '@hpc/contracts';
+import {
+  FastransTaskState as S,
+  tarFiles,
+  type TransferFileRef,
+  type TransferFileStatus,
+} from '@hpc/contracts';
 import { DEFAULT_LIMITS, type EngineLimits, type TaskModel } from '../engine/task';
 import { HistoryStore } from '../store/history';
 import type { Remote } from './remote';
 import { Runner } from './runner';
 import { RangeBuffers } from './local';
-import { tarUnpack } from './tar';
 
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 const MANIFEST = '.fastrans-manifest.json';
@@ -105,7 +109,7 @@ class FakeEfile {
   }
   async batch(base: string, tar: Buffer) {
     this.calls.batch++;
-    const entries = tarUnpack(tar);
+    const entries = tarFiles(tar).map((e) => ({ name: e.name, data: Buffer.from(e.data) }));
     const m = JSON.parse(entries.find((e) => e.name === MANIFEST)!.data.toString()) as {
       files: Record<string, { sha256: string }>;
     };

@@ -1,13 +1,19 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { CommonCodes, FastransCodes, FastransTaskState as S, type FastransTaskSummary } from '@hpc/contracts';
+import {
+  CommonCodes,
+  FastransCodes,
+  FastransTaskState as S,
+  TarWriter,
+  tarFiles,
+  type FastransTaskSummary,
+} from '@hpc/contracts';
 import * as E from '../engine/task';
 import { SpeedMeter } from '../engine/speed';
 import type { HistoryStore } from '../store/history';
 import { NetworkError } from './http';
 import * as L from './local';
 import { RemoteError, type Remote } from './remote';
-import { TarWriter, tarUnpack } from './tar';
 
 /** What the page sees of a task (the `task` event and the task list): the local protocol's own type. */
 export type TaskSummary = FastransTaskSummary;
@@ -524,7 +530,8 @@ export class Runner {
       const w = new TarWriter();
       const manifestAt = w.add(MANIFEST, manifestOf().length);
       const at = jobs.map((f) => w.add(f.rel, f.size));
-      const tar = w.build();
+      const tar = Buffer.alloc(w.size());
+      w.build(tar);
       const data = jobs.map((f, k) => tar.subarray(at[k], at[k]! + f.size));
       await Promise.all(jobs.map((f, k) => L.readRange(L.localPath(t.local, f.rel), 0, f.size, data[k])));
       data.forEach((d, k) => (digests[k] = L.sha256Of(d)));
@@ -553,10 +560,10 @@ export class Runner {
     const jobs = files.map((i) => E.fileOf(t, i)!);
     return this.batch(run, files, async () => {
       const byName = new Map(jobs.map((f) => [join(t.remote, f.rel).slice(1), f.seq]));
-      const entries = tarUnpack(await this.remote!.readBatch(jobs.map((f) => join(t.remote, f.rel))));
+      const entries = tarFiles(await this.remote!.readBatch(jobs.map((f) => join(t.remote, f.rel))));
       const m = entries.find((e) => e.name === MANIFEST);
       if (!m) throw new NetworkError('incomplete batch');
-      const manifest = JSON.parse(m.data.toString('utf8')) as {
+      const manifest = JSON.parse(new TextDecoder().decode(m.data)) as {
         files: Record<string, { sha256: string }>;
         failed: Record<string, string>;
       };

@@ -10,6 +10,12 @@ const rawBody = async (req: FastifyRequest) => {
   req.headers['content-type'] = 'application/octet-stream';
 };
 
+/** The body's declared length (a batch of known length is read whole), or null for a chunked body. */
+const declaredLength = (req: FastifyRequest): number | null => {
+  const n = Number(req.headers['content-length']);
+  return req.headers['content-length'] !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : null;
+};
+
 /**
  * The fast-transfer client's calls, declared in contracts (`TransferRoutes`, fastrans.routes.ts) with the client's
  * side (`@hpc/api-client`'s fastrans.api.ts). Authenticated like every efile call (cluster token).
@@ -29,7 +35,15 @@ export function fastransRoutes(app: EfileApp, { auth }: EfileContext, transfers:
     ok(await transfers.finalize(auth.user(req), req.body.id, req.body)),
   );
   addRoute(app, R.batch, { onRequest: rawBody }, async (req) =>
-    ok(await transfers.batch(auth.user(req), req.query.path, req.query.overwrite ?? false, req.raw)),
+    ok(
+      await transfers.batch(
+        auth.user(req),
+        req.query.path,
+        req.query.overwrite ?? false,
+        req.raw,
+        declaredLength(req),
+      ),
+    ),
   );
   addRoute(app, R.cancel, async (req) =>
     ok({ cancelled: await transfers.cancel(auth.user(req), req.body.ids) }),

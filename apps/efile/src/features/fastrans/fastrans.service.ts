@@ -19,7 +19,7 @@ import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import { isUnder, normalizeClusterPath } from '@hpc/cluster-kit';
 import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '../../fs/names';
-import { readTar } from '../../fs/tar-extract';
+import { readTar, readTarWhole, WHOLE_TAR_MAX } from '../../fs/tar-extract';
 import { parseRange, sendFile } from '../../http/file-send';
 import type { FsScope, Info } from '../../userfs/types';
 import { partialName, sessionId, type PartialCore, type PartialRow } from '../partial';
@@ -471,8 +471,11 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
       }
     },
 
-    /** A tar batch of small files under `base`: each verified against the manifest's SHA-256, then renamed in. */
-    async batch(user: EfileUser, base: string, overwrite: boolean, body: Readable) {
+    /**
+     * A tar batch of small files under `base`: each verified against the manifest's SHA-256, then renamed in. A body
+     * of a declared `length` up to WHOLE_TAR_MAX (every batch of the client) is read whole first (readTarWhole).
+     */
+    async batch(user: EfileUser, base: string, overwrite: boolean, body: Readable, length: number | null) {
       const basePath = homeOnly(user, base);
       const dirs: Folders = new Map();
       const stored: string[] = [];
@@ -595,7 +598,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
         else failed.push({ path: rel, code: err.code });
       };
       const running = new Set<Promise<void>>();
-      await readTar(body, async (e, data, whole) => {
+      const onEntry: Parameters<typeof readTar>[1] = async (e, data, whole) => {
         let f = stopped();
         if (f) throw f;
         if (manifest === null) {
@@ -629,7 +632,12 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
           f = stopped();
           if (f) throw f;
         }
-      }).catch((e: unknown) => {
+      };
+      await (
+        length !== null && length <= WHOLE_TAR_MAX
+          ? readTarWhole(body, length, onEntry)
+          : readTar(body, onEntry)
+      ).catch((e: unknown) => {
         stop.read = e instanceof Error ? e : new Error(String(e));
       });
       // What was under way is settled (and recorded) before the answer, whatever stopped the reading.

@@ -331,6 +331,32 @@ describe.each(testDbTargets())('fast-transfer calls ($name)', (db) => {
     );
     expect(cut.json()).toMatchObject({ code: '1010' });
     expect(fs.existsSync(h.host(`${HOME}/cut/k.bin`))).toBe(false);
+    // A body of no declared length (a chunked PUT) streams through tar-stream instead of being read whole: the
+    // same outcome, file by file.
+    const streamed = await h.app.inject({
+      method: 'PUT',
+      url: `/fastrans/batch.action?path=${encodeURIComponent(`${HOME}/streamed`)}`,
+      headers: { token, 'content-type': 'application/octet-stream' },
+      payload: Readable.from([tar.subarray(0, 700), tar.subarray(700)]),
+    });
+    expect(streamed.json()).toMatchObject({
+      code: '0',
+      data: { failed: [{ path: 'set/c.txt', code: '1010' }] },
+    });
+    expect(fs.readFileSync(h.host(`${HOME}/streamed/set/sub/b.bin`)).equals(b)).toBe(true);
+    // A body shorter than it declared (the connection cut): 1010, nothing stored.
+    const short = await h.app.inject({
+      method: 'PUT',
+      url: `/fastrans/batch.action?path=${encodeURIComponent(`${HOME}/short`)}`,
+      headers: {
+        token,
+        'content-type': 'application/octet-stream',
+        'content-length': String(whole.length + 512),
+      },
+      payload: whole,
+    });
+    expect(short.json()).toMatchObject({ code: '1010' });
+    expect(fs.existsSync(h.host(`${HOME}/short`))).toBe(false);
   });
 
   it('downloads: a streamed manifest of any size, ranged reads, a verified tar batch, a SHA-256', async () => {
