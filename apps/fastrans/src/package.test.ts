@@ -188,6 +188,28 @@ describe('the client package the portal serves', () => {
       // (saved at most every 2 s) was written before it had begun the file: either way at most one status call.
       expect(proxy.counts.range).toBe(1);
       expect(proxy.counts.status).toBeLessThanOrEqual(1);
+      // And back down with the packaged client: small files are written and large ones named by its file thread,
+      // which runs from source text (file-thread.ts), so this is where that is proved for the single executable.
+      const smallDir = path.join(tmp.dir, 'clusters/11250/public/home/demo/small');
+      fs.mkdirSync(smallDir);
+      for (let i = 0; i < 20; i++) fs.writeFileSync(path.join(smallDir, `s${i}.txt`), `small file ${i}`);
+      const into = path.join(tmp.dir, 'back');
+      fs.mkdirSync(into);
+      const down = await call<{ task: { task_id: string } }>('download', {
+        src: ['/public/home/demo/payload.bin', '/public/home/demo/small'],
+        path: into,
+      });
+      expect(down.code).toBe('0');
+      for (;;) {
+        const info = await call<{ state: number }>('get_task_info', { task_id: down.data.task.task_id });
+        expect(info.data.state).not.toBe(S.failed);
+        if (info.data.state === S.successful) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(sha(path.join(into, 'payload.bin'))).toBe(sha(src));
+      for (let i = 0; i < 20; i++)
+        expect(fs.readFileSync(path.join(into, 'small', `s${i}.txt`), 'utf8')).toBe(`small file ${i}`);
+      expect(fs.readdirSync(path.join(into, 'small')).length).toBe(20);
       ws.terminate();
       c.child.kill('SIGTERM');
     }

@@ -1,18 +1,13 @@
 import crypto from 'node:crypto';
-import { close, open, read, write } from 'node:fs';
+import { close, open, read } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { fileThread } from './file-thread';
 
 const rawOpen = promisify(open);
 const rawClose = promisify(close);
 const rawRead = promisify(read);
-const rawWriteAt = promisify(write);
-const rawWrite = async (fd: number, b: Uint8Array, off: number, len: number, pos: number) => {
-  const { bytesWritten } = await rawWriteAt(fd, b, off, len, pos);
-  if (bytesWritten === 0) throw Object.assign(new Error('no progress writing'), { code: 'EIO' });
-  return bytesWritten;
-};
 
 /**
  * The client's own file-system calls. It touches only what the user picked: uploads read below the picked items,
@@ -193,68 +188,9 @@ export async function writeAt(partial: string, size: number, offset: number, dat
 }
 
 /** File systems without hard links answer a link with one of these (FAT and exFAT drives, some shares). */
-const LINKLESS = new Set(['EPERM', 'EXDEV', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
-
-/**
- * Gives a verified file its final name; an existing file is replaced only when the user asked for it. Without
- * replacing, a hard link to the final name, then the temp name removed: the link fails on an existing item, so no
- * check comes before it that a file made meanwhile could slip past, and the usual case (nothing there) throws
- * nothing (an lstat's ENOENT was an exception per file, measured in a profile of 10,000).
- */
-export async function publishLocal(from: string, to: string, overwrite: boolean): Promise<void> {
-  if (overwrite) return fs.rename(from, to);
-  try {
-    await fs.link(from, to);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? '';
-    if (code === 'EEXIST') throw Object.assign(new Error(`${to} exists`), { code: 'EEXIST' });
-    if (!LINKLESS.has(code)) throw e;
-    const exists = await fs.lstat(to).then(
-      () => true,
-      () => false,
-    );
-    if (exists) throw Object.assign(new Error(`${to} exists`), { code: 'EEXIST' });
-    return fs.rename(from, to);
-  }
-  await fs.unlink(from);
-}
-
-/**
- * Writes a downloaded small file under a hidden temp name beside its final one. `made` remembers the folders made
- * already (a batch's 500 files share a few): a recursive mkdir per file was a handful of calls each. A plain
- * descriptor and one write, not fs/promises' writeFile: its FileHandle and chunked loop cost more than the write.
- */
-export async function writeTemp(
-  final: string,
-  data: Uint8Array,
-  made?: Map<string, Promise<unknown>>,
-): Promise<string> {
-  const dir = path.dirname(final);
-  // The promise is kept, not the outcome: a batch's files are written all at once, and would each make the folder.
-  let mkdir = made?.get(dir);
-  if (!mkdir) {
-    mkdir = fs.mkdir(dir, { recursive: true });
-    made?.set(dir, mkdir);
-  }
-  await mkdir;
-  const tmp = path.join(dir, `.${path.basename(final)}.${tempId()}.fastrans-tmp`);
-  const fd = await rawOpen(tmp, 'wx');
-  try {
-    let off = 0;
-    while (off < data.length) off += await rawWrite(fd, data, off, data.length - off, off);
-  } catch (e) {
-    await rawClose(fd).catch(() => undefined);
-    await fs.rm(tmp, { force: true });
-    throw e;
-  }
-  await rawClose(fd);
-  return tmp;
-}
-
-/** Temp names: a random prefix per process and a counter (a random draw per file was a system call each). */
-const tempPrefix = crypto.randomBytes(6).toString('hex');
-let tempCount = 0;
-const tempId = () => `${tempPrefix}${(tempCount++).toString(36)}`;
+/** Gives a verified file its final name, never over an existing item unless asked (in the file thread: file-thread.ts). */
+export const publishLocal = (from: string, to: string, overwrite: boolean): Promise<void> =>
+  fileThread.publish(from, to, overwrite);
 
 export const removeLocal = (p: string) => fs.rm(p, { force: true });
 /**

@@ -11,6 +11,7 @@ import {
 import * as E from '../engine/task';
 import { SpeedMeter } from '../engine/speed';
 import type { HistoryStore } from '../store/history';
+import { fileThread, type WriteJob } from './file-thread';
 import { NetworkError } from './http';
 import * as L from './local';
 import { RemoteError, type Remote } from './remote';
@@ -560,7 +561,8 @@ export class Runner {
     const jobs = files.map((i) => E.fileOf(t, i)!);
     return this.batch(run, files, async () => {
       const byName = new Map(jobs.map((f) => [join(t.remote, f.rel).slice(1), f.seq]));
-      const entries = tarFiles(await this.remote!.readBatch(jobs.map((f) => join(t.remote, f.rel))));
+      const body = await this.remote!.readBatch(jobs.map((f) => join(t.remote, f.rel)));
+      const entries = tarFiles(body);
       const m = entries.find((e) => e.name === MANIFEST);
       if (!m) throw new NetworkError('incomplete batch');
       const manifest = JSON.parse(new TextDecoder().decode(m.data)) as {
@@ -569,27 +571,26 @@ export class Runner {
       };
       const stored: number[] = [];
       const failed: BatchFailure[] = [];
-      const made = new Map<string, Promise<unknown>>();
-      await Promise.all(
-        entries.map(async (e) => {
-          const i = byName.get(e.name);
-          if (i === undefined) return;
-          const want = manifest.files['/' + e.name]?.sha256;
-          if (!want || crypto.createHash('sha256').update(e.data).digest('hex') !== want) {
-            failed.push({ file: i, error: 'checksum differs' });
-            return;
-          }
-          const final = L.localPath(t.local, E.fileOf(t, i)!.rel);
-          const tmp = await L.writeTemp(final, e.data, made);
-          try {
-            await L.publishLocal(tmp, final, run.overwrite);
-            stored.push(i);
-          } catch (err) {
-            await L.removeLocal(tmp);
-            failed.push({ file: i, error: (err as Error).message, permanent: true });
-          }
-        }),
-      );
+      // Checked, written and named in the file thread, the answer's memory moved there (file-thread.ts says why).
+      const writes: WriteJob[] = [];
+      const seqs: number[] = [];
+      for (const e of entries) {
+        const i = byName.get(e.name);
+        if (i === undefined) continue;
+        const want = manifest.files['/' + e.name]?.sha256;
+        if (!want) {
+          failed.push({ file: i, error: 'checksum differs' });
+          continue;
+        }
+        const final = L.localPath(t.local, E.fileOf(t, i)!.rel);
+        writes.push({ final, at: e.data.byteOffset - body.byteOffset, length: e.data.length, sha256: want });
+        seqs.push(i);
+      }
+      const out = await fileThread.write(body, writes, run.overwrite);
+      out.forEach((o, k) => {
+        if (o === null) stored.push(seqs[k]!);
+        else failed.push({ file: seqs[k]!, error: o.message, ...(o.permanent ? { permanent: true } : {}) });
+      });
       for (const [p, code] of Object.entries(manifest.failed ?? {})) {
         const i = byName.get(p.slice(1));
         if (i !== undefined) failed.push({ file: i, error: code, permanent: true });

@@ -1,0 +1,196 @@
+import type * as Crypto from 'node:crypto';
+import type * as Fs from 'node:fs';
+import type * as Path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type * as Threads from 'node:worker_threads';
+
+/** One downloaded file to write: its final path, its bytes as a span of the batch's block, the digest they must have. */
+export interface WriteJob {
+  final: string;
+  at: number;
+  length: number;
+  sha256: string;
+}
+
+/** What became of one file: written under its final name, or why not (`permanent`: sending it again will not help). */
+export type WriteOutcome = null | { message: string; code: string; permanent: boolean };
+
+type Request =
+  | { op: 'write'; block: Uint8Array; jobs: WriteJob[]; overwrite: boolean }
+  | { op: 'publish'; from: string; to: string; overwrite: boolean };
+type Message = Request & { id: number };
+
+/**
+ * The thread's whole program. The client ships as one executable (Node's single executable application), with no
+ * file to start a worker from, so the thread runs from this function's source text: it uses no name from outside
+ * itself, only what it requires. (`__name` is the helper a bundler that keeps function names inserts; the thread
+ * defines it as nothing.)
+ *
+ * Why a thread: a downloaded small file was five asynchronous calls (open, write, close, link, unlink), each a
+ * hand-off to the thread pool and a wake-up back, and its SHA-256 on the event loop; here they are plain system calls
+ * in a row, off the event loop (PERFORMANCE.md, "Small files: a group per call"; efile's store threads do the same).
+ */
+function threadMain() {
+  /* eslint-disable @typescript-eslint/no-require-imports -- the thread runs from source text, where require is what there is */
+  const { parentPort } = require('node:worker_threads') as typeof Threads;
+  const fs = require('node:fs') as typeof Fs;
+  const path = require('node:path') as typeof Path;
+  const crypto = require('node:crypto') as typeof Crypto;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  // A file system without hard links answers link() with one of these: an existence check, then a rename.
+  const LINKLESS = ['EPERM', 'EXDEV', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'];
+  const prefix = crypto.randomBytes(6).toString('hex');
+  let count = 0;
+  const codeOf = (e: unknown) => (e as NodeJS.ErrnoException).code ?? 'EIO';
+  const exists = (to: string) => {
+    const e = new Error(`${to} exists`);
+    return Object.assign(e, { code: 'EEXIST' });
+  };
+
+  /**
+   * Gives a verified file its final name; an existing item is replaced only when the user asked for it. Without
+   * replacing, a hard link to the final name, then the temp name removed: the link fails on an existing item, so no
+   * check comes before it that a file made meanwhile could slip past.
+   */
+  function publish(from: string, to: string, overwrite: boolean) {
+    if (overwrite) return fs.renameSync(from, to);
+    try {
+      fs.linkSync(from, to);
+    } catch (e) {
+      if (codeOf(e) === 'EEXIST') throw exists(to);
+      if (!LINKLESS.includes(codeOf(e))) throw e;
+      if (fs.lstatSync(to, { throwIfNoEntry: false })) throw exists(to);
+      return fs.renameSync(from, to);
+    }
+    fs.unlinkSync(from);
+  }
+
+  /** Each file checked, written under a hidden temp name beside its final one, then named; each its own outcome. */
+  function write(m: Extract<Message, { op: 'write' }>): WriteOutcome[] {
+    const made = new Set<string>();
+    return m.jobs.map((j) => {
+      const data = m.block.subarray(j.at, j.at + j.length);
+      if (crypto.createHash('sha256').update(data).digest('hex') !== j.sha256)
+        return { message: 'checksum differs', code: 'ECHECKSUM', permanent: false };
+      const dir = path.dirname(j.final);
+      const tmp = path.join(
+        dir,
+        `.${path.basename(j.final)}.${prefix}${(count++).toString(36)}.fastrans-tmp`,
+      );
+      let fd: number | null = null;
+      try {
+        if (!made.has(dir)) fs.mkdirSync(dir, { recursive: true });
+        made.add(dir);
+        fd = fs.openSync(tmp, 'wx');
+        for (let off = 0; off < data.length;) {
+          const n = fs.writeSync(fd, data, off, data.length - off, off);
+          if (n === 0) throw Object.assign(new Error('no progress writing'), { code: 'EIO' });
+          off += n;
+        }
+        fs.closeSync(fd);
+        fd = null;
+        publish(tmp, j.final, m.overwrite);
+        return null;
+      } catch (e) {
+        if (fd !== null) fs.closeSync(fd);
+        fs.rmSync(tmp, { force: true });
+        return { message: (e as Error).message, code: codeOf(e), permanent: true };
+      }
+    });
+  }
+
+  parentPort!.on('message', (m: Message) => {
+    try {
+      if (m.op === 'write') parentPort!.postMessage({ id: m.id, out: write(m) });
+      else {
+        publish(m.from, m.to, m.overwrite);
+        parentPort!.postMessage({ id: m.id, out: [] });
+      }
+    } catch (e) {
+      parentPort!.postMessage({ id: m.id, error: { message: (e as Error).message, code: codeOf(e) } });
+    }
+  });
+}
+
+interface Pending {
+  ok: (out: WriteOutcome[]) => void;
+  fail: (e: Error) => void;
+}
+
+/** A thread with nothing to do for this long stops (the client may live for days between transfers). */
+const IDLE_MS = 30_000;
+
+/**
+ * The client's file thread: writes downloaded small files a batch at a time, and names downloaded large files. One
+ * thread, started when needed, stopped after IDLE_MS without work, unref'd while idle so it never holds the client
+ * open. A thread that dies fails what it had (those files are fetched again, like any failed batch); the next call
+ * starts a new one.
+ */
+class FileThread {
+  private thread: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private idle: NodeJS.Timeout | null = null;
+  private next = 1;
+
+  /** Writes the files of a download batch; `block` is the batch's answer, whose memory moves to the thread. */
+  write(block: Uint8Array, jobs: WriteJob[], overwrite: boolean): Promise<WriteOutcome[]> {
+    const own = block.byteOffset === 0 && block.byteLength === block.buffer.byteLength;
+    const b = own ? block : block.slice();
+    return this.send({ op: 'write', block: b, jobs, overwrite }, [b.buffer as ArrayBuffer]);
+  }
+
+  /** Gives a verified file its final name (as a batch's files are named). */
+  async publish(from: string, to: string, overwrite: boolean): Promise<void> {
+    await this.send({ op: 'publish', from, to, overwrite }, []);
+  }
+
+  private send(m: Request, transfer: ArrayBuffer[]): Promise<WriteOutcome[]> {
+    const t = this.start();
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    const id = this.next++;
+    return new Promise<WriteOutcome[]>((ok, fail) => {
+      this.pending.set(id, { ok, fail });
+      if (this.pending.size === 1) t.ref();
+      t.postMessage({ id, ...m }, transfer);
+    });
+  }
+
+  private start(): Worker {
+    if (this.thread) return this.thread;
+    const t = new Worker(`const __name = (f) => f;\n(${threadMain.toString()})();`, { eval: true });
+    t.unref();
+    t.on('message', (m: { id: number; out?: WriteOutcome[]; error?: { message: string; code: string } }) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (this.pending.size === 0) {
+        t.unref();
+        this.idle = setTimeout(() => {
+          if (this.thread !== t || this.pending.size > 0) return;
+          this.thread = null;
+          void t.terminate();
+        }, IDLE_MS);
+        this.idle.unref();
+      }
+      if (m.out) p.ok(m.out);
+      else
+        p.fail(
+          Object.assign(new Error(m.error?.message ?? 'the file thread failed'), { code: m.error?.code }),
+        );
+    });
+    const gone = (e: Error) => {
+      if (this.thread !== t) return;
+      this.thread = null;
+      for (const p of this.pending.values()) p.fail(e);
+      this.pending.clear();
+    };
+    t.on('error', gone);
+    t.on('exit', (c) => gone(new Error(`the file thread stopped (${c})`)));
+    this.thread = t;
+    return t;
+  }
+}
+
+/** The client's one file thread (a process-wide resource, like the thread pool it stands beside). */
+export const fileThread = new FileThread();
