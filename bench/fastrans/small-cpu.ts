@@ -5,18 +5,21 @@
  * profiles there: efile's (its whole run) and the client's, one per transfer (`client-upload-<round>.cpuprofile`). No peers: bench/fastrans/peers.ts compares with rsync; this is the quick loop
  * for changing the per-file path, the figures of a change read from CPU seconds of runs that alternate.
  *
- * Run: `node --import tsx bench/fastrans/small-cpu.ts` (FASTRANS_BENCH_MODE=unix, as root, for unix mode).
+ * Run: `node --import tsx bench/fastrans/small-cpu.ts` (FASTRANS_BENCH_MODE=unix, as root, for unix mode; SMALL_COLD=1,
+ * as root, drops the page cache before each transfer as peers.ts does).
  */
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
-import { secs, threadCpu, treeCpu } from '../bench-kit';
+import { secs, settle, threadCpu, treeCpu } from '../bench-kit';
 import { benchMode, smallFiles, startFastransBench, transfer } from './setup';
 
 const env = (k: string, d: number) => Number(process.env[k] ?? d);
 const N = env('SMALL_FILES', 10_000);
 const SIZE = env('SMALL_SIZE', 10 * 1024);
 const PROFILE = process.env.SMALL_PROFILE;
+/** SMALL_COLD=1: the page cache dropped before each transfer, as peers.ts does (root only). */
+const COLD = process.env.SMALL_COLD === '1';
 const bench = await startFastransBench({ mode: benchMode(), profileDir: PROFILE });
 
 /** Runs `work` under the client's CPU profiler when SMALL_PROFILE is set (the transfer only, not the setup). */
@@ -60,6 +63,7 @@ try {
   const efile = bench.server.child.pid!;
   const cpu = (c: NodeJS.CpuUsage) => ((c.user + c.system) / 1e6).toFixed(2);
   for (let r = 0; r < env('SMALL_ROUNDS', 1); r++) {
+    if (COLD) settle();
     let [e0, m0] = [threadCpu(efile), threadCpu(process.pid)];
     let s0 = treeCpu(efile);
     let c0 = process.cpuUsage();
@@ -71,6 +75,7 @@ try {
       `upload of ${N} × ${SIZE} B: ${secs(t0).toFixed(2)} s; CPU s client ${cpu(process.cpuUsage(c0))}, efile ${(treeCpu(efile) - s0).toFixed(2)}`,
     );
     console.log(`  efile: ${split(efile, e0)}; client: ${split(process.pid, m0)}`);
+    if (COLD) settle();
     [e0, m0] = [threadCpu(efile), threadCpu(process.pid)];
     [s0, c0, t0] = [treeCpu(efile), process.cpuUsage(), process.hrtime.bigint()];
     await profiled(`download-${r}`, () =>

@@ -69,10 +69,18 @@ function paxPath(name: Uint8Array): Uint8Array {
 /** A name fits a ustar header when it is printable ASCII of at most 100 bytes (tar-stream's rule, without prefix). */
 const plain = (name: string) => name.length <= 100 && !/[^\x20-\x7e]/.test(name);
 
-/** A batch being written: entries are placed one after another in one buffer, the files read straight into it. */
+/**
+ * A batch being written: entries are placed one after another in one buffer, the files read straight into it. With
+ * `{ end: false }` the buffer is a piece of an archive sent in pieces (no end blocks; `TAR_END` closes the archive).
+ */
 export class TarWriter {
   private readonly parts: { name: Uint8Array; pax: Uint8Array | null; size: number }[] = [];
   private total = 0;
+  private readonly end: boolean;
+
+  constructor(o: { end?: boolean } = {}) {
+    this.end = o.end ?? true;
+  }
 
   /** Reserves an entry; returns its data's offset in the archive `build` makes. */
   add(name: string, size: number): number {
@@ -105,15 +113,21 @@ export class TarWriter {
     return buf;
   }
 
-  /** The archive's length: the entries and the end blocks. */
+  /** The archive's length: the entries and (unless `end: false`) the end blocks. */
   size(): number {
-    return this.total + END_BLOCKS * BLOCK;
+    return this.total + (this.end ? END_BLOCKS * BLOCK : 0);
   }
 }
 
-/** An archive of whole entries at once (the manifest, tests). */
-export function tarPack(entries: { name: string; data: Uint8Array }[]): Uint8Array {
-  const w = new TarWriter();
+/** What ends an archive: two zero blocks. */
+export const TAR_END: Uint8Array = new Uint8Array(END_BLOCKS * BLOCK);
+
+/** An archive of whole entries at once (the manifest, tests); with `{ end: false }`, a piece of one. */
+export function tarPack(
+  entries: { name: string; data: Uint8Array }[],
+  o: { end?: boolean } = {},
+): Uint8Array {
+  const w = new TarWriter(o);
   const at = entries.map((e) => w.add(e.name, e.data.length));
   const buf = w.build();
   entries.forEach((e, i) => buf.set(e.data, at[i]));

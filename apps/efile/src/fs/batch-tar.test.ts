@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { describe, expect, it } from 'vitest';
-import { MalformedTarError, TarWriter, tarEntries, tarFiles, tarPack } from '@hpc/contracts';
+import { MalformedTarError, TAR_END, TarWriter, tarEntries, tarFiles, tarPack } from '@hpc/contracts';
 
 /**
  * The batch tar of contracts (batch-tar.ts): the client writes upload batches and reads download batches with it,
@@ -117,6 +117,14 @@ describe('tar batches, written and read in memory', () => {
     w.build(buf);
     files.forEach((f, i) => f.data.copy(buf, at[i]));
     expect(plainOf(tarFiles(buf))).toEqual(files);
+  });
+
+  it('an archive sent in pieces (no end blocks until TAR_END) reads as one; without TAR_END it is refused', async () => {
+    const pieces = [tarPack(files.slice(0, 2), { end: false }), tarPack(files.slice(2), { end: false })];
+    const whole = Buffer.concat([...pieces, TAR_END]);
+    expect(plainOf(tarFiles(whole))).toEqual(files);
+    expect(await extractWithTarStream(whole)).toEqual(files);
+    expect(() => tarFiles(Buffer.concat(pieces))).toThrow(/past the end/);
   });
 
   it('refuses a damaged archive: a header that does not sum, an entry past the end, no end block', () => {

@@ -1,15 +1,16 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
-import tar from 'tar-stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CommonCodes,
   FileCodes,
   FastransRefusal,
   DIGEST_RANGE_MAX,
+  TarWriter,
   WANT_CONTENT_DIGEST,
   contentDigest,
+  tarPack,
   type TransferBeginBody,
   type TransferFileRef,
   type TransferFileStatus,
@@ -29,8 +30,6 @@ const POOL = 64;
 const SMALL = 1024 * 1024;
 /** Files of a download batch read at once (each at most SMALL: the batch's memory bound), see readBatch. */
 const READ_AHEAD = 32;
-/** What a download batch gathers of the tar before it goes to the socket (see readBatch). */
-const COALESCE_BYTES = 256 * 1024;
 
 /** Folders checked within one call, by cluster path (see `folder`). */
 type Folders = Map<string, Promise<Info>>;
@@ -719,29 +718,17 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
     },
 
     /**
-     * Small files as one tar stream (tar-stream's writer), named by their cluster paths (without the leading '/');
-     * each is read whole (batches hold files ≤ 1 MiB) and hashed before its entry goes out, so a file that cannot be
-     * read is a failure in the manifest, never a half-written entry. The SHA-256 of each (or the code of a file that
-     * could not be read) goes in a manifest entry at the end. The pack is read as the client reads: a slow client
-     * holds the files back instead of the server holding the batch (an entry is put once the previous one drained).
+     * Small files as one tar stream, named by their cluster paths (without the leading '/'), written with contracts'
+     * batch tar (the client's reader) a piece per READ_AHEAD files; each file is read whole (batches hold files
+     * ≤ 1 MiB) and hashed before its entry is written, so a file that cannot be read is a failure in the manifest,
+     * never a half-written entry. The SHA-256 of each (or the code of a file that could not be read) goes in a
+     * manifest entry at the end. Pieces are made as the client reads: a slow client holds the files back instead of
+     * the server holding the batch. (Through tar-stream's pack, each file was an entry stream and three pieces of a
+     * few hundred bytes, gathered again before the socket: PERFORMANCE.md.)
      */
     async *readBatch(user: EfileUser, paths: string[]): AsyncGenerator<Buffer> {
       const files: Record<string, { sha256: string }> = {};
       const failed: Record<string, string> = {};
-      const pack = tar.pack();
-      let closed = false;
-      const whenClosed = new Promise<void>((r) =>
-        pack.once('close', () => {
-          closed = true;
-          r();
-        }),
-      );
-      // Resolves once the entry drained, or at once when the pack was closed (the client went away).
-      const put = (h: tar.Headers, data: Buffer) =>
-        Promise.race([
-          new Promise<void>((res, rej) => pack.entry(h, data, (e) => (e ? rej(e) : res()))),
-          whenClosed,
-        ]);
       // Each folder's real path once per batch (a batch's files share a few folders): a file is then opened by
       // name in it, never following a link, and checked to be where the folder is (fs/file-ops' openForRead), which
       // is the resolver's guarantee without its realpath and lstat per file. A link named in a batch is refused:
@@ -773,45 +760,28 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
           return { p, code: e.code };
         }
       };
-      const producing = (async () => {
-        // READ_AHEAD files are read at once (the user file system reads them together, one hand-off for all), then
-        // put in order; at most READ_AHEAD MiB of a batch is in memory, whatever the client asked for.
-        for (let at = 0; at < paths.length; at += READ_AHEAD) {
-          if (closed) return;
-          for (const { p, data, code } of await Promise.all(paths.slice(at, at + READ_AHEAD).map(readOne))) {
-            if (closed) return;
-            if (!data) {
-              failed[p] = code!;
-              continue;
-            }
-            files[p] = { sha256: crypto.createHash('sha256').update(data).digest('hex') };
-            // No mtime: the client gives a downloaded file its own time, as scp without -p does.
-            await put({ name: p.slice(1), size: data.length }, data);
+      // READ_AHEAD files are read at once (the user file system reads them together, one hand-off for all), then
+      // written as one piece; at most READ_AHEAD MiB of a batch is in memory, whatever the client asked for.
+      for (let at = 0; at < paths.length; at += READ_AHEAD) {
+        const w = new TarWriter({ end: false });
+        const placed: { at: number; data: Buffer }[] = [];
+        for (const { p, data, code } of await Promise.all(paths.slice(at, at + READ_AHEAD).map(readOne))) {
+          if (!data) {
+            failed[p] = code!;
+            continue;
           }
+          files[p] = { sha256: crypto.createHash('sha256').update(data).digest('hex') };
+          // No mtime: the client gives a downloaded file its own time, as scp without -p does.
+          placed.push({ at: w.add(p.slice(1), data.length), data });
         }
-        await put({ name: MANIFEST_NAME }, Buffer.from(JSON.stringify({ files, failed })));
-        pack.finalize();
-      })().catch((e: unknown) => pack.destroy(e instanceof Error ? e : new Error(String(e))));
-      try {
-        // The pack gives a header, the data and the padding of each file as pieces of a few hundred bytes; sent as
-        // they come, a batch of 500 small files was ~1,500 socket writes (a third of a download's CPU in a profile).
-        // Gathered up to COALESCE_BYTES, a batch is a few writes. The reader still holds the files back: a slow
-        // client stops the pack at its high-water mark.
-        let held: Buffer[] = [];
-        let heldBytes = 0;
-        for await (const c of pack as unknown as AsyncIterable<Buffer>) {
-          held.push(c);
-          heldBytes += c.length;
-          if (heldBytes < COALESCE_BYTES) continue;
-          yield held.length === 1 ? held[0]! : Buffer.concat(held, heldBytes);
-          held = [];
-          heldBytes = 0;
-        }
-        if (heldBytes > 0) yield Buffer.concat(held, heldBytes);
-      } finally {
-        pack.destroy();
-        await producing;
+        if (placed.length === 0) continue;
+        const piece = Buffer.alloc(w.size());
+        w.build(piece);
+        for (const f of placed) piece.set(f.data, f.at);
+        yield piece;
       }
+      const end = tarPack([{ name: MANIFEST_NAME, data: Buffer.from(JSON.stringify({ files, failed })) }]);
+      yield Buffer.from(end.buffer, end.byteOffset, end.byteLength);
     },
 
     async sha256(user: EfileUser, p: string) {
