@@ -52,6 +52,16 @@ async function main() {
   say(`machine: ${bench.machine}; OpenSSH ${(await sh('ssh', ['-V'])).stderr.trim()}`);
   const stateDir = path.join(tmp, 'sshd');
   const { env: sshEnv } = await sshd.start({ stateDir, log: () => undefined });
+  try {
+    await compareAll(sshEnv);
+  } finally {
+    // Stopped however the bench ends: a failed round (a full disk, say) once left the sshd running, holding the
+    // bench's file system.
+    await sshd.stop({ stateDir });
+  }
+}
+
+async function compareAll(sshEnv: { ESHELL_LOGIN_NODES: string; ESHELL_CA_KEY: string }) {
   const sshPort = Number(/127\.0\.0\.1:(\d+)/.exec(sshEnv.ESHELL_LOGIN_NODES)![1]);
   // A user key and a certificate of the sshd's CA for it, as the E-Shell signs them.
   const key = path.join(tmp, 'id');
@@ -282,7 +292,6 @@ async function main() {
     }
   }
   runnerDirect.close();
-  await sshd.stop({ stateDir });
 }
 
 runFastransBench(main, bench);

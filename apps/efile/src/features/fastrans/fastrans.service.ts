@@ -20,6 +20,7 @@ import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import { isUnder, normalizeClusterPath } from '@hpc/cluster-kit';
 import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '../../fs/names';
+import { giveRangeBuffer, takeRangeBuffer } from '../../fs/block-pool';
 import { readTar, readTarWhole, WHOLE_TAR_MAX } from '../../fs/tar-extract';
 import { parseRange, sendFile } from '../../http/file-send';
 import type { FsScope, Info } from '../../userfs/types';
@@ -692,7 +693,12 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
               status: 416,
             },
           );
-        const body = Buffer.allocUnsafe(range.end - range.start + 1);
+        // A kept buffer (fs/block-pool.ts says why), back once the answer is done with it (sent, or the client gone).
+        const body = takeRangeBuffer(range.end - range.start + 1);
+        let lent = false;
+        const giveBack = () => {
+          if (!lent) giveRangeBuffer(body);
+        };
         let at = 0;
         const into = new Writable({
           write(chunk: Buffer, _enc, done) {
@@ -703,15 +709,22 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
             done();
           },
         });
-        await file.pipeTo(into, range.start, range.end);
-        if (at !== body.length)
-          throw new AppError(CommonCodes.unavailable, 'The file changed while it was read');
-        return reply
-          .status(206)
-          .type('application/octet-stream')
-          .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
-          .header('content-digest', contentDigest(crypto.createHash('sha256').update(body).digest('hex')))
-          .send(body);
+        try {
+          await file.pipeTo(into, range.start, range.end);
+          if (at !== body.length)
+            throw new AppError(CommonCodes.unavailable, 'The file changed while it was read');
+          const digest = contentDigest(crypto.createHash('sha256').update(body).digest('hex'));
+          lent = true;
+          reply.raw.once('close', () => giveRangeBuffer(body));
+          return reply
+            .status(206)
+            .type('application/octet-stream')
+            .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
+            .header('content-digest', digest)
+            .send(body);
+        } finally {
+          giveBack();
+        }
       } finally {
         await file.close().catch(() => undefined);
       }
