@@ -15,10 +15,26 @@ export interface WriteJob {
 /** What became of one file: written under its final name, or why not (`permanent`: sending it again will not help). */
 export type WriteOutcome = null | { message: string; code: string; permanent: boolean };
 
+/** One small file to upload: read whole into its span of the batch's archive. */
+export interface ReadJob {
+  path: string;
+  at: number;
+  length: number;
+}
+
 type Request =
   | { op: 'write'; block: Uint8Array; jobs: WriteJob[]; overwrite: boolean }
+  | { op: 'read'; block: Uint8Array; jobs: ReadJob[] }
   | { op: 'publish'; from: string; to: string; overwrite: boolean };
 type Message = Request & { id: number };
+/** The thread's answer: per-file outcomes (write), digests and the filled archive back (read), or why it failed. */
+interface Reply {
+  id: number;
+  out?: WriteOutcome[];
+  digests?: string[];
+  block?: Uint8Array;
+  error?: { message: string; code: string };
+}
 
 /**
  * The thread's whole program. The client ships as one executable (Node's single executable application), with no
@@ -26,9 +42,9 @@ type Message = Request & { id: number };
  * itself, only what it requires. (`__name` is the helper a bundler that keeps function names inserts; the thread
  * defines it as nothing.)
  *
- * Why a thread: a downloaded small file was five asynchronous calls (open, write, close, link, unlink), each a
- * hand-off to the thread pool and a wake-up back, and its SHA-256 on the event loop; here they are plain system calls
- * in a row, off the event loop (PERFORMANCE.md, "Small files: a group per call"; efile's store threads do the same).
+ * Why a thread: a downloaded small file was five asynchronous calls (open, write, close, link, unlink), an uploaded
+ * one three (open, read, close), each a hand-off to the thread pool and a wake-up back, and its SHA-256 ran on the
+ * event loop; here they are plain system calls in a row, off the event loop (PERFORMANCE.md, "Small files: a group per call"; efile's store threads do the same).
  */
 function threadMain() {
   /* eslint-disable @typescript-eslint/no-require-imports -- the thread runs from source text, where require is what there is */
@@ -99,9 +115,32 @@ function threadMain() {
     });
   }
 
+  /**
+   * Each file read whole into its span of the archive and hashed; the archive goes back (moved, not copied). A file
+   * that cannot be read, or is no longer the size listed, fails the batch, as an unreadable file always did.
+   */
+  function read(m: Extract<Message, { op: 'read' }>) {
+    const digests = m.jobs.map((j) => {
+      const data = m.block.subarray(j.at, j.at + j.length);
+      const fd = fs.openSync(j.path, 'r');
+      try {
+        for (let off = 0; off < data.length;) {
+          const n = fs.readSync(fd, data, off, data.length - off, off);
+          if (n === 0) throw new Error('the local file shrank');
+          off += n;
+        }
+      } finally {
+        fs.closeSync(fd);
+      }
+      return crypto.createHash('sha256').update(data).digest('hex');
+    });
+    parentPort!.postMessage({ id: m.id, digests, block: m.block }, [m.block.buffer as ArrayBuffer]);
+  }
+
   parentPort!.on('message', (m: Message) => {
     try {
       if (m.op === 'write') parentPort!.postMessage({ id: m.id, out: write(m) });
+      else if (m.op === 'read') read(m);
       else {
         publish(m.from, m.to, m.overwrite);
         parentPort!.postMessage({ id: m.id, out: [] });
@@ -113,15 +152,22 @@ function threadMain() {
 }
 
 interface Pending {
-  ok: (out: WriteOutcome[]) => void;
+  ok: (r: Reply) => void;
   fail: (e: Error) => void;
 }
+
+/** A block whose memory can move to the thread: its own ArrayBuffer, whole (else a copy of it). */
+const owned = (b: Uint8Array): Uint8Array =>
+  b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer
+    ? b
+    : b.slice();
 
 /** A thread with nothing to do for this long stops (the client may live for days between transfers). */
 const IDLE_MS = 30_000;
 
 /**
- * The client's file thread: writes downloaded small files a batch at a time, and names downloaded large files. One
+ * The client's file thread: reads small files to upload and writes downloaded ones a batch at a time, and names
+ * downloaded large files. One
  * thread, started when needed, stopped after IDLE_MS without work, unref'd while idle so it never holds the client
  * open. A thread that dies fails what it had (those files are fetched again, like any failed batch); the next call
  * starts a new one.
@@ -133,10 +179,21 @@ class FileThread {
   private next = 1;
 
   /** Writes the files of a download batch; `block` is the batch's answer, whose memory moves to the thread. */
-  write(block: Uint8Array, jobs: WriteJob[], overwrite: boolean): Promise<WriteOutcome[]> {
-    const own = block.byteOffset === 0 && block.byteLength === block.buffer.byteLength;
-    const b = own ? block : block.slice();
-    return this.send({ op: 'write', block: b, jobs, overwrite }, [b.buffer as ArrayBuffer]);
+  async write(block: Uint8Array, jobs: WriteJob[], overwrite: boolean): Promise<WriteOutcome[]> {
+    const b = owned(block);
+    return (await this.send({ op: 'write', block: b, jobs, overwrite }, [b.buffer as ArrayBuffer])).out ?? [];
+  }
+
+  /**
+   * Reads the files of an upload batch into their spans of `archive` (laid out by the caller) and hashes them;
+   * answers their SHA-256s and the archive filled. `archive`'s memory moves to the thread and back: do not use it
+   * meanwhile.
+   */
+  async read(archive: Buffer, jobs: ReadJob[]): Promise<{ archive: Buffer; digests: string[] }> {
+    const b = owned(archive);
+    const r = await this.send({ op: 'read', block: b, jobs }, [b.buffer as ArrayBuffer]);
+    const back = r.block!;
+    return { archive: Buffer.from(back.buffer, back.byteOffset, back.byteLength), digests: r.digests ?? [] };
   }
 
   /** Gives a verified file its final name (as a batch's files are named). */
@@ -144,12 +201,12 @@ class FileThread {
     await this.send({ op: 'publish', from, to, overwrite }, []);
   }
 
-  private send(m: Request, transfer: ArrayBuffer[]): Promise<WriteOutcome[]> {
+  private send(m: Request, transfer: ArrayBuffer[]): Promise<Reply> {
     const t = this.start();
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     const id = this.next++;
-    return new Promise<WriteOutcome[]>((ok, fail) => {
+    return new Promise<Reply>((ok, fail) => {
       this.pending.set(id, { ok, fail });
       if (this.pending.size === 1) t.ref();
       t.postMessage({ id, ...m }, transfer);
@@ -160,7 +217,7 @@ class FileThread {
     if (this.thread) return this.thread;
     const t = new Worker(`const __name = (f) => f;\n(${threadMain.toString()})();`, { eval: true });
     t.unref();
-    t.on('message', (m: { id: number; out?: WriteOutcome[]; error?: { message: string; code: string } }) => {
+    t.on('message', (m: Reply) => {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
@@ -173,11 +230,8 @@ class FileThread {
         }, IDLE_MS);
         this.idle.unref();
       }
-      if (m.out) p.ok(m.out);
-      else
-        p.fail(
-          Object.assign(new Error(m.error?.message ?? 'the file thread failed'), { code: m.error?.code }),
-        );
+      if (!m.error) p.ok(m);
+      else p.fail(Object.assign(new Error(m.error.message), { code: m.error.code }));
     });
     const gone = (e: Error) => {
       if (this.thread !== t) return;

@@ -518,11 +518,11 @@ export class Runner {
     const { t } = run;
     const jobs = files.map((i) => E.fileOf(t, i)!);
     return this.batch(run, files, async () => {
-      // The archive is laid out first and each file read straight into its place (a few MiB at most, all at once:
-      // the thread pool overlaps the opens and reads); the manifest of SHA-256s leads it, its size known before the
-      // files are hashed (a digest is 64 hex digits whatever it is).
+      // The archive is laid out first and each file read straight into its place and hashed, in the file thread (a
+      // few MiB at most); the manifest of SHA-256s leads it, its size known before the files are hashed (a digest is
+      // 64 hex digits whatever it is).
       const ids = jobs.map((f) => this.ref(t, f).identifier);
-      const digests = jobs.map(() => '0'.repeat(64));
+      let digests = jobs.map(() => '0'.repeat(64));
       const manifestOf = () => {
         const files: Record<string, { sha256: string; identifier: string }> = {};
         jobs.forEach((f, k) => (files[f.rel] = { sha256: digests[k]!, identifier: ids[k]! }));
@@ -531,11 +531,14 @@ export class Runner {
       const w = new TarWriter();
       const manifestAt = w.add(MANIFEST, manifestOf().length);
       const at = jobs.map((f) => w.add(f.rel, f.size));
-      const tar = Buffer.alloc(w.size());
-      w.build(tar);
-      const data = jobs.map((f, k) => tar.subarray(at[k], at[k]! + f.size));
-      await Promise.all(jobs.map((f, k) => L.readRange(L.localPath(t.local, f.rel), 0, f.size, data[k])));
-      data.forEach((d, k) => (digests[k] = L.sha256Of(d)));
+      const laidOut = Buffer.alloc(w.size());
+      w.build(laidOut);
+      const read = await fileThread.read(
+        laidOut,
+        jobs.map((f, k) => ({ path: L.localPath(t.local, f.rel), at: at[k]!, length: f.size })),
+      );
+      const tar = read.archive;
+      digests = read.digests;
       manifestOf().copy(tar, manifestAt);
       const res = await this.remote!.batch(t.remote, tar, run.overwrite);
       const index = new Map(jobs.map((f) => [f.rel, f.seq]));
