@@ -635,7 +635,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
       };
       await (
         length !== null && length <= WHOLE_TAR_MAX
-          ? readTarWhole(body, length, onEntry)
+          ? readTarWhole(body, length, onEntry, () => Promise.all(running))
           : readTar(body, onEntry)
       ).catch((e: unknown) => {
         stop.read = e instanceof Error ? e : new Error(String(e));
