@@ -6,12 +6,13 @@
  * for changing the per-file path, the figures of a change read from CPU seconds of runs that alternate.
  *
  * Run: `node --import tsx bench/fastrans/small-cpu.ts` (FASTRANS_BENCH_MODE=unix, as root, for unix mode; SMALL_COLD=1,
- * as root, drops the page cache before each transfer as peers.ts does).
+ * as root, drops the page cache before each transfer as peers.ts does; SMALL_LINK=1 goes through peers.ts's long link).
  */
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { secs, settle, threadCpu, treeCpu } from '../bench-kit';
+import { longLink } from '../long-link';
 import { benchMode, smallFiles, startFastransBench, transfer } from './setup';
 
 const env = (k: string, d: number) => Number(process.env[k] ?? d);
@@ -57,7 +58,12 @@ function split(pid: number, before: ReturnType<typeof threadCpu>): string {
     .join(', ');
 }
 try {
-  const runner = bench.runnerAt([bench.base], 'cfg');
+  // SMALL_LINK=1: through the long link of peers.ts (20 ms each way, 2 MiB in flight per connection and direction).
+  const link =
+    process.env.SMALL_LINK === '1'
+      ? await longLink({ host: '127.0.0.1', port: Number(new URL(bench.base).port) }, 20, 2 * 1024 * 1024)
+      : null;
+  const runner = bench.runnerAt([link ? `http://127.0.0.1:${link.port}` : bench.base], 'cfg');
   const dir = path.join(bench.tmp, 'many');
   smallFiles(dir, N, SIZE);
   const efile = bench.server.child.pid!;

@@ -107,10 +107,15 @@ export interface WalkEntry {
   mtime: number;
 }
 
+/** Entries of a folder whose lstat goes out at once during a walk (one after another was most of its time). */
+const WALK_STATS_AT_ONCE = 64;
+
 /**
  * Walks the chosen items depth-first without holding a whole tree in memory: one open directory handle per level,
- * read in batches. Links are listed by lstat and skipped (a link could lead outside the user's roots); our own
- * partial and temp files are skipped. Yields paths relative to `baseHost`.
+ * read in batches, a folder's own files before its sub-folders, each folder before what it holds. Links are listed
+ * by lstat and skipped (a link could lead outside the user's roots); our own partial and temp files are skipped.
+ * Yields paths relative to `baseHost`. The entries of a folder are lstat'ed WALK_STATS_AT_ONCE at a time: one after
+ * another, 10,000 files were 10,000 waits on the thread pool, most of a fast-transfer download's manifest.
  */
 export async function* walk(itemHost: string, baseHost: string): AsyncGenerator<WalkEntry> {
   const st = await fs.lstat(itemHost).catch(mapError);
@@ -119,11 +124,29 @@ export async function* walk(itemHost: string, baseHost: string): AsyncGenerator<
     yield { rel, dir: false, size: st.size, mtime: st.mtimeMs };
     return;
   }
-  if (!st.isDirectory()) return;
-  yield { rel, dir: true, size: 0, mtime: st.mtimeMs };
-  const dir = await fs.opendir(itemHost, { bufferSize: 256 }).catch(mapError);
-  for await (const d of dir) {
-    if (isInternalName(d.name) || d.isSymbolicLink()) continue;
-    if (d.isDirectory() || d.isFile()) yield* walk(path.join(itemHost, d.name), baseHost);
+  if (st.isDirectory()) yield* walkFolder(itemHost, rel, st.mtimeMs);
+}
+
+async function* walkFolder(host: string, rel: string, mtime: number): AsyncGenerator<WalkEntry> {
+  yield { rel, dir: true, size: 0, mtime };
+  const folders: { name: string; mtime: number }[] = [];
+  let names: string[] = [];
+  /** The files among `names` (lstat'ed at once), in order; their folders kept for after the files. */
+  async function* files(): AsyncGenerator<WalkEntry> {
+    const stats = await Promise.all(names.map((n) => fs.lstat(path.join(host, n)).catch(() => null)));
+    for (let i = 0; i < names.length; i++) {
+      const s = stats[i];
+      if (s?.isFile()) yield { rel: `${rel}/${names[i]}`, dir: false, size: s.size, mtime: s.mtimeMs };
+      else if (s?.isDirectory()) folders.push({ name: names[i]!, mtime: s.mtimeMs });
+    }
+    names = [];
   }
+  const dir = await fs.opendir(host, { bufferSize: 256 }).catch(mapError);
+  for await (const d of dir) {
+    if (isInternalName(d.name) || d.isSymbolicLink() || !(d.isDirectory() || d.isFile())) continue;
+    names.push(d.name);
+    if (names.length >= WALK_STATS_AT_ONCE) yield* files();
+  }
+  yield* files();
+  for (const f of folders) yield* walkFolder(path.join(host, f.name), `${rel}/${f.name}`, f.mtime);
 }
