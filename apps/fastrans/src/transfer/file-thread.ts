@@ -166,17 +166,21 @@ const owned = (b: Uint8Array): Uint8Array =>
 const IDLE_MS = 30_000;
 
 /**
- * The client's file thread: reads small files to upload and writes downloaded ones a batch at a time, and names
- * downloaded large files. One
- * thread, started when needed, stopped after IDLE_MS without work, unref'd while idle so it never holds the client
- * open. A thread that dies fails what it had (those files are fetched again, like any failed batch); the next call
- * starts a new one.
+ * One file thread: reads small files to upload and writes downloaded ones a batch at a time, and names downloaded
+ * large files. Started when needed, stopped after IDLE_MS without work, unref'd while idle so it never holds the
+ * client open. A thread that dies fails what it had (those files are sent or fetched again, like any failed batch);
+ * the next call starts a new one.
  */
 class FileThread {
   private thread: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
   private idle: NodeJS.Timeout | null = null;
   private next = 1;
+
+  /** Calls sent and not yet answered. */
+  get busy(): number {
+    return this.pending.size;
+  }
 
   /** Writes the files of a download batch; `block` is the batch's answer, whose memory moves to the thread. */
   async write(block: Uint8Array, jobs: WriteJob[], overwrite: boolean): Promise<WriteOutcome[]> {
@@ -246,5 +250,31 @@ class FileThread {
   }
 }
 
-/** The client's one file thread (a process-wide resource, like the thread pool it stands beside). */
-export const fileThread = new FileThread();
+/**
+ * The client's file threads (a process-wide resource, like the thread pool they stand beside): a batch goes to the
+ * one with the least under way. Four, not one: a thread reads one file after another, and files not in the page
+ * cache are read faster several at once (10,000 cold files: 0.65 s four at a time, 1.05 s one after another), so
+ * the batches in flight are read side by side: cold, through the long link, the upload took 2.43-2.60 s against
+ * 2.57-2.79 s with one thread. They start only as batches need them.
+ */
+class FileThreads {
+  private readonly threads = Array.from({ length: 4 }, () => new FileThread());
+
+  private pick(): FileThread {
+    return this.threads.reduce((a, b) => (b.busy < a.busy ? b : a));
+  }
+
+  write(block: Uint8Array, jobs: WriteJob[], overwrite: boolean): Promise<WriteOutcome[]> {
+    return this.pick().write(block, jobs, overwrite);
+  }
+
+  read(archive: Buffer, jobs: ReadJob[]): Promise<{ archive: Buffer; digests: string[] }> {
+    return this.pick().read(archive, jobs);
+  }
+
+  publish(from: string, to: string, overwrite: boolean): Promise<void> {
+    return this.pick().publish(from, to, overwrite);
+  }
+}
+
+export const fileThread = new FileThreads();
