@@ -20,7 +20,7 @@ const TOP = 'fasttrans-client';
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 /**
- * Tar entries without the archive's end, on tar-stream (the tar writer of efile and the client too): the portal
+ * Tar entries without the archive's end, on tar-stream (as the model copy writes its archive): the portal
  * appends fastrans.json and the end per download. Entries given as buffers are pushed at once, so they read back
  * synchronously; `finalize` is never called, so no end blocks are written.
  */
