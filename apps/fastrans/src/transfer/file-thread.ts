@@ -53,7 +53,8 @@ function threadMain() {
   const path = require('node:path') as typeof Path;
   const crypto = require('node:crypto') as typeof Crypto;
   /* eslint-enable @typescript-eslint/no-require-imports */
-  // A file system without hard links answers link() with one of these: an existence check, then a rename.
+  // A file system without hard links (FAT and exFAT drives, some shares) answers link() with one of these: an
+  // existence check, then a rename.
   const LINKLESS = ['EPERM', 'EXDEV', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'];
   const prefix = crypto.randomBytes(6).toString('hex');
   let count = 0;

@@ -187,7 +187,6 @@ export async function writeAt(partial: string, size: number, offset: number, dat
   }
 }
 
-/** File systems without hard links answer a link with one of these (FAT and exFAT drives, some shares). */
 /** Gives a verified file its final name, never over an existing item unless asked (in the file thread: file-thread.ts). */
 export const publishLocal = (from: string, to: string, overwrite: boolean): Promise<void> =>
   fileThread.publish(from, to, overwrite);
