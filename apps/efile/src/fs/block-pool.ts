@@ -18,13 +18,37 @@ const giveBack = (b: Buffer): void => {
   if (pool.length < POOL_MAX) pool.push(b);
 };
 
+/**
+ * Large buffers kept for their next use: at most `max`, and all of them dropped after `idleMs` without one given
+ * back (memory a server that idles should not hold). Fresh ones are faulted in page by page as they are first
+ * written, and, as Buffers, are memory V8 reclaims only with full collections. The range buffers below and the
+ * shared memory of whole batches (tar-extract.ts) are kept this way.
+ */
+export class Kept<T> {
+  private readonly free: T[] = [];
+  private idle: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly max: number,
+    private readonly idleMs = 30_000,
+  ) {}
+
+  take(): T | undefined {
+    return this.free.pop();
+  }
+
+  give(x: T): void {
+    if (this.free.length < this.max) this.free.push(x);
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = setTimeout(() => (this.free.length = 0), this.idleMs);
+    this.idle.unref();
+  }
+}
+
 /** The usual range of the fast-transfer client (16 MiB): ranges up to this size read into kept buffers. */
 const RANGE_KEPT = 16 * 1024 * 1024;
-const RANGES_MAX = 8;
-/** Kept range buffers go after this long without a range (128 MiB is a lot to hold for a server that idles). */
-const RANGES_IDLE_MS = 30_000;
-const ranges: Buffer[] = [];
-let rangesIdle: NodeJS.Timeout | null = null;
+/** Eight: the client's streams of a task; 128 MiB at most. */
+const ranges = new Kept<Buffer>(8);
 
 /**
  * A buffer for one range of a fast-transfer download (read whole to hash it before it is sent): `n` bytes, a view of
@@ -34,15 +58,11 @@ let rangesIdle: NodeJS.Timeout | null = null;
  */
 export function takeRangeBuffer(n: number): Buffer {
   if (n > RANGE_KEPT) return Buffer.allocUnsafeSlow(n);
-  return (ranges.pop() ?? Buffer.allocUnsafeSlow(RANGE_KEPT)).subarray(0, n);
+  return (ranges.take() ?? Buffer.allocUnsafeSlow(RANGE_KEPT)).subarray(0, n);
 }
 
 export function giveRangeBuffer(b: Buffer): void {
-  if (b.buffer.byteLength !== RANGE_KEPT || ranges.length >= RANGES_MAX) return;
-  ranges.push(Buffer.from(b.buffer, 0, RANGE_KEPT));
-  if (rangesIdle) clearTimeout(rangesIdle);
-  rangesIdle = setTimeout(() => (ranges.length = 0), RANGES_IDLE_MS);
-  rangesIdle.unref();
+  if (b.buffer.byteLength === RANGE_KEPT) ranges.give(Buffer.from(b.buffer, 0, RANGE_KEPT));
 }
 
 /**

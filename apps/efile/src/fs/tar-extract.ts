@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { AppError } from '@hpc/server-kit';
 import { CommonCodes, MalformedTarError, tarEntries } from '@hpc/contracts';
+import { Kept } from './block-pool';
 
 /**
  * A body of at most this many bytes whose length is declared (the client's batches: at most 500 files and 16 MiB)
@@ -129,19 +130,8 @@ export async function readTar(
 
 type OnEntry = Parameters<typeof readTar>[1];
 
-/** Shared memory for whole batches, kept for the next (fresh memory is faulted in page by page on first use). */
-const wholeKept: SharedArrayBuffer[] = [];
-const WHOLE_KEPT_MAX = 4;
-/** Kept memory goes after this long without a batch. */
-const WHOLE_IDLE_MS = 30_000;
-let wholeIdle: NodeJS.Timeout | null = null;
-
-function keepWhole(sab: SharedArrayBuffer) {
-  if (wholeKept.length < WHOLE_KEPT_MAX) wholeKept.push(sab);
-  if (wholeIdle) clearTimeout(wholeIdle);
-  wholeIdle = setTimeout(() => (wholeKept.length = 0), WHOLE_IDLE_MS);
-  wholeIdle.unref();
-}
+/** Shared memory for whole batches, kept for the next (block-pool.ts's `Kept` says why). */
+const wholeKept = new Kept<SharedArrayBuffer>(4);
 
 /**
  * `readTar` for a body of a declared `length` up to WHOLE_TAR_MAX: read whole into shared memory (store threads take
@@ -157,12 +147,12 @@ export async function readTarWhole(
   onEntry: OnEntry,
   settled: () => Promise<unknown>,
 ): Promise<void> {
-  const sab = wholeKept.pop() ?? new SharedArrayBuffer(WHOLE_TAR_MAX);
+  const sab = wholeKept.take() ?? new SharedArrayBuffer(WHOLE_TAR_MAX);
   try {
     await readInto(Buffer.from(sab, 0, length), stream, onEntry);
   } finally {
     await settled().catch(() => undefined);
-    keepWhole(sab);
+    wholeKept.give(sab);
   }
 }
 

@@ -696,9 +696,6 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
         // A kept buffer (fs/block-pool.ts says why), back once the answer is done with it (sent, or the client gone).
         const body = takeRangeBuffer(range.end - range.start + 1);
         let lent = false;
-        const giveBack = () => {
-          if (!lent) giveRangeBuffer(body);
-        };
         let at = 0;
         const into = new Writable({
           write(chunk: Buffer, _enc, done) {
@@ -723,7 +720,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
             .header('content-digest', digest)
             .send(body);
         } finally {
-          giveBack();
+          if (!lent) giveRangeBuffer(body);
         }
       } finally {
         await file.close().catch(() => undefined);
