@@ -110,7 +110,7 @@ if (flags.has('--daemons-only')) {
 const { buildAll } = await import('./build.mjs');
 await buildAll();
 const env = {
-  UV_THREADPOOL_SIZE: '16',
+  UV_THREADPOOL_SIZE: '64',
   ...process.env,
   ...extraEnv,
   // Each user's files and jobs are handled by a process running as that user.

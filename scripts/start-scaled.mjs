@@ -31,7 +31,7 @@ try {
     host: process.env.HOST ?? '0.0.0.0',
     publicUrl: process.env.PUBLIC_URL,
     runDir: process.env.SCALED_RUN_DIR,
-    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', UV_THREADPOOL_SIZE: '16' },
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', UV_THREADPOOL_SIZE: '64' },
   });
 } catch (e) {
   console.error(`start:scaled failed: ${e instanceof Error ? e.message : String(e)}`);

@@ -6,8 +6,9 @@ import { buildAll } from './build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 await buildAll();
-// File I/O, zip and crypto share libuv's pool (DESIGN.md §8): 4 threads are too few for parallel transfers.
-const env = { UV_THREADPOOL_SIZE: '16', ...process.env };
+// File I/O, zip and crypto share libuv's pool (DESIGN.md §8): 4 threads are too few for parallel transfers, and a
+// fast-transfer upload's small files are as fast as the fdatasyncs that run at once (DECISIONS.md, "The thread pool: 64").
+const env = { UV_THREADPOOL_SIZE: '64', ...process.env };
 const child = spawn(
   process.execPath,
   ['--enable-source-maps', path.join(root, 'apps/all-in-one/dist/main.js')],

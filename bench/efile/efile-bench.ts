@@ -52,7 +52,7 @@ async function main() {
     nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [],
     log: 'inherit',
     env: {
-      UV_THREADPOOL_SIZE: '16',
+      UV_THREADPOOL_SIZE: '64',
       EFILE_CLUSTER_ID: 'bench',
       EFILE_PORT: String(port),
       EFILE_FS_ROOT: root,

@@ -68,7 +68,7 @@ async function main() {
       ],
       log: 'inherit',
       env: {
-        UV_THREADPOOL_SIZE: '16',
+        UV_THREADPOOL_SIZE: '64',
         EFILE_CLUSTER_ID: 'bench',
         EFILE_FS_ROOT: root,
         EFILE_USER_MODE: mode,

@@ -57,7 +57,7 @@ export async function startFastransBench(o: { mode: BenchMode; profileDir?: stri
     nodeArgs: o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`] : [],
     log: 'inherit',
     env: {
-      UV_THREADPOOL_SIZE: '16',
+      UV_THREADPOOL_SIZE: '64',
       EFILE_CLUSTER_ID: 'bench',
       EFILE_USER_MODE: o.mode,
       EFILE_FS_ROOT: root,

@@ -38,7 +38,7 @@ process.env.TEST_DATABASE_URL ??= process.env.BENCH_DATABASE_URL;
 if (!process.env.TEST_DATABASE_URL)
   throw new Error('set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL');
 
-const run = await startScaledForTest({ env: { LOG_LEVEL: 'warn', UV_THREADPOOL_SIZE: '16' } });
+const run = await startScaledForTest({ env: { LOG_LEVEL: 'warn', UV_THREADPOOL_SIZE: '64' } });
 const { layout } = run;
 const onePortal = startNginx({
   runDir: layout.runDir,

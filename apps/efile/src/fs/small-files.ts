@@ -2,7 +2,7 @@ import { CommonCodes, FileCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import { conflictError, fsError, notRegular } from './file-ops';
 import { tempName, TEMP_SUFFIX } from './names';
-import type { ReadOutcome, SmallFileIn, SmallOutcome, SmallRead } from './small-store';
+import type { EntryStat, ReadOutcome, SmallFileIn, SmallOutcome, SmallRead } from './small-store';
 import { StoreThreads } from './store-pool';
 import type { HeldFolder } from './transfer-ops';
 
@@ -73,6 +73,11 @@ export class SmallFiles {
       this.reads.push({ host, maxBytes, ok, fail });
       if (this.reads.length >= GROUP_FILES) this.sendReads(this.reads);
     });
+  }
+
+  /** lstat of each of `hosts`, in a store thread (a walk's entries of one folder, already a group). */
+  stats(hosts: string[]): Promise<EntryStat[]> {
+    return this.thread.stats(hosts);
   }
 
   private sendReads(group: WaitingRead[]) {

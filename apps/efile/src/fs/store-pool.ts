@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { findWorkerBundle } from '@hpc/cluster-kit';
 import {
   packGroup,
+  type EntryStat,
   type ReadOutcome,
   type SmallGroup,
   type SmallGroupWire,
@@ -77,8 +78,13 @@ export class StoreThreads {
     return this.send({ reads }) as Promise<ReadOutcome[]>;
   }
 
+  /** lstat of each of `hosts` (a walk's entries of one folder). */
+  stats(hosts: string[]): Promise<EntryStat[]> {
+    return this.send({ stats: hosts }) as Promise<EntryStat[]>;
+  }
+
   private send(
-    payload: { group?: SmallGroupWire; reads?: SmallRead[] },
+    payload: { group?: SmallGroupWire; reads?: SmallRead[]; stats?: string[] },
     transfer: ArrayBuffer[] = [],
   ): Promise<unknown[]> {
     const slot = this.slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));

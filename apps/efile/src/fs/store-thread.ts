@@ -4,11 +4,22 @@
  * in, one out, matched by `id`.
  */
 import { parentPort } from 'node:worker_threads';
-import { readGroup, storeGroup, unpackGroup, type SmallGroupWire, type SmallRead } from './small-store';
+import {
+  readGroup,
+  statGroup,
+  storeGroup,
+  unpackGroup,
+  type SmallGroupWire,
+  type SmallRead,
+} from './small-store';
 
 const port = parentPort;
 if (!port) throw new Error('store-thread runs as a worker thread');
-port.on('message', (m: { id: number; group?: SmallGroupWire; reads?: SmallRead[] }) => {
+port.on('message', (m: { id: number; group?: SmallGroupWire; reads?: SmallRead[]; stats?: string[] }) => {
+  if (m.stats) {
+    port.postMessage({ id: m.id, out: statGroup(m.stats) });
+    return;
+  }
   if (m.reads) {
     try {
       const out = readGroup(m.reads);

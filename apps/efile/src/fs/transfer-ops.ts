@@ -8,6 +8,7 @@ import { errno } from './errno';
 import { fsError, openForRead } from './file-ops';
 import { isInternalName } from './names';
 import { atFolder, atHost } from './anchored';
+import type { EntryStat } from './small-store';
 
 /**
  * The file-system calls of fast transfer (issue 11 §2) that the general operations of file-ops do not cover: the
@@ -110,43 +111,79 @@ export interface WalkEntry {
 /** Entries of a folder whose lstat goes out at once during a walk (one after another was most of its time). */
 const WALK_STATS_AT_ONCE = 64;
 
+/** lstat of each of a folder's entries: each its kind, size and time, or null where it is gone. */
+export type StatMany = (hosts: string[]) => Promise<EntryStat[]>;
+
+/** Through the thread pool, all at once (the walk's default where no store thread is at hand). */
+const statOnPool: StatMany = (hosts) =>
+  Promise.all(
+    hosts.map(async (h): Promise<EntryStat> => {
+      const s = await fs.lstat(h).catch(() => null);
+      if (!s) return null;
+      return {
+        kind: s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other',
+        size: s.size,
+        mtime: s.mtimeMs,
+      };
+    }),
+  );
+
 /**
  * Walks the chosen items depth-first without holding a whole tree in memory: one open directory handle per level,
  * read in batches, a folder's own files before its sub-folders, each folder before what it holds. Links are listed
  * by lstat and skipped (a link could lead outside the user's roots); our own partial and temp files are skipped.
- * Yields paths relative to `baseHost`. The entries of a folder are lstat'ed WALK_STATS_AT_ONCE at a time: one after
- * another, 10,000 files were 10,000 waits on the thread pool, most of a fast-transfer download's manifest.
+ * Yields paths relative to `baseHost`, in groups: a folder alone, then its files WALK_STATS_AT_ONCE at most.
+ *
+ * A folder's entries are lstat'ed WALK_STATS_AT_ONCE at a time by `stat`: the user file system gives its store
+ * threads, where they are synchronous calls one after another; through the thread pool (statOnPool), 10,000 files
+ * took 230-410 ms to walk against 70 ms for the same calls made in one thread, the hand-offs being most of a
+ * fast-transfer download's manifest (PERFORMANCE.md, "The thread pool, and the manifest").
  */
-export async function* walk(itemHost: string, baseHost: string): AsyncGenerator<WalkEntry> {
+export async function* walk(
+  itemHost: string,
+  baseHost: string,
+  stat: StatMany = statOnPool,
+): AsyncGenerator<WalkEntry[]> {
   const st = await fs.lstat(itemHost).catch(mapError);
   const rel = path.relative(baseHost, itemHost).split(path.sep).join('/');
   if (st.isFile()) {
-    yield { rel, dir: false, size: st.size, mtime: st.mtimeMs };
+    yield [{ rel, dir: false, size: st.size, mtime: st.mtimeMs }];
     return;
   }
-  if (st.isDirectory()) yield* walkFolder(itemHost, rel, st.mtimeMs);
+  if (st.isDirectory()) yield* walkFolder(itemHost, rel, st.mtimeMs, stat);
 }
 
-async function* walkFolder(host: string, rel: string, mtime: number): AsyncGenerator<WalkEntry> {
-  yield { rel, dir: true, size: 0, mtime };
+async function* walkFolder(
+  host: string,
+  rel: string,
+  mtime: number,
+  stat: StatMany,
+): AsyncGenerator<WalkEntry[]> {
+  yield [{ rel, dir: true, size: 0, mtime }];
   const folders: { name: string; mtime: number }[] = [];
-  let names: string[] = [];
-  /** The files among `names` (lstat'ed at once), in order; their folders kept for after the files. */
-  async function* files(): AsyncGenerator<WalkEntry> {
-    const stats = await Promise.all(names.map((n) => fs.lstat(path.join(host, n)).catch(() => null)));
+  /** The files among `names`, in order; their folders kept for after the files. */
+  async function files(names: string[]): Promise<WalkEntry[]> {
+    const stats = names.length ? await stat(names.map((n) => path.join(host, n))) : [];
+    const out: WalkEntry[] = [];
     for (let i = 0; i < names.length; i++) {
       const s = stats[i];
-      if (s?.isFile()) yield { rel: `${rel}/${names[i]}`, dir: false, size: s.size, mtime: s.mtimeMs };
-      else if (s?.isDirectory()) folders.push({ name: names[i]!, mtime: s.mtimeMs });
+      if (s?.kind === 'file')
+        out.push({ rel: `${rel}/${names[i]}`, dir: false, size: s.size, mtime: s.mtime });
+      else if (s?.kind === 'dir') folders.push({ name: names[i]!, mtime: s.mtime });
     }
-    names = [];
+    return out;
   }
+  let names: string[] = [];
   const dir = await fs.opendir(host, { bufferSize: 256 }).catch(mapError);
   for await (const d of dir) {
     if (isInternalName(d.name) || d.isSymbolicLink() || !(d.isDirectory() || d.isFile())) continue;
     names.push(d.name);
-    if (names.length >= WALK_STATS_AT_ONCE) yield* files();
+    if (names.length < WALK_STATS_AT_ONCE) continue;
+    const group = await files(names);
+    names = [];
+    if (group.length) yield group;
   }
-  yield* files();
-  for (const f of folders) yield* walkFolder(path.join(host, f.name), `${rel}/${f.name}`, f.mtime);
+  const last = await files(names);
+  if (last.length) yield last;
+  for (const f of folders) yield* walkFolder(path.join(host, f.name), `${rel}/${f.name}`, f.mtime, stat);
 }

@@ -499,9 +499,9 @@ export class LocalUserFs implements UserFs {
     });
   }
 
-  async *walk(s: FsScope, host: string, baseHost: string): AsyncGenerator<WalkEntry> {
+  async *walk(s: FsScope, host: string, baseHost: string): AsyncGenerator<WalkEntry[]> {
     await coded(() => this.confine(s, host));
-    yield* tops.walk(host, baseHost);
+    yield* tops.walk(host, baseHost, (hosts) => this.small.stats(hosts));
   }
 
   identify(s: FsScope, p: string) {

@@ -173,9 +173,10 @@ export interface UserFs {
   ): Promise<void>;
   /**
    * Every folder and file under `host` depth-first (paths relative to `baseHost`), links and efile's own partial and
-   * temp files skipped, never the whole tree in memory (streamed as NDJSON lines from a worker).
+   * temp files skipped, never the whole tree in memory; in groups (a folder, or up to 64 of its files), each group an
+   * NDJSON line from a worker.
    */
-  walk(s: FsScope, host: string, baseHost: string): AsyncIterable<WalkEntry>;
+  walk(s: FsScope, host: string, baseHost: string): AsyncIterable<WalkEntry[]>;
   /** Streams a body into a new file at `path` (temp sibling, fsync, rename); returns the bytes written. */
   writeStream(s: FsScope, path: string, body: AsyncIterable<Buffer>, overwrite: boolean): Promise<number>;
 

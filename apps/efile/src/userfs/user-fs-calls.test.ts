@@ -91,7 +91,7 @@ const uses: { [K in keyof typeof userFsCalls]: (c: Ctx) => Promise<void> } = {
   identify: async ({ fsx, s, home }) => expect((await fsx.identify(s, home)).isDir).toBe(true),
   walk: async ({ fsx, s, host }) => {
     const rels: string[] = [];
-    for await (const e of fsx.walk(s, await host('d2'), await host(''))) rels.push(e.rel);
+    for await (const g of fsx.walk(s, await host('d2'), await host(''))) rels.push(...g.map((e) => e.rel));
     expect(rels).toEqual(['d2']);
   },
   transfer: async ({ fsx, s, home }) => {
