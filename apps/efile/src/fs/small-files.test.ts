@@ -123,14 +123,19 @@ describe('small files stored a group at a time in the store thread', () => {
         small.read(path.join(dir, n), 1024),
       ),
     );
-    expect(out.map((r) => (r.status === 'fulfilled' ? r.value.toString() : codeOf(r)))).toEqual([
+    expect(out.map((r) => (r.status === 'fulfilled' ? r.value.data.toString() : codeOf(r)))).toEqual([
       'abcdef',
       FileCodes.permissionDenied,
       FileCodes.abnormalFile,
       FileCodes.notFound,
       FileCodes.permissionDenied,
     ]);
-    // At most the bytes asked for.
-    expect((await small.read(path.join(dir, 'real', 'a'), 3)).toString()).toBe('abc');
+    // The digest of what was read.
+    const first = out[0] as PromiseFulfilledResult<{ data: Buffer; sha256: string }>;
+    expect(first.value.sha256).toBe(crypto.createHash('sha256').update('abcdef').digest('hex'));
+    // At most the bytes asked for, and the digest of those.
+    const cut = await small.read(path.join(dir, 'real', 'a'), 3);
+    expect(cut.data.toString()).toBe('abc');
+    expect(cut.sha256).toBe(crypto.createHash('sha256').update('abc').digest('hex'));
   });
 });

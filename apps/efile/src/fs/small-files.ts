@@ -25,8 +25,14 @@ interface Group {
   files: Waiting[];
 }
 
+/** A small file read whole, with the SHA-256 of its bytes. */
+export interface SmallFileRead {
+  data: Buffer;
+  sha256: string;
+}
+
 interface WaitingRead extends SmallRead {
-  ok: (data: Buffer) => void;
+  ok: (read: SmallFileRead) => void;
   fail: (e: unknown) => void;
 }
 
@@ -60,11 +66,12 @@ export class SmallFiles {
   }
 
   /**
-   * Reads the regular file at `host` whole (at most `maxBytes`), with the checks of file-ops' `openForReadSized`.
-   * The reads asked for in one turn of the event loop go to the thread together (a download batch starts up to 64).
+   * Reads the regular file at `host` whole (at most `maxBytes`), with the checks of file-ops' `openForReadSized`,
+   * and hashes it. The reads asked for in one turn of the event loop go to the thread together (a download batch
+   * asks for 32 at once).
    */
-  read(host: string, maxBytes: number): Promise<Buffer> {
-    return new Promise<Buffer>((ok, fail) => {
+  read(host: string, maxBytes: number): Promise<SmallFileRead> {
+    return new Promise<SmallFileRead>((ok, fail) => {
       if (!this.reads) {
         const group: WaitingRead[] = [];
         this.reads = group;
@@ -88,7 +95,11 @@ export class SmallFiles {
       (out) =>
         files.forEach((f, i) => {
           const o = out[i] ?? { errno: 'EIO', message: 'no outcome' };
-          if ('data' in o) f.ok(Buffer.from(o.data.buffer, o.data.byteOffset, o.data.byteLength));
+          if ('data' in o)
+            f.ok({
+              data: Buffer.from(o.data.buffer, o.data.byteOffset, o.data.byteLength),
+              sha256: o.sha256,
+            });
           else f.fail(errorOf(o));
         }),
       (e: unknown) => files.forEach((f) => f.fail(e)),

@@ -176,7 +176,6 @@ export interface SmallRead {
   maxBytes: number;
 }
 
-/** What one read gave: the bytes, or why not (an errno code, not a regular file, not where its folder is). */
 /**
  * What a folder walk needs of an entry (lstat: a link is neither file nor folder), or null where it is gone or
  * unreadable.
@@ -204,8 +203,15 @@ export function statGroup(hosts: string[]): EntryStat[] {
   });
 }
 
+/**
+ * What one read gave: the bytes and their SHA-256 (hashed here, off efile's event loop), or why not (an errno code,
+ * not a regular file, not where its folder is).
+ */
 export type ReadOutcome =
-  { data: Uint8Array } | { errno: string; message: string } | { notRegular: true } | { moved: true };
+  | { data: Uint8Array; sha256: string }
+  | { errno: string; message: string }
+  | { notRegular: true }
+  | { moved: true };
 
 const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
@@ -213,7 +219,8 @@ const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
  * Small files of a download batch read whole, each with the checks of file-ops' `openForReadSized`: opened without
  * following a link (O_NONBLOCK: a FIFO swapped in does not hang the thread), a regular file, and the opened file's
  * real path (its /proc/self/fd link) the path asked for, so a folder swapped for a link meanwhile is not read.
- * Five calls a file, each a system call here instead of a hand-off to the thread pool.
+ * Five calls a file, each a system call here instead of a hand-off to the thread pool; then the bytes' SHA-256, which
+ * the batch's manifest carries.
  */
 export function readGroup(files: SmallRead[]): ReadOutcome[] {
   return files.map((f) => {
@@ -231,7 +238,8 @@ export function readGroup(files: SmallRead[]): ReadOutcome[] {
         if (n === 0) break;
         got += n;
       }
-      return { data: got === want ? data : data.subarray(0, got) };
+      const read = got === want ? data : data.subarray(0, got);
+      return { data: read, sha256: crypto.createHash('sha256').update(read).digest('hex') };
     } catch (e) {
       return failure(e) as ReadOutcome;
     } finally {

@@ -36,6 +36,7 @@ import type {
   Info,
   PartialHandle,
   ReadHandle,
+  SmallReadResult,
   StatInfo,
   UserFs,
   WalkEntry,
@@ -273,12 +274,9 @@ export class LocalUserFs implements UserFs {
     );
   }
 
-  readFile(s: FsScope, host: string, maxBytes: number, batch?: boolean | null) {
+  readFile(s: FsScope, host: string, maxBytes: number) {
     return coded(async () => {
       await this.confine(s, host);
-      // A download batch's file: in a store thread with the checks of openForReadSized, together with the others
-      // asked for at the same time. Anything else (a preview) on the thread pool (DECISIONS.md, store threads).
-      if (batch) return this.small.read(host, maxBytes);
       const { fh, size } = await openForReadSized(host);
       try {
         // As large as the file, never more than asked.
@@ -295,6 +293,24 @@ export class LocalUserFs implements UserFs {
         await fh.close();
       }
     });
+  }
+
+  async readSmall(s: FsScope, hosts: string[], maxBytes: number): Promise<SmallReadResult[]> {
+    // A file's refusal is its own result; anything else (not an error of the spec) fails the call.
+    const codeOf = (e: unknown): { code: string } => {
+      if (isAppError(e)) return { code: e.code };
+      throw e;
+    };
+    // Every path confined first, then every read asked for in one turn: the store threads take them as groups
+    // (DECISIONS.md, store threads).
+    const confined = await Promise.all(
+      hosts.map((h) => coded(() => this.confine(s, h)).then(() => null, codeOf)),
+    );
+    return Promise.all(
+      hosts.map((h, i): Promise<SmallReadResult> =>
+        confined[i] ? Promise.resolve(confined[i]) : this.small.read(h, maxBytes).catch(codeOf),
+      ),
+    );
   }
 
   writeFile(s: FsScope, p: string, data: string) {

@@ -31,6 +31,9 @@ export interface StatInfo {
   ino: number;
 }
 
+/** One file of `readSmall`: its bytes and their SHA-256, or efile's error code for it. */
+export type SmallReadResult = { data: Buffer; sha256: string } | { code: string };
+
 /** A resolved path (see `PathResolver.resolve`) with a JSON-safe stat. */
 export interface Info {
   clusterPath: string;
@@ -121,11 +124,15 @@ export interface UserFs {
   /** The home's used space and most recently modified files, counted as the user (the Dashboard, features/usage). */
   homeUsage(s: FsScope, home: string): Promise<HomeUsageCount>;
 
+  /** The first `maxBytes` of a regular file (text preview); `head` only reads the first 8 KiB. */
+  readFile(s: FsScope, host: string, maxBytes: number): Promise<Buffer>;
   /**
-   * The first `maxBytes` of a regular file (text preview); `head` only reads the first 8 KiB. `batch`: a file of a
-   * fast-transfer download batch, read in a store thread together with the others asked for at the same time.
+   * The files of a fast-transfer download batch read whole (at most `maxBytes` each; the batch asks for 32 at once),
+   * each with its SHA-256, or the error code of why not (the file gone, not a regular file, moved, denied). Read in
+   * the store threads with the checks of file-ops' `openForReadSized`; in unix mode one request to the worker for
+   * all of them, their bytes in its answer. An error that is not a file's own (the worker gone) fails the call.
    */
-  readFile(s: FsScope, host: string, maxBytes: number, batch?: boolean | null): Promise<Buffer>;
+  readSmall(s: FsScope, hosts: string[], maxBytes: number): Promise<SmallReadResult[]>;
   /** Atomically replaces a file's content (temp sibling, fsync, rename). */
   writeFile(s: FsScope, path: string, data: string): Promise<string>;
   /** Opens a regular file to send (O_NOFOLLOW|O_NONBLOCK, fstat, checked to be where the resolver saw it). */

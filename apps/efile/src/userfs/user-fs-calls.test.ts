@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileCodes } from '@hpc/contracts';
 import { makeHarness, type Harness } from '../efile.test-fixture';
 import { PARTIAL_SUFFIX, tempName } from '../fs/names';
 import {
@@ -67,6 +68,20 @@ const uses: { [K in keyof typeof userFsCalls]: (c: Ctx) => Promise<void> } = {
     expect(await fsx.writeFile(s, `${home}/a.txt`, 'hallo')).toBe(`${home}/a.txt`),
   readFile: async ({ fsx, s, host }) =>
     expect((await fsx.readFile(s, await host('a.txt'), 100)).toString()).toBe('hallo'),
+  readSmall: async ({ fsx, s, host }) => {
+    const [a, gone, folder] = await fsx.readSmall(
+      s,
+      [await host('a.txt'), (await host('')) + '/no-such-file', await host('d2')],
+      3,
+    );
+    // At most maxBytes of each, with the digest of what was read; each refusal its own.
+    expect(a).toEqual({
+      data: Buffer.from('hal'),
+      sha256: crypto.createHash('sha256').update('hal').digest('hex'),
+    });
+    expect(gone).toEqual({ code: FileCodes.notFound });
+    expect(folder).toEqual({ code: FileCodes.abnormalFile });
+  },
   ensureDir: async ({ fsx, s, home }) => expect((await fsx.ensureDir(s, `${home}/e`)).stat?.isDir).toBe(true),
   preparePartial: async ({ fsx, s, host }) => fsx.preparePartial(s, await host(partial('f.bin')), 5),
   fileSize: async ({ fsx, s, host }) => expect(await fsx.fileSize(s, await host(partial('f.bin')))).toBe(5),

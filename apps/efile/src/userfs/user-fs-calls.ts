@@ -1,6 +1,7 @@
 import { call, type CallTable } from '@hpc/cluster-kit';
 import { openPartialCall } from './partial-call';
 import { openReadCall, openZipCall } from './read-calls';
+import { readSmallCall } from './read-small-call';
 import { storeSmallCall } from './small-files-call';
 import type { UserFs } from './types';
 
@@ -45,4 +46,5 @@ export const userFsCalls = {
   openZip: openZipCall,
   openPartial: openPartialCall,
   storeSmall: storeSmallCall,
+  readSmall: readSmallCall,
 } satisfies CallTable<UserFs>;

@@ -13,14 +13,44 @@ export interface SmallFilesHead {
 export const SMALL_FILES_MAX_BYTES = 17 * 1024 * 1024;
 
 /**
- * The body of a request of small files: a 4-byte length, the head's JSON, then each file's bytes in the head's
- * order. The head goes in the body, not a header: 64 folder paths of up to 4 KB would pass Node's 16 KB of headers.
+ * A framed body: a 4-byte length, a head's JSON, then the bytes the head describes, in its order. The head goes in the
+ * body, not a header: 64 folder paths of up to 4 KB would pass Node's 16 KB of headers.
  */
-export function smallFilesBody(head: SmallFilesHead, data: Buffer[][]): Buffer[] {
+export function framed(head: unknown, data: Buffer[]): Buffer[] {
   const json = Buffer.from(JSON.stringify(head));
   const len = Buffer.alloc(4);
   len.writeUInt32BE(json.length);
-  return [len, json, ...data.flat()];
+  return [len, json, ...data];
+}
+
+/** A framed body read whole (at most `max` bytes): its head, and where the bytes after it start. */
+export async function readFramed<T>(
+  body: AsyncIterable<Buffer>,
+  max: number,
+  what: string,
+): Promise<{ head: T; body: Buffer; at: number }> {
+  const parts: Buffer[] = [];
+  let n = 0;
+  for await (const c of body) {
+    n += c.length;
+    if (n > max) throw new AppError(CommonCodes.invalidInput, 'Request too large');
+    parts.push(c);
+  }
+  const all = Buffer.concat(parts);
+  const bad = () => new AppError(CommonCodes.invalidInput, `A malformed ${what}`);
+  if (all.length < 4) throw bad();
+  const headEnd = 4 + all.readUInt32BE(0);
+  if (headEnd > all.length) throw bad();
+  try {
+    return { head: JSON.parse(all.subarray(4, headEnd).toString('utf8')) as T, body: all, at: headEnd };
+  } catch {
+    throw bad();
+  }
+}
+
+/** The body of a request of small files: the head (names and checksums), then each file's bytes. */
+export function smallFilesBody(head: SmallFilesHead, data: Buffer[][]): Buffer[] {
+  return framed(head, data.flat());
 }
 
 /** Reads a request of small files whole (bounded), each file's bytes a view of the one buffer read. */
@@ -30,25 +60,9 @@ export async function readSmallFiles(
 ): Promise<
   Omit<SmallFilesHead, 'files'> & { files: (SmallFilesHead['files'][number] & { data: Buffer })[] }
 > {
-  const parts: Buffer[] = [];
-  let n = 0;
-  for await (const c of req) {
-    n += c.length;
-    if (n > max) throw new AppError(CommonCodes.invalidInput, 'Request too large');
-    parts.push(c);
-  }
-  const body = Buffer.concat(parts);
+  const { head, body, at: start } = await readFramed<SmallFilesHead>(req, max, 'request of small files');
   const bad = () => new AppError(CommonCodes.invalidInput, 'A malformed request of small files');
-  if (body.length < 4) throw bad();
-  const headEnd = 4 + body.readUInt32BE(0);
-  if (headEnd > body.length) throw bad();
-  let head: SmallFilesHead;
-  try {
-    head = JSON.parse(body.subarray(4, headEnd).toString('utf8')) as SmallFilesHead;
-  } catch {
-    throw bad();
-  }
-  let at = headEnd;
+  let at = start;
   const files = (Array.isArray(head.files) ? head.files : []).map((f) => {
     if (!Number.isSafeInteger(f.size) || f.size < 0 || at + f.size > body.length) throw bad();
     const data = body.subarray(at, (at += f.size));

@@ -771,33 +771,38 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
         }
         return f;
       };
-      /** One file read whole, or the code of why not (its path checked first). */
-      const readOne = async (input: string): Promise<{ p: string; data?: Buffer; code?: string }> => {
+      /** Where one file of the batch is (its path checked first and its folder's real path), or why not. */
+      const locate = async (input: string): Promise<{ p: string; host?: string; code?: string }> => {
         let p = input;
         try {
           p = homeOnly(user, input);
           if (p === '/') throw new AppError(FileCodes.notAFolder, 'Not a regular file');
           const dirHost = await folderOf(path.posix.dirname(p));
-          const host = path.join(dirHost, path.posix.basename(p));
-          return { p, data: await userfs.readFile(user, host, SMALL, true) };
+          return { p, host: path.join(dirHost, path.posix.basename(p)) };
         } catch (e) {
           if (!isAppError(e)) throw e;
           return { p, code: e.code };
         }
       };
-      // READ_AHEAD files are read at once (the user file system reads them together, one hand-off for all), then
-      // written as one piece; at most READ_AHEAD MiB of a batch is in memory, whatever the client asked for.
+      // READ_AHEAD files are read at once (one call to the user file system: one request to the worker in unix
+      // mode, read and hashed in the store threads), then written as one piece; at most READ_AHEAD MiB of a batch is
+      // in memory, whatever the client asked for.
       for (let at = 0; at < paths.length; at += READ_AHEAD) {
+        const located = await Promise.all(paths.slice(at, at + READ_AHEAD).map(locate));
+        const hosts = located.flatMap((l) => (l.host ? [l.host] : []));
+        const reads = hosts.length ? await userfs.readSmall(user, hosts, SMALL) : [];
         const w = new TarWriter({ end: false });
         const placed: { at: number; data: Buffer }[] = [];
-        for (const { p, data, code } of await Promise.all(paths.slice(at, at + READ_AHEAD).map(readOne))) {
-          if (!data) {
-            failed[p] = code!;
+        let next = 0;
+        for (const { p, host, code } of located) {
+          const r = host ? reads[next++] : { code: code! };
+          if (!r || 'code' in r) {
+            failed[p] = r?.code ?? FileCodes.notFound;
             continue;
           }
-          files[p] = { sha256: crypto.createHash('sha256').update(data).digest('hex') };
+          files[p] = { sha256: r.sha256 };
           // No mtime: the client gives a downloaded file its own time, as scp without -p does.
-          placed.push({ at: w.add(p.slice(1), data.length), data });
+          placed.push({ at: w.add(p.slice(1), r.data.length), data: r.data });
         }
         if (placed.length === 0) continue;
         const piece = Buffer.alloc(w.size());
