@@ -44,6 +44,9 @@ interface Run {
   overwrite: boolean;
   /** A read of the next part of the task's list is under way (the window is fed from the list file). */
   feeding: boolean;
+  /** The task's saves, one after another (see `save`): the last one asked for, and one waiting to start. */
+  saving: Promise<void>;
+  saveWaiting: Promise<void> | null;
 }
 
 const MANIFEST = '.fastrans-manifest.json';
@@ -112,6 +115,8 @@ export class Runner {
       recovered: false,
       retryTimer: null,
       feeding: false,
+      saving: Promise.resolve(),
+      saveWaiting: null,
       overwrite: overwrite || (t as { overwrite?: boolean }).overwrite === true,
     };
     this.runs.set(t.id, run);
@@ -212,7 +217,7 @@ export class Runner {
     const run = this.track(t, input.overwrite);
     run.recovered = true; // a new task: nothing to ask the server
     E.start(t, !!this.remote, this.now());
-    await this.opts.store.save(t);
+    await this.save(run);
     this.changed(run);
     this.pump(run);
     return this.summary(run);
@@ -262,7 +267,7 @@ export class Runner {
       E.feed(t, part.entries, part.pos, part.ended, this.limits);
       // Saved before any of these files is sent: a killed client must find every file it may have sent in its
       // history, so that the one status call after a restart covers them (a file fed again would be sent again).
-      if (part.entries.length) await this.opts.store.save(t);
+      if (part.entries.length) await this.save(run);
       run.savedAt = this.now();
     } catch (e) {
       t.error = `the task's file list cannot be read: ${(e as Error).message}`;
@@ -485,7 +490,7 @@ export class Runner {
         }
       }
     } finally {
-      this.maybeSave(run);
+      void this.maybeSave(run);
     }
   }
 
@@ -602,14 +607,32 @@ export class Runner {
     });
   }
 
-  private maybeSave(run: Run, force = false) {
-    if (this.closed) return;
+  private maybeSave(run: Run, force = false): Promise<void> {
+    if (this.closed) return run.saving;
     const now = this.now();
-    if (!force && now - run.savedAt < 2_000) return;
+    if (!force && now - run.savedAt < 2_000) return run.saving;
     run.savedAt = now;
-    this.opts.store
-      .save(run.t)
-      .catch((e: unknown) => this.opts.log(`saving task ${run.t.id}: ${(e as Error).message}`));
+    return this.save(run);
+  }
+
+  /**
+   * Saves the task as it is when the write starts, one save of a task at a time. Saves written side by side could
+   * end in the wrong order (each a temp file renamed over the task's file), leaving an older state on disk than the
+   * last one asked for: a task reported finished was read back with one file less done. A save asked for while one
+   * is writing waits for it and then writes the latest state; further asks meanwhile join that one. Failures are
+   * logged, never thrown (the next save writes the whole state again).
+   */
+  private save(run: Run): Promise<void> {
+    if (run.saveWaiting) return run.saveWaiting;
+    const next = run.saving.then(async () => {
+      run.saveWaiting = null;
+      await this.opts.store
+        .save(run.t)
+        .catch((e: unknown) => this.opts.log(`saving task ${run.t.id}: ${(e as Error).message}`));
+    });
+    run.saveWaiting = next;
+    run.saving = next;
+    return next;
   }
 
   private changed(run: Run) {
@@ -619,7 +642,7 @@ export class Runner {
     const stateChanged = run.t.state !== run.lastState;
     if (stateChanged) {
       run.lastState = run.t.state;
-      this.maybeSave(run, true);
+      void this.maybeSave(run, true);
     }
     if (stateChanged || now - run.emittedAt >= 500) {
       run.emittedAt = now;
@@ -710,8 +733,8 @@ export class Runner {
       const check = () => {
         const run = this.runs.get(id)!;
         if (E.isFinished(run.t) || run.t.state === S.authFailed) {
-          this.maybeSave(run, true);
-          resolve(this.summary(run));
+          // Answered once that state is on disk: a caller may stop the client (or read the history) right after.
+          void this.maybeSave(run, true).then(() => resolve(this.summary(run)));
         } else setTimeout(check, 200);
       };
       check();
@@ -723,7 +746,7 @@ export class Runner {
     for (const run of this.runs.values()) {
       if (run.timer) clearTimeout(run.timer);
       if (run.retryTimer) clearTimeout(run.retryTimer);
-      this.maybeSave(run, true);
+      void this.maybeSave(run, true);
     }
     this.closed = true;
   }
