@@ -196,6 +196,40 @@ describe('runner', () => {
     },
   );
 
+  it('leaves the last state on disk however long each save takes: a task is saved one save at a time', async () => {
+    const { dir, src } = folder();
+    /**
+     * Each save keeps the state it was given and writes it after a delay that shrinks from save to save: saves
+     * written side by side would end with an earlier, slower one renamed over a later one.
+     */
+    class SlowStore extends HistoryStore {
+      private n = 0;
+      writing = 0;
+      mostAtOnce = 0;
+      override async save(t: TaskModel) {
+        const state = JSON.parse(JSON.stringify(t)) as TaskModel;
+        this.writing++;
+        this.mostAtOnce = Math.max(this.mostAtOnce, this.writing);
+        await new Promise((r) => setTimeout(r, Math.max(0, 40 - 4 * this.n++)));
+        try {
+          await super.save(state);
+        } finally {
+          this.writing--;
+        }
+      }
+    }
+    const store = new SlowStore(path.join(dir, 'cfg'));
+    const runner = new Runner({ store, limits: LIMITS, emit: () => undefined, log: () => undefined });
+    runner.setRemote(new FakeEfile(false) as unknown as Remote);
+    const task = await runner.addUpload(src, '/home/u');
+    const end = await runner.waitFor(task.task_id);
+    // What waitFor answered is on disk when it answers.
+    const [t] = saved(dir);
+    expect([end.state, t!.state, t!.filesDone, t!.fed]).toEqual([S.successful, S.successful, 40, 40]);
+    expect(store.mostAtOnce).toBe(1);
+    runner.close();
+  });
+
   it('resumes a stopped task from its history: one status call, nothing stored sent again', async () => {
     const { dir, src, files } = folder();
     const efile = new FakeEfile();
