@@ -190,18 +190,18 @@ export type EntryStat = { kind: 'file' | 'dir' | 'other'; size: number; mtime: n
 export function statGroup(hosts: string[]): EntryStat[] {
   return hosts.map((h) => {
     try {
-      const st = fs.lstatSync(h, { throwIfNoEntry: false });
-      if (!st) return null;
-      return {
-        kind: st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other',
-        size: st.size,
-        mtime: st.mtimeMs,
-      };
+      return entryStatOf(fs.lstatSync(h, { throwIfNoEntry: false }));
     } catch {
       return null;
     }
   });
 }
+
+/** An lstat as a walk needs it (the one mapping for the store threads and the thread pool's walk). */
+export const entryStatOf = (st: fs.Stats | null | undefined): EntryStat =>
+  st
+    ? { kind: st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other', size: st.size, mtime: st.mtimeMs }
+    : null;
 
 /**
  * What one read gave: the bytes and their SHA-256 (hashed here, off efile's event loop), or why not (an errno code,

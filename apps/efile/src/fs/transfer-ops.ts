@@ -8,7 +8,7 @@ import { errno } from './errno';
 import { fsError, openForRead } from './file-ops';
 import { isInternalName } from './names';
 import { atFolder, atHost } from './anchored';
-import type { EntryStat } from './small-store';
+import { entryStatOf, type EntryStat } from './small-store';
 
 /**
  * The file-system calls of fast transfer (issue 11 §2) that the general operations of file-ops do not cover: the
@@ -116,17 +116,7 @@ export type StatMany = (hosts: string[]) => Promise<EntryStat[]>;
 
 /** Through the thread pool, all at once (the walk's default where no store thread is at hand). */
 const statOnPool: StatMany = (hosts) =>
-  Promise.all(
-    hosts.map(async (h): Promise<EntryStat> => {
-      const s = await fs.lstat(h).catch(() => null);
-      if (!s) return null;
-      return {
-        kind: s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other',
-        size: s.size,
-        mtime: s.mtimeMs,
-      };
-    }),
-  );
+  Promise.all(hosts.map(async (h) => entryStatOf(await fs.lstat(h).catch(() => null))));
 
 /**
  * Walks the chosen items depth-first without holding a whole tree in memory: one open directory handle per level,
