@@ -10,6 +10,8 @@ const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hpc-test-report-'));
 let passed = 0;
 let failedTests = 0;
 const failedSteps = [];
+/** Each failed test's file, name and first lines of its error: printed last, where a CI log's tail shows them. */
+const failures = [];
 
 function run(name, cmd, args, env = {}) {
   const started = Date.now();
@@ -52,6 +54,23 @@ function countVitest(file) {
   const report = JSON.parse(fs.readFileSync(file, 'utf8'));
   passed += report.numPassedTests ?? 0;
   failedTests += report.numFailedTests ?? 0;
+  for (const suite of report.testResults ?? []) {
+    const file = path.relative(process.cwd(), suite.name ?? '');
+    for (const t of suite.assertionResults ?? []) {
+      if (t.status !== 'failed') continue;
+      const message = (t.failureMessages ?? []).join('\n').split('\n').slice(0, 6).join('\n    ');
+      failures.push(`${file} > ${t.fullName}\n    ${message}`);
+    }
+    // A file that fails before its tests run (an import error) has no assertion results, only its message.
+    if (suite.status === 'failed' && !(suite.assertionResults ?? []).some((t) => t.status === 'failed')) {
+      failures.push(
+        `${file}\n    ${String(suite.message ?? '')
+          .split('\n')
+          .slice(0, 6)
+          .join('\n    ')}`,
+      );
+    }
+  }
 }
 
 const only = process.argv[2]; // `npm test -- unit` runs one step: lint, types, unit, e2e
@@ -96,6 +115,7 @@ if (want('e2e')) {
   }
 }
 
+if (failures.length) console.log(`\nFailed tests:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 if (failedSteps.length) console.log(`\nFailed steps: ${failedSteps.join(', ')}`);
 console.log(`\ntests: ${passed} passed, ${failedTests} failed`);
 process.exit(failedSteps.length || failedTests ? 1 : 0);
