@@ -2,7 +2,7 @@ import { CommonCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import { call, readJson, type CustomCall } from '@hpc/cluster-kit';
 import type { FsScope, SmallReadResult, UserFs } from './types';
-import { framed, readFramed } from './wire';
+import { framed, readFramed, sliceFramed } from './wire';
 
 /** At most this many files in one request (the service asks for 32 at a time) and this much of each. */
 const READ_SMALL_FILES = 64;
@@ -27,14 +27,20 @@ export const readSmallCall: CustomCall<UserFs['readSmall'], UserFs> = call.custo
       const { head, body, at: start } = await readFramed<Item[]>(res, max, 'answer of small files');
       const bad = () => new Error('a malformed answer of small files from the worker');
       if (!Array.isArray(head) || head.length !== hosts.length) throw bad();
-      let at = start;
-      const out = head.map((i): SmallReadResult => {
+      // The files read, each with its bytes, in the head's order; a refused file has no bytes in the body.
+      const read = sliceFramed(
+        body,
+        start,
+        head.filter((i): i is { size: number; sha256: string } => !('code' in i)),
+        (i) => i.size,
+      );
+      if (!read) throw bad();
+      let next = 0;
+      return head.map((i): SmallReadResult => {
         if ('code' in i) return { code: String(i.code) };
-        if (!Number.isSafeInteger(i.size) || i.size < 0 || at + i.size > body.length) throw bad();
-        return { data: body.subarray(at, (at += i.size)), sha256: i.sha256 };
+        const { data, sha256 } = read[next++]!;
+        return { data, sha256 };
       });
-      if (at !== body.length) throw bad();
-      return out;
     } finally {
       done();
     }

@@ -4,6 +4,7 @@ import type { ListOptions } from '../fs/listing';
 import type { ResolveOptions, UserScope } from '@hpc/cluster-kit';
 import type { Progress } from '../fs/copy-tree';
 import type { HomeUsageCount } from '../fs/home-usage';
+import type { SmallFileRead } from '../fs/small-files';
 import type { WalkEntry } from '../fs/transfer-ops';
 
 export type { WalkEntry };
@@ -32,7 +33,7 @@ export interface StatInfo {
 }
 
 /** One file of `readSmall`: its bytes and their SHA-256, or efile's error code for it. */
-export type SmallReadResult = { data: Buffer; sha256: string } | { code: string };
+export type SmallReadResult = SmallFileRead | { code: string };
 
 /** A resolved path (see `PathResolver.resolve`) with a JSON-safe stat. */
 export interface Info {

@@ -40,6 +40,12 @@ describe('a request of small files', () => {
       smallFilesBody({ ...head, files: [{ ...head.files[0]!, size: 99 }, ...head.files.slice(1)] }, data),
     );
     const negative = Buffer.concat(smallFilesBody({ ...head, files: [{ ...head.files[0]!, size: -1 }] }, []));
+    const fraction = Buffer.concat(
+      smallFilesBody({ ...head, files: [{ ...head.files[0]!, size: 1.5 }] }, []),
+    );
+    const text = Buffer.concat(
+      smallFilesBody({ ...head, files: [{ ...head.files[0]!, size: '3' as unknown as number }] }, [data[0]!]),
+    );
     const headLength = Buffer.alloc(4);
     headLength.writeUInt32BE(1_000_000);
     for (const bad of [
@@ -47,6 +53,8 @@ describe('a request of small files', () => {
       Buffer.concat([body, Buffer.from('x')]), // bytes no file claims
       lied,
       negative,
+      fraction,
+      text, // a size that is not a number, though its bytes are there
       Buffer.concat([headLength, Buffer.from('{}')]), // a head longer than the body
       Buffer.concat([Buffer.from([0, 0, 0, 2]), Buffer.from('{x')]), // not JSON
       Buffer.from([0, 0]),

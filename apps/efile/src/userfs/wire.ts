@@ -48,6 +48,26 @@ export async function readFramed<T>(
   }
 }
 
+/**
+ * Gives each item its bytes: consecutive views (not copies) of a framed body from `at`, of the sizes `sizeOf` tells;
+ * `undefined` where a size is not a whole number of bytes or the sizes do not add up to exactly the rest of the body.
+ */
+export function sliceFramed<T>(
+  body: Buffer,
+  at: number,
+  items: T[],
+  sizeOf: (item: T) => unknown,
+): (T & { data: Buffer })[] | undefined {
+  const out: (T & { data: Buffer })[] = [];
+  for (const item of items) {
+    const size = sizeOf(item);
+    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0 || at + size > body.length)
+      return;
+    out.push({ ...item, data: body.subarray(at, (at += size)) });
+  }
+  return at === body.length ? out : undefined;
+}
+
 /** The body of a request of small files: the head (names and checksums), then each file's bytes. */
 export function smallFilesBody(head: SmallFilesHead, data: Buffer[][]): Buffer[] {
   return framed(head, data.flat());
@@ -61,13 +81,7 @@ export async function readSmallFiles(
   Omit<SmallFilesHead, 'files'> & { files: (SmallFilesHead['files'][number] & { data: Buffer })[] }
 > {
   const { head, body, at: start } = await readFramed<SmallFilesHead>(req, max, 'request of small files');
-  const bad = () => new AppError(CommonCodes.invalidInput, 'A malformed request of small files');
-  let at = start;
-  const files = (Array.isArray(head.files) ? head.files : []).map((f) => {
-    if (!Number.isSafeInteger(f.size) || f.size < 0 || at + f.size > body.length) throw bad();
-    const data = body.subarray(at, (at += f.size));
-    return { ...f, data };
-  });
-  if (at !== body.length) throw bad();
+  const files = sliceFramed(body, start, Array.isArray(head.files) ? head.files : [], (f) => f?.size);
+  if (!files) throw new AppError(CommonCodes.invalidInput, 'A malformed request of small files');
   return { scope: head.scope, overwrite: head.overwrite === true, files };
 }
