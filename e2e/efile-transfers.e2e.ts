@@ -262,6 +262,13 @@ describe('E-File transfers in the browser', () => {
     await back.waitFor();
     expect(await back.getByRole('button').count()).toBeGreaterThan(0);
 
+    // What became of the cancel the page sends as it leaves, for the message if the copy does not stop (a CI run
+    // once saw it still running 30 s later, and could not tell whether the request had been sent).
+    const cancelSeen: string[] = [];
+    const isCancel = (u: string) => u.includes('/operationCancel.action');
+    ctx.on('request', (r) => isCancel(r.url()) && cancelSeen.push('sent'));
+    ctx.on('requestfailed', (r) => isCancel(r.url()) && cancelSeen.push(`failed: ${r.failure()?.errorText}`));
+    ctx.on('response', (r) => isCancel(r.url()) && cancelSeen.push(`answered ${r.status()}`));
     await page.goto('about:blank');
     // Asked from Node with the page's own cluster token: the page is gone, the copy it started goes on.
     const efile = efileApi(
@@ -270,8 +277,18 @@ describe('E-File transfers in the browser', () => {
     );
     const progress = () => efile.operationProgress(operationId);
     // A write already handed to the disk finishes before the copy stops: allow for a busy disk.
-    await expect.poll(async () => (await progress()).status, { timeout: 30_000 }).toBe('cancelled');
-    const p = await progress();
+    const seen: string[] = [];
+    const until = Date.now() + 30_000;
+    let p = await progress();
+    while (p.status === 'running' && Date.now() < until) {
+      seen.push(`${p.status} ${p.bytesDone}`);
+      await new Promise((r) => setTimeout(r, 500));
+      p = await progress();
+    }
+    expect(
+      p.status,
+      `progress: ${seen.slice(-6).join(', ')}; the cancel: ${cancelSeen.join(', ') || 'not seen'}`,
+    ).toBe('cancelled');
     expect(p.bytesTotal).toBe(4 * part);
     expect(p.bytesDone).toBeLessThan(p.bytesTotal);
     // Nothing under its final name, and the hidden temp copy is gone too.
