@@ -143,7 +143,16 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: { ...globals.node },
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // Four programs, not one per workspace (scripts/typecheck.mjs says why): typed lint builds each program once.
+      parserOptions: {
+        project: [
+          './tsconfig.node.json',
+          './apps/web/tsconfig.json',
+          './e2e/tsconfig.json',
+          './tsconfig.json',
+        ],
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
