@@ -1,15 +1,34 @@
 import fs from 'node:fs';
 
-/** uid/gid → name from /etc/passwd and /etc/group, re-read at most once a minute; numbers when unknown. */
+/**
+ * uid/gid → name from /etc/passwd and /etc/group, read again when either file changes (its mtime, size or inode),
+ * looked at at most once a second: an account made a minute ago has its name at once (it waited up to a minute when
+ * the cache simply aged), and a listing of 100,000 entries does not stat the two files 100,000 times.
+ */
 let cache: {
-  at: number;
+  stamp: string;
+  checkedAt: number;
   users: Map<number, string>;
   groups: Map<number, string>;
   byName: Map<string, { uid: number; gid: number }>;
 } | null = null;
 
+const stampOf = () =>
+  ['/etc/passwd', '/etc/group']
+    .map((f) => {
+      const st = fs.statSync(f, { throwIfNoEntry: false });
+      return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : '-';
+    })
+    .join(' ');
+
 function load() {
-  if (cache && Date.now() - cache.at < 60_000) return cache;
+  const now = Date.now();
+  if (cache && now - cache.checkedAt < 1000) return cache;
+  const stamp = stampOf();
+  if (cache?.stamp === stamp) {
+    cache.checkedAt = now;
+    return cache;
+  }
   const users = new Map<number, string>();
   const groups = new Map<number, string>();
   const byName = new Map<string, { uid: number; gid: number }>();
@@ -31,7 +50,7 @@ function load() {
     const [name, , gid] = line.split(':');
     if (name && gid) groups.set(Number(gid), name);
   }
-  cache = { at: Date.now(), users, groups, byName };
+  cache = { stamp, checkedAt: now, users, groups, byName };
   return cache;
 }
 
