@@ -2,9 +2,17 @@ import { useEffect, useState } from 'react';
 import { Button, Progress } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../../shared/api/notify';
-import type { OperationProgress as Op } from '@hpc/api-client';
+import { isApiError, type ApiError, type OperationProgress as Op } from '@hpc/api-client';
+import { backoffMs } from '@hpc/contracts';
 import type { EfileApi } from '../api/efile.api';
 import { formatSize } from '../../../shared/utils/format-size';
+
+/** Asking again after a lost answer: 1 s, doubling, at most 10 s. */
+const POLL_BACKOFF = { baseMs: 1000, maxMs: 10_000 };
+
+/** No answer, or none from efile itself: the operation may well be running still. */
+const transient = (e: ApiError) =>
+  e.kind === 'network' || e.kind === 'timeout' || (e.kind === 'http' && e.status >= 500);
 
 interface Props {
   api: EfileApi;
@@ -22,19 +30,27 @@ export function OperationProgressBar({ api, operationId, mode, onEnd }: Props) {
   useEffect(() => {
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
+    const poll = async (failures: number) => {
       try {
         const p = await api.operationProgress(operationId);
         if (!live) return;
         setOp(p);
-        if (p.status === 'running') timer = setTimeout(() => void poll(), 1000);
+        if (p.status === 'running') timer = setTimeout(() => void poll(0), 1000);
         else onEnd(p);
       } catch (e) {
+        if (!live) return;
+        // The copy runs on the server whatever happens to one answer: a lost one (the network, an instance that
+        // restarts, a proxy's 502) asks again, backing off, and keeps the operation, so that its cancel, and the
+        // cancel on leaving the site, still reach it. Only the server's own refusal ends it here.
+        if (isApiError(e) && transient(e)) {
+          timer = setTimeout(() => void poll(failures + 1), backoffMs(failures + 1, POLL_BACKOFF));
+          return;
+        }
         notifyError(e);
-        if (live) onEnd(null);
+        onEnd(null);
       }
     };
-    timer = setTimeout(() => void poll(), 300);
+    timer = setTimeout(() => void poll(0), 300);
     return () => {
       live = false;
       clearTimeout(timer);
