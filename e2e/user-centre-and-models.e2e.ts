@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ApiClient, catalogApi } from '@hpc/api-client';
-import { clickMenuItem } from './support/browser';
+import { chooseOption, clickMenuItem, shownIn } from './support/browser';
 import { usePortalEnv } from './support/env';
 import { DEMO_PASSWORD, submitLogin, visitor as newVisitor } from './support/login';
 
@@ -100,8 +100,7 @@ describe('model files and the user centre in the browser', () => {
     // Cards may paint in more than one frame: counted once the page has settled, not at the first card.
     // expect.poll gives up after 1 s by default: too soon for a first page on a loaded machine.
     await expect.poll(() => page.locator('.hpc-card').count(), { timeout: 15_000 }).toBe(20);
-    await page.locator('.hpc-pagination .ant-select').click();
-    await page.locator('.ant-select-item-option').filter({ hasText: '500' }).click();
+    await chooseOption(page.locator('.hpc-pagination .ant-select'), '500');
     await page.waitForURL((u) => u.searchParams.get('size') === '500');
     const { total } = await catalog().models.list({ pageSize: 500 });
     expect(total).toBeGreaterThan(20);
@@ -165,14 +164,14 @@ describe('model files and the user centre in the browser', () => {
     const dialog = page.getByRole('dialog');
     await expect.poll(() => dialog.getByLabel('Target folder').inputValue()).toBe('/public/home/demo');
     // The Kunshan centre.
-    await dialog.getByLabel('Computing centre').click();
-    await page.locator('.ant-select-item-option').filter({ hasText: 'Kunshan' }).click();
+    await chooseOption(dialog.getByLabel('Computing centre'), 'Kunshan');
     await dialog.getByLabel('New folder name').fill('');
     await dialog.getByRole('button', { name: 'Start copying' }).click();
     await dialog.getByText('The folder name cannot be empty').waitFor();
     await dialog.getByLabel('New folder name').fill('a/b');
     await dialog.getByText('The name must not contain "/"').waitFor();
     await dialog.getByLabel('New folder name').fill('bert-zh');
+    expect(await shownIn(dialog.getByLabel('Computing centre'))).toContain('Kunshan');
     await dialog.getByRole('button', { name: 'Start copying' }).click();
     await dialog.getByText('Copy finished').waitFor();
     await shot('models-copy-done-en');

@@ -69,15 +69,41 @@ export function watchErrors(page: Page): string[] {
  * popup stands where it will stay.
  */
 export async function clickMenuItem(item: Locator): Promise<void> {
+  await clickWhenPlaced(item, 'ant-dropdown');
+}
+
+/** Waits until the popup (`popupClass`) holding `item` stands where it will stay, then clicks the item. */
+async function clickWhenPlaced(item: Locator, popupClass: string): Promise<void> {
   await item.waitFor();
-  // The dropdown that holds this item (its popup's root), whatever the item's locator starts from.
-  const dropdown = item.locator(
-    'xpath=ancestor::div[contains(concat(" ", @class, " "), " ant-dropdown ")][1]',
-  );
+  // The popup that holds this item (its root), whatever the item's locator starts from.
+  const popup = item.locator(`xpath=ancestor::div[contains(concat(" ", @class, " "), " ${popupClass} ")][1]`);
   await expect
-    .poll(async () => (await dropdown.getAttribute('class')) ?? '', { timeout: 10_000 })
+    .poll(async () => (await popup.getAttribute('class')) ?? '', { timeout: 10_000 })
     .not.toMatch(/-(enter|appear)\b/);
   // A context menu near the window's edge may keep being placed again (CI saw "element is not stable" for 15 s):
   // then the item's own click event is sent to it where it stands.
   await item.click({ timeout: 5000 }).catch(() => item.dispatchEvent('click'));
+}
+
+/**
+ * Chooses `label` in an Ant Design select and waits until the select shows it, as a user would look. A choice lost
+ * as {@link clickMenuItem} says once sent a model's copy to the first centre instead of the one chosen (CI,
+ * 2026-11-29): the test then failed far from the cause.
+ */
+export async function chooseOption(select: Locator, label: string): Promise<void> {
+  await select.click();
+  const option = select
+    .page()
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: label });
+  await clickWhenPlaced(option, 'ant-select-dropdown');
+  await expect.poll(() => shownIn(select), { timeout: 10_000 }).toContain(label);
+}
+
+/** What an Ant Design select shows as chosen (its options are elsewhere, in a popup on the page's body). */
+export async function shownIn(select: Locator): Promise<string> {
+  const root = select.locator(
+    'xpath=ancestor-or-self::div[contains(concat(" ", @class, " "), " ant-select ")][1]',
+  );
+  return (await root.textContent()) ?? '';
 }
