@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import { typePrograms } from './scripts/type-programs.mjs';
 
 const restrict = (patterns) => ['error', { patterns }];
 
@@ -145,12 +146,7 @@ export default tseslint.config(
       globals: { ...globals.node },
       // Four programs, not one per workspace (scripts/typecheck.mjs says why): typed lint builds each program once.
       parserOptions: {
-        project: [
-          './tsconfig.node.json',
-          './apps/web/tsconfig.json',
-          './e2e/tsconfig.json',
-          './tsconfig.json',
-        ],
+        project: typePrograms.map((p) => `./${p}`),
         tsconfigRootDir: import.meta.dirname,
       },
     },

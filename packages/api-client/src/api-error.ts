@@ -42,3 +42,12 @@ export class ApiError extends Error {
 }
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
+
+/**
+ * Whether the service itself never answered: nothing reached it (`network`), our deadline fired (`timeout`), or
+ * something in front of it answered a 5xx without the service's envelope (a proxy's 502 page, an instance that is
+ * restarting). What was asked may still be running there, and asking again, or asking another instance, may
+ * succeed. An envelope (`api`) is the service's own answer and never transient; `cancelled` was our own doing.
+ */
+export const isTransient = (e: unknown): e is ApiError =>
+  isApiError(e) && (e.kind === 'network' || e.kind === 'timeout' || (e.kind === 'http' && e.status >= 500));

@@ -1,4 +1,4 @@
-export { ApiError, isApiError, type ApiErrorKind, type ApiErrorInit } from './api-error';
+export { ApiError, isApiError, isTransient, type ApiErrorKind, type ApiErrorInit } from './api-error';
 export {
   ApiClient,
   failedResult,

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiClient, identityApi, isApiError } from '@hpc/api-client';
+import { ApiClient, identityApi } from '@hpc/api-client';
 import { languageHeaders } from '../../shared/api/request-options';
 import { createServiceDiscovery, isServiceDiscoveryError, type ServiceDiscoveryError } from '../clusters';
 
@@ -32,10 +32,6 @@ export async function publicEfileCluster(clusterId: string, signal?: AbortSignal
     params: { efileUrl: JSON.stringify(urls.map((url) => ({ url, enable: 'true' }))) },
   };
 }
-
-/** Whether a failed call says the instance is unreachable, so another one should be tried. */
-export const isUnreachable = (e: unknown): boolean =>
-  isApiError(e) && (e.kind === 'network' || [502, 503, 504].includes(e.status));
 
 export interface PublicEfile {
   url: string | null;

@@ -2,17 +2,13 @@ import { useEffect, useState } from 'react';
 import { Button, Progress } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../../shared/api/notify';
-import { isApiError, type ApiError, type OperationProgress as Op } from '@hpc/api-client';
+import { isTransient, type OperationProgress as Op } from '@hpc/api-client';
 import { backoffMs } from '@hpc/contracts';
 import type { EfileApi } from '../api/efile.api';
 import { formatSize } from '../../../shared/utils/format-size';
 
 /** Asking again after a lost answer: 1 s, doubling, at most 10 s. */
 const POLL_BACKOFF = { baseMs: 1000, maxMs: 10_000 };
-
-/** No answer, or none from efile itself: the operation may well be running still. */
-const transient = (e: ApiError) =>
-  e.kind === 'network' || e.kind === 'timeout' || (e.kind === 'http' && e.status >= 500);
 
 interface Props {
   api: EfileApi;
@@ -42,7 +38,7 @@ export function OperationProgressBar({ api, operationId, mode, onEnd }: Props) {
         // The copy runs on the server whatever happens to one answer: a lost one (the network, an instance that
         // restarts, a proxy's 502) asks again, backing off, and keeps the operation, so that its cancel, and the
         // cancel on leaving the site, still reach it. Only the server's own refusal ends it here.
-        if (isApiError(e) && transient(e)) {
+        if (isTransient(e)) {
           timer = setTimeout(() => void poll(failures + 1), backoffMs(failures + 1, POLL_BACKOFF));
           return;
         }

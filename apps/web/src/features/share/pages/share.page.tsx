@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ShareBrowser } from '../components/share-browser';
 import { createShareApi, shareErrorKey } from '../share.api';
-import { isUnreachable, usePublicEfile } from '../use-public-efile';
+import { isTransient } from '@hpc/api-client';
+import { usePublicEfile } from '../use-public-efile';
 import '../share.css';
 
 interface Access {
@@ -39,7 +40,7 @@ export default function SharePage() {
         return await api!.info(shareId);
       } catch (e) {
         // An instance that stopped answering since discovery: the next working one is tried (spec §4).
-        if (isUnreachable(e)) failover();
+        if (isTransient(e)) failover();
         throw e;
       }
     },
@@ -48,7 +49,7 @@ export default function SharePage() {
     meta: { silent: true },
   });
   const onError = (e: unknown) => {
-    if (isUnreachable(e)) failover();
+    if (isTransient(e)) failover();
     setError(shareErrorKey(e));
   };
 

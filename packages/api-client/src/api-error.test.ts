@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, isTransient, type ApiErrorKind } from './api-error';
+
+const err = (kind: ApiErrorKind, status: number, code = String(status)) =>
+  new ApiError({ kind, status, code, msg: '' });
+
+describe('isTransient', () => {
+  it('holds when the service itself never answered: no connection, our deadline, a 5xx page in front of it', () => {
+    expect(isTransient(err('network', 0))).toBe(true);
+    expect(isTransient(err('timeout', 0))).toBe(true);
+    for (const status of [500, 502, 503, 504]) expect(isTransient(err('http', status))).toBe(true);
+  });
+
+  it("never holds for the service's own answer, a 4xx page, our own cancel, or what is not an ApiError", () => {
+    // An envelope is the service speaking, even with a 5xx status: asking again would get the same refusal.
+    expect(isTransient(err('api', 500, '500'))).toBe(false);
+    expect(isTransient(err('api', 200, '1020'))).toBe(false);
+    expect(isTransient(err('http', 404))).toBe(false);
+    expect(isTransient(err('http', 200))).toBe(false);
+    expect(isTransient(err('cancelled', 0))).toBe(false);
+    expect(isTransient(new Error('network'))).toBe(false);
+    expect(isTransient(undefined)).toBe(false);
+  });
+});

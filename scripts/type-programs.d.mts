@@ -1,0 +1,2 @@
+// Types of type-programs.mjs for its test (typecheck.test.ts).
+export const typePrograms: readonly string[];
