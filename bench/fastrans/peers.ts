@@ -1,7 +1,8 @@
 /**
  * Fast transfer against what an HPC user has everywhere (issue 24 §1): OpenSSH's scp, `rsync -a -e ssh` and
- * `tar | ssh`, to Debian's sshd on a free loopback port (scripts/cluster/sshd.mjs, with a CA of its own; the bench
- * signs a user certificate), in alternating rounds from the same cache state, the client's runner in this process
+ * `tar | ssh` (and, for an upload of many files, `rsync -a --fsync`, which syncs each file as efile does), to
+ * Debian's sshd on a free loopback port (scripts/cluster/sshd.mjs, with a CA of its own; the bench signs a user
+ * certificate), in alternating rounds from the same cache state, the client's runner in this process
  * against efile as operators run it. Then both through `bench/long-link.ts` (20 ms each way, 2 MiB in flight per
  * connection and direction). Not a test: figures go to docs/PERFORMANCE.md "Fast transfer against scp and rsync".
  *
@@ -98,7 +99,8 @@ async function compareAll(sshEnv: { ESHELL_LOGIN_NODES: string; ESHELL_CA_KEY: s
   const at = `${user}@127.0.0.1`;
   const scp = (port: number, from: string, to: string) =>
     sh('scp', ['-q', ...sshArgs(port).map((a) => (a === '-p' ? '-P' : a)), from, to], { maxBuffer: MiB });
-  const rsync = (port: number, from: string, to: string) => sh('rsync', ['-a', '-e', sshCmd(port), from, to]);
+  const rsync = (port: number, from: string, to: string, ...flags: string[]) =>
+    sh('rsync', ['-a', ...flags, '-e', sshCmd(port), from, to]);
   const tarSsh = (port: number, dir: string, into: string) =>
     sh('sh', [
       '-c',
@@ -228,6 +230,12 @@ async function compareAll(sshEnv: { ESHELL_LOGIN_NODES: string; ESHELL_CA_KEY: s
         'rsync -a': {
           run: (r) => rsync(port, `${dir}/`, `${at}:${home}/rs${r}/`),
           clean: (r) => fs.rmSync(path.join(home, `rs${r}`), { recursive: true }),
+        },
+        // The bar is plain rsync, which syncs nothing; with --fsync (each file fsync'd as it is closed) it keeps the
+        // promise ours does, that a file under its final name is on disk whole: the like-for-like figure.
+        'rsync -a --fsync': {
+          run: (r) => rsync(port, `${dir}/`, `${at}:${home}/rsf${r}/`, '--fsync'),
+          clean: (r) => fs.rmSync(path.join(home, `rsf${r}`), { recursive: true }),
         },
         'tar | ssh': {
           run: (r) => tarSsh(port, dir, `${home}/tar${r}`),
