@@ -103,6 +103,17 @@ export async function pumpRange(fh: fs.FileHandle, out: Writable, start: number,
   }
 }
 
+/** Reads into all of `into` from `position`, as many calls as the kernel wants; fewer bytes only at the file's end. */
+export async function readFully(fh: fs.FileHandle, into: Buffer, position: number): Promise<number> {
+  let at = 0;
+  while (at < into.length) {
+    const { bytesRead } = await fh.read(into, at, into.length - at, position + at);
+    if (bytesRead === 0) break;
+    at += bytesRead;
+  }
+  return at;
+}
+
 /**
  * How long a folder of a fast-transfer batch stays open after its last small file (the next files of a batch, read
  * from the tar meanwhile, usually arrive well within this).
@@ -340,6 +351,7 @@ export class LocalUserFs implements UserFs {
         size: st.size,
         mtimeMs: st.mtimeMs,
         pipeTo: (out: Writable, start: number, end: number) => pumpRange(fh, out, start, end),
+        readAt: (into: Buffer, position: number) => readFully(fh, into, position),
         close: () => fh.close().catch(() => undefined),
       };
     });

@@ -57,6 +57,24 @@ export const openReadCall: CustomCall<UserFs['openRead'], UserFs> = call.custom(
           done();
         }
       },
+      readAt: async (into: Buffer, position: number) => {
+        const end = Math.min(st.size, position + into.length) - 1;
+        if (end < position) return 0;
+        const { res, done } = await ctx.request(s, 'read', {
+          json: { scope, host, start: position, end, ...st },
+        });
+        let at = 0;
+        try {
+          for await (const chunk of res as AsyncIterable<Buffer>) {
+            if (at + chunk.length > into.length) throw new Error('more bytes than asked for');
+            chunk.copy(into, at);
+            at += chunk.length;
+          }
+        } finally {
+          done();
+        }
+        return at;
+      },
       close: async () => undefined,
     };
   },

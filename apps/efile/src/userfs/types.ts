@@ -51,6 +51,12 @@ export interface ReadHandle {
   mtimeMs: number;
   /** Writes bytes start..end (inclusive) to `out` from pooled blocks; resolves when sent or the client left. */
   pipeTo(out: Writable, start: number, end: number): Promise<void>;
+  /**
+   * Fills `into` with the bytes from `position` on, and resolves with how many there were (fewer only where the
+   * file ends): a range read whole (a fast-transfer range with its digest), read straight into it where the file is
+   * open in this process, without a stream of blocks copied on.
+   */
+  readAt(into: Buffer, position: number): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -156,8 +156,16 @@ const uses: { [K in keyof typeof userFsCalls]: (c: Ctx) => Promise<void> } = {
     expect(r.size).toBe(5);
     const out = new PassThrough();
     const [got] = await Promise.all([bytes(out), r.pipeTo(out, 1, 3)]);
-    await r.close();
     expect(got.toString()).toBe('all');
+    // A range read whole: filled, or as far as the file goes, or nothing past its end.
+    const into = Buffer.alloc(3);
+    expect(await r.readAt(into, 1)).toBe(3);
+    expect(into.toString()).toBe('all');
+    const tail = Buffer.alloc(8);
+    expect(await r.readAt(tail, 3)).toBe(2);
+    expect(tail.subarray(0, 2).toString()).toBe('lo');
+    expect(await r.readAt(Buffer.alloc(4), 5)).toBe(0);
+    await r.close();
   },
   openZip: async ({ fsx, s, host }) => {
     const z = await fsx.openZip(s, [{ host: await host('a.txt'), name: 'a.txt' }], 10);
