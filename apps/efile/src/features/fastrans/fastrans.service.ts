@@ -712,8 +712,14 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
         const body = takeRangeBuffer(range.end - range.start + 1);
         let lent = false;
         try {
-          // Straight into the kept buffer (in single mode one read call, no stream of 1 MiB blocks copied on).
-          if ((await file.readAt(body, range.start)) !== body.length)
+          // Straight into the kept buffer (in single mode one read call, no stream of 1 MiB blocks copied on). A
+          // read that fails midway (a disk error, the worker's answer cut off) is a range to ask again, as a short
+          // one is; a refusal (the file changed since it was opened) is answered as it is.
+          const got = await file.readAt(body, range.start).catch((e: unknown) => {
+            if (isAppError(e)) throw e;
+            return -1;
+          });
+          if (got !== body.length)
             throw new AppError(CommonCodes.unavailable, 'The file changed while it was read');
           const digest = contentDigest(crypto.createHash('sha256').update(body).digest('hex'));
           lent = true;
