@@ -104,7 +104,7 @@ export async function pumpRange(fh: fs.FileHandle, out: Writable, start: number,
 }
 
 /** Reads into all of `into` from `position`, as many calls as the kernel wants; fewer bytes only at the file's end. */
-export async function readFully(fh: fs.FileHandle, into: Buffer, position: number): Promise<number> {
+async function readFully(fh: fs.FileHandle, into: Buffer, position: number): Promise<number> {
   let at = 0;
   while (at < into.length) {
     const { bytesRead } = await fh.read(into, at, into.length - at, position + at);
@@ -293,13 +293,7 @@ export class LocalUserFs implements UserFs {
         // As large as the file, never more than asked.
         const want = Math.min(size, maxBytes);
         const buf = Buffer.allocUnsafe(want);
-        let got = 0;
-        while (got < want) {
-          const { bytesRead } = await fh.read(buf, got, want - got, got);
-          if (bytesRead === 0) break;
-          got += bytesRead;
-        }
-        return buf.subarray(0, got);
+        return buf.subarray(0, await readFully(fh, buf, 0));
       } finally {
         await fh.close();
       }
