@@ -44,10 +44,15 @@ export class ApiError extends Error {
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
 
 /**
- * Whether the service itself never answered: nothing reached it (`network`), our deadline fired (`timeout`), or
- * something in front of it answered a 5xx without the service's envelope (a proxy's 502 page, an instance that is
- * restarting). What was asked may still be running there, and asking again, or asking another instance, may
- * succeed. An envelope (`api`) is the service's own answer and never transient; `cancelled` was our own doing.
+ * Whether asking again, or asking another instance, may well succeed: nothing reached the service (`network`), our
+ * deadline fired (`timeout`), something in front of it answered a 5xx without the service's envelope (a proxy's 502
+ * page, an instance that is restarting), or the service itself said "try again later" (502/503/504 with an envelope:
+ * `1001` when its store or the user's worker is gone). What was asked may still be running there. Any other envelope
+ * is the service's own answer (a 500 among them: asking again gets the same), and `cancelled` was our own doing.
  */
 export const isTransient = (e: unknown): e is ApiError =>
-  isApiError(e) && (e.kind === 'network' || e.kind === 'timeout' || (e.kind === 'http' && e.status >= 500));
+  isApiError(e) &&
+  (e.kind === 'network' ||
+    e.kind === 'timeout' ||
+    [502, 503, 504].includes(e.status) ||
+    (e.kind === 'http' && e.status >= 500));
