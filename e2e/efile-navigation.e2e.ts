@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { clickMenuItem, newContext, screenshotter } from './support/browser';
+import { chooseOption, clickMenuItem, newContext, screenshotter } from './support/browser';
 import { efileHelpers, message, nameLink, rowOf, select, useEfileEnv } from './support/efile-page';
 import { logInAs } from './support/login';
 
@@ -316,11 +316,7 @@ describe('E-File navigation in the browser', () => {
       });
       // lisi starts on Hefei, whose folder has entries and a count under the table.
       await page.getByTestId('efile-pagination').waitFor();
-      await page.getByTestId('efile-cluster').click();
-      await page
-        .locator('.ant-select-item-option')
-        .filter({ hasText: /无锡|Wuxi/ })
-        .click();
+      await chooseOption(page.getByTestId('efile-cluster'), language === 'zh-CN' ? '无锡' : 'Wuxi');
 
       const alert = page.getByTestId('efile-unavailable');
       await alert.waitFor();

@@ -11,6 +11,10 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // vitest's default gives `expect.poll` one second. On two shared cores a delete or a rename the browser has
+    // sent can take longer to reach the disk (CI, 2026-11-29: a Delete key's deletion missed the second); a poll
+    // that names its own timeout keeps it.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     maxWorkers: 1,
   },

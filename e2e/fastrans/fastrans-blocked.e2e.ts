@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, formatViolations } from '../support/axe';
+import { chooseOption } from '../support/browser';
 import { logInToEfile } from '../support/efile-page';
 import {
   hashTree,
@@ -305,11 +306,7 @@ describe('fast transfer blocked by the browser', () => {
         expect(formatViolations(`fastrans-relay-two-clients-${lang}`, await axeViolations(page))).toBe('');
         // Either machine may be driven first (the one that polled last). Picking the other computer, then the
         // laptop, switches at least once whichever it was: the local file browser follows each choice.
-        const chooseMachine = async (label: string) => {
-          await choice.locator('.ant-select').click();
-          await page.locator('.ant-select-item-option:visible').filter({ hasText: label }).click();
-          await choice.getByText(label, { exact: true }).filter({ visible: true }).waitFor();
-        };
+        const chooseMachine = (label: string) => chooseOption(choice.locator('.ant-select'), label);
         await chooseMachine(os.hostname());
         await page.getByTestId('fastrans-local-relay30').waitFor();
         expect(await page.getByTestId('fastrans-local-laptop20').count()).toBe(0);
