@@ -24,7 +24,6 @@ describe('accessibility (axe-core)', () => {
         work: env.work,
         onScreen: async (name, page) => {
           screens.push(name);
-          await screenshotter(page)(`pre-${name}`); // DEBUG
           // Every main-menu entry shows at 1440 px (none folded into "…"): see pseudo-locale.e2e.ts.
           expect(await page.locator('.hpc-main-menu .ant-menu-overflow-item-rest:visible').count()).toBe(0);
           await screenshotter(page)(`a11y-${name}`);
