@@ -73,8 +73,14 @@ export function installEnvelopeHandlers(app: FastifyInstance, opts: EnvelopeOpti
     // the app has no page for the static 404 page (when the server knows the app's pages); API callers get the
     // envelope.
     const html = opts.spaIndexHtml?.();
-    if (html && req.method === 'GET' && (req.headers.accept ?? '').includes('text/html')) {
-      const pathname = req.url.split('?')[0] ?? '/';
+    const accept = req.headers.accept ?? '';
+    const pathname = req.url.split('?')[0] ?? '/';
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    // A page the app has is the page for any client that takes HTML: `curl https://portal/` and a monitor's HEAD
+    // send `*/*` (or nothing), not `text/html`, and got the API's 404 for the home page.
+    const knownPage =
+      opts.isSpaPage?.(pathname) === true && (accept === '' || /\*\/\*|text\/(\*|html)/.test(accept));
+    if (html && read && (accept.includes('text/html') || knownPage)) {
       if (opts.isSpaPage && opts.spaNotFoundHtml !== undefined && !opts.isSpaPage(pathname)) {
         // Never cached, so a later release that adds the page is seen at once.
         return reply

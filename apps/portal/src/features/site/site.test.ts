@@ -105,6 +105,24 @@ describe('GET /api/site/config', () => {
       expect(r.statusCode, url).toBe(200);
       expect(r.body).toContain('id="root"');
     }
+    // curl's `*/*`, no Accept at all and a monitor's HEAD get a page the app has, not the API's 404; an address it
+    // does not have stays 404 for them, as the envelope, and so does a client that asks for JSON alone.
+    for (const headers of [{ accept: '*/*' }, {}, { accept: 'text/*' }]) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const r = await app.inject({ method, url: '/', headers });
+        expect(r.statusCode, `${method} / ${JSON.stringify(headers)}`).toBe(200);
+        expect(r.headers['content-type']).toContain('text/html');
+        if (method === 'GET') expect(r.body).toContain('id="root"');
+      }
+      const other = await app.inject({ method: 'GET', url: '/no-such-page', headers });
+      expect(other.statusCode).toBe(404);
+      expect(other.json()).toMatchObject({ code: '404' });
+    }
+    const page = await app.inject({ method: 'GET', url: '/efile', headers: { accept: '*/*' } });
+    expect(page.statusCode).toBe(200);
+    const json = await app.inject({ method: 'GET', url: '/efile', headers: { accept: 'application/json' } });
+    expect(json.statusCode).toBe(404);
+    expect(json.json()).toMatchObject({ code: '404' });
     // API callers still get the envelope.
     const api = await app.inject({
       method: 'GET',
