@@ -87,9 +87,16 @@ export async function registerPortal(app: AppServer, deps: PortalDeps): Promise<
       root: dist,
       wildcard: false,
       index: false,
+      // The `.br` and `.gz` siblings the web build writes (apps/web/scripts/precompress.mjs), to a browser that
+      // takes them; the file as it is otherwise.
+      preCompressed: true,
       // Without this, `send` replaces the header set below with its own `public, max-age=0`.
       cacheControl: false,
-      setHeaders(res, file) {
+      setHeaders(res, sent) {
+        const file = sent.replace(/\.(br|gz)$/, '');
+        // @fastify/static does not say that the answer depends on Accept-Encoding; a shared cache (a proxy, a CDN)
+        // must know, or it hands brotli to a client that cannot read it.
+        res.setHeader('vary', 'Accept-Encoding');
         // Vite names assets by content hash: cache them for a year. index.html (also served by the SPA fallback)
         // is always revalidated, so a new release is seen at once. Other unhashed public files (the favicon) for a
         // day: with the default max-age=0 the browser revalidated the favicon on every in-app navigation.

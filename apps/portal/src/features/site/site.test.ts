@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '@hpc/server-kit/testing';
 import { buildPortal } from '../../app';
@@ -131,6 +132,51 @@ describe('GET /api/site/config', () => {
     });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toMatchObject({ code: '404' });
+    await app.close();
+  });
+});
+
+describe("the web app's files", () => {
+  const tmp = makeTempDir();
+  afterAll(() => tmp.cleanup());
+
+  it('are served compressed where the build left a .br or .gz beside them, to a browser that takes it', async () => {
+    const web = path.join(tmp.dir, 'web');
+    fs.mkdirSync(path.join(web, 'assets'), { recursive: true });
+    fs.writeFileSync(path.join(web, 'index.html'), '<html><div id="root"></div></html>');
+    const js = Buffer.from('export const greeting = "你好";\n'.repeat(200));
+    fs.writeFileSync(path.join(web, 'assets', 'app-1a2b.js'), js);
+    fs.writeFileSync(path.join(web, 'assets', 'app-1a2b.js.br'), zlib.brotliCompressSync(js));
+    fs.writeFileSync(path.join(web, 'assets', 'app-1a2b.js.gz'), zlib.gzipSync(js));
+    // One without siblings (as the build leaves a file that does not shrink): always as it is.
+    fs.writeFileSync(path.join(web, 'assets', 'tiny-3c4d.js'), 'export {};\n');
+    const { app } = await buildPortal(
+      readPortalConfig({ DATA_DIR: tmp.dir, LOG_LEVEL: 'silent', SEED_DEMO: 'false', WEB_DIST: web }),
+    );
+    const get = (url: string, encoding?: string) =>
+      app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+
+    const br = await get('/assets/app-1a2b.js', 'gzip, deflate, br');
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(br.rawPayload).equals(js)).toBe(true);
+
+    const gz = await get('/assets/app-1a2b.js', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.gunzipSync(gz.rawPayload).equals(js)).toBe(true);
+
+    for (const plain of [await get('/assets/app-1a2b.js'), await get('/assets/app-1a2b.js', 'identity')]) {
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.rawPayload.equals(js)).toBe(true);
+    }
+    const tiny = await get('/assets/tiny-3c4d.js', 'br');
+    expect(tiny.statusCode).toBe(200);
+    expect(tiny.headers['content-encoding']).toBeUndefined();
+    expect(tiny.body).toBe('export {};\n');
     await app.close();
   });
 });
