@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   FastransTaskState as S,
   tarFiles,
@@ -228,6 +228,47 @@ describe('runner', () => {
     expect([end.state, t!.state, t!.filesDone, t!.fed]).toEqual([S.successful, S.successful, 40, 40]);
     expect(store.mostAtOnce).toBe(1);
     runner.close();
+  });
+
+  it('answers waitFor when the task ends, not at a later poll (no timer needs to fire)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fastrans-runner-'));
+    dirs.push(dir);
+    fs.mkdirSync(path.join(dir, 'one'));
+    fs.writeFileSync(path.join(dir, 'one', 'a.txt'), 'a small file');
+    /** The task's only batch waits for the test's word. */
+    class GatedEfile extends FakeEfile {
+      asked = false;
+      open!: () => void;
+      private readonly gate = new Promise<void>((r) => (this.open = r));
+      override async batch(base: string, tar: Buffer) {
+        this.asked = true;
+        await this.gate;
+        return super.batch(base, tar);
+      }
+    }
+    const efile = new GatedEfile();
+    const runner = new Runner({
+      store: new HistoryStore(path.join(dir, 'cfg')),
+      limits: LIMITS,
+      emit: () => undefined,
+      log: () => undefined,
+    });
+    runner.setRemote(efile as unknown as Remote);
+    const task = await runner.addUpload(path.join(dir, 'one'), '/home/u');
+    while (!efile.asked) await new Promise((r) => setTimeout(r, 5));
+    // From here no timer of the runner fires: a waitFor that polls never answers, one woken by the end does.
+    const realTimeout = globalThis.setTimeout;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const waiting = runner.waitFor(task.task_id);
+      efile.open();
+      const end = await Promise.race([waiting, new Promise<null>((r) => realTimeout(() => r(null), 10_000))]);
+      expect(end).toMatchObject({ state: S.successful, files: 1, count: 1 });
+    } finally {
+      vi.useRealTimers();
+      runner.close();
+    }
+    expect(efile.final.get('/home/u/one/a.txt')?.toString()).toBe('a small file');
   });
 
   it('resumes a stopped task from its history: one status call, nothing stored sent again', async () => {
