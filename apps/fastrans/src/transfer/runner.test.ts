@@ -160,6 +160,15 @@ function folder() {
   return { dir, src, files };
 }
 
+/** A runner that keeps its history under `dir`, with the test's limits, emitting and logging nothing. */
+const runnerIn = (dir: string) =>
+  new Runner({
+    store: new HistoryStore(path.join(dir, 'cfg')),
+    limits: LIMITS,
+    emit: () => undefined,
+    log: () => undefined,
+  });
+
 const saved = (dir: string): TaskModel[] =>
   fs
     .readdirSync(path.join(dir, 'cfg/tasks'))
@@ -175,12 +184,7 @@ describe('runner', () => {
     async (_, legacy) => {
       const { dir, src, files } = folder();
       const efile = new FakeEfile(legacy);
-      const runner = new Runner({
-        store: new HistoryStore(path.join(dir, 'cfg')),
-        limits: LIMITS,
-        emit: () => undefined,
-        log: () => undefined,
-      });
+      const runner = runnerIn(dir);
       runner.setRemote(efile as unknown as Remote);
       const task = await runner.addUpload(src, '/home/u');
       const end = await runner.waitFor(task.task_id);
@@ -247,12 +251,7 @@ describe('runner', () => {
       }
     }
     const efile = new GatedEfile();
-    const runner = new Runner({
-      store: new HistoryStore(path.join(dir, 'cfg')),
-      limits: LIMITS,
-      emit: () => undefined,
-      log: () => undefined,
-    });
+    const runner = runnerIn(dir);
     runner.setRemote(efile as unknown as Remote);
     const task = await runner.addUpload(path.join(dir, 'one'), '/home/u');
     while (!efile.asked) await new Promise((r) => setTimeout(r, 5));
@@ -274,14 +273,7 @@ describe('runner', () => {
   it('resumes a stopped task from its history: one status call, nothing stored sent again', async () => {
     const { dir, src, files } = folder();
     const efile = new FakeEfile();
-    const make = () =>
-      new Runner({
-        store: new HistoryStore(path.join(dir, 'cfg')),
-        limits: LIMITS,
-        emit: () => undefined,
-        log: () => undefined,
-      });
-    let runner = make();
+    let runner = runnerIn(dir);
     runner.setRemote(efile as unknown as Remote);
     const task = await runner.addUpload(src, '/home/u');
     // Let part of it through, then hold every answer and stop the client with work in flight.
@@ -294,7 +286,7 @@ describe('runner', () => {
     efile.hold = false;
     const sent = { ...efile.calls };
 
-    runner = make();
+    runner = runnerIn(dir);
     await runner.load();
     runner.setRemote(efile as unknown as Remote);
     const end = await runner.waitFor(task.task_id);
