@@ -76,12 +76,13 @@ export function installEnvelopeHandlers(app: FastifyInstance, opts: EnvelopeOpti
     const accept = req.headers.accept ?? '';
     const pathname = req.url.split('?')[0] ?? '/';
     const read = req.method === 'GET' || req.method === 'HEAD';
+    // Whether the app has a page here (undefined: the server does not know the app's pages).
+    const page = opts.isSpaPage?.(pathname);
     // A page the app has is the page for any client that takes HTML: `curl https://portal/` and a monitor's HEAD
     // send `*/*` (or nothing), not `text/html`, and got the API's 404 for the home page.
-    const knownPage =
-      opts.isSpaPage?.(pathname) === true && (accept === '' || /\*\/\*|text\/(\*|html)/.test(accept));
-    if (html && read && (accept.includes('text/html') || knownPage)) {
-      if (opts.isSpaPage && opts.spaNotFoundHtml !== undefined && !opts.isSpaPage(pathname)) {
+    const takesHtml = accept === '' || /\*\/\*|text\/(\*|html)/.test(accept);
+    if (html && read && (accept.includes('text/html') || (page === true && takesHtml))) {
+      if (page === false && opts.spaNotFoundHtml !== undefined) {
         // Never cached, so a later release that adds the page is seen at once.
         return reply
           .status(404)

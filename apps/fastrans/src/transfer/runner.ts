@@ -749,7 +749,10 @@ export class Runner {
           waiters.delete(check);
           if (waiters.size === 0 && this.waiters.get(id) === waiters) this.waiters.delete(id);
           // Answered once that state is on disk: a caller may stop the client (or read the history) right after.
-          void this.maybeSave(run, true).then(() => resolve(this.summary(run)));
+          // `changed` has already asked for that save when it saw the state (its last seen); only a state it did not
+          // see (set without it, or after close) needs one of its own.
+          const saved = run.lastState === run.t.state ? run.saving : this.maybeSave(run, true);
+          void saved.then(() => resolve(this.summary(run)));
         } else timer = setTimeout(check, 1000);
       };
       waiters.add(check);
