@@ -13,14 +13,22 @@ const entry = path.join(root, 'apps/all-in-one/dist/main.js');
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until `check` gives a value (polled; the test's own timeout bounds it, no timed assertion). */
+/**
+ * Waits until `check` gives a value (polled; the test's own timeout bounds it, no timed assertion). With `deadline`,
+ * it fails after `ms` with what `explain` says of the moment: a wait that hangs then tells why in the log, where the
+ * test's own timeout would only name the line.
+ */
 export async function until<T>(
   check: () => T | undefined | Promise<T | undefined>,
   everyMs = 100,
+  deadline?: { ms: number; explain: () => string | Promise<string> },
 ): Promise<T> {
+  const end = deadline ? Date.now() + deadline.ms : Infinity;
   for (;;) {
     const v = await check();
     if (v !== undefined && v !== false) return v;
+    if (Date.now() >= end)
+      throw new Error(`still waiting after ${deadline!.ms} ms: ${await deadline!.explain()}`);
     await sleep(everyMs);
   }
 }
