@@ -89,6 +89,8 @@ export interface FastransTaskSummary {
   failed: number;
   bytesDone: number;
   bytesTotal: number;
+  /** True while the task's files are still being listed (the transfer began with the first part): files and bytes grow. */
+  listing?: boolean;
   /** Bytes per second (smoothed) and seconds left; null while unknown. */
   speed: number;
   eta: number | null;

@@ -65,6 +65,11 @@ export interface TaskModel {
   fed: number;
   listPos: number;
   listEnded: boolean;
+  /**
+   * Set while the driver is still writing the list (the transfer began with its first part): what it lists, so that
+   * a driver stopped before the end can list it again and continue. Absent once the list is whole.
+   */
+  listing?: { picked: string } | { paths: string[] };
   nextSeq: number;
   createdAt: number;
   updatedAt: number;

@@ -66,6 +66,36 @@ describe('history store', () => {
     expect(fs.existsSync(store.listFile('big'))).toBe(false);
   });
 
+  it('reads a list while it is written, as far as whole lines go, and continues one cut in the middle of a line', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fastrans-store-'));
+    dirs.push(dir);
+    const store = new HistoryStore(dir);
+    const w = await store.listWriter('grow', 3);
+    let flushes = 0;
+    w.onFlush = () => flushes++;
+    for (let i = 0; i < 7; i++) await w.add({ rel: `f${i}`, size: i });
+    // Two parts of three are on disk, the seventh waits in the writer: a read stops at what is written.
+    expect([flushes, w.files]).toEqual([2, 7]);
+    const part = await store.readList('grow', 0, 100, w.written);
+    expect(part.entries.map((e) => e.rel)).toEqual(['f0', 'f1', 'f2', 'f3', 'f4', 'f5']);
+    expect([part.pos, part.ended]).toEqual([w.written, true]);
+    await w.close();
+    // A stop in the middle of a line (the client killed while writing): the whole lines are kept, the cut one is not.
+    fs.appendFileSync(store.listFile('grow'), '["f7",7');
+    const end = await store.listEnd('grow');
+    expect([end.files, end.total, [...end.rels]]).toEqual([
+      7,
+      21,
+      ['f0', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6'],
+    ]);
+    const more = await store.listWriter('grow', 3, end);
+    await more.add({ rel: 'f7', size: 7 });
+    await more.close();
+    expect([more.files, more.total]).toEqual([8, 28]);
+    const all = await store.readList('grow', 0, 100);
+    expect([all.entries.map((e) => e.rel).join(), all.ended]).toEqual(['f0,f1,f2,f3,f4,f5,f6,f7', true]);
+  });
+
   it('reads a task saved before the window as one fed, ended list', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fastrans-store-'));
     dirs.push(dir);

@@ -29,33 +29,68 @@ export interface ListEntry {
   size: number;
 }
 
+/** Where a list file left off: its whole lines (a crash may cut the last one), their files and bytes. */
+export interface ListEnd {
+  size: number;
+  files: number;
+  total: number;
+}
+
 /**
  * Appends a task's file list to its list file as it is found (a local walk, a remote manifest): one JSON line
- * `[rel, size]` per file, written in blocks, so a 1,000,000-file list never sits in memory.
+ * `[rel, size]` per file, written in blocks, so a 1,000,000-file list never sits in memory. With `flushEvery`, a
+ * block also goes out after that many files, and `onFlush` hears of each block: the transfer reads the list while it
+ * is still being written (`written` bytes are whole lines on disk).
  */
 export class ListWriter {
   private buf: string[] = [];
   private bytes = 0;
+  private unflushed = 0;
   files = 0;
   total = 0;
-  private constructor(private readonly fh: fs.FileHandle) {}
-  static async open(file: string) {
+  written = 0;
+  onFlush: (() => void) | null = null;
+  private constructor(
+    private readonly fh: fs.FileHandle,
+    private readonly flushEvery: number,
+  ) {}
+  /** A new list file, or (`from`) the whole lines of one written before, to be continued. */
+  static async open(file: string, flushEvery = Infinity, from?: ListEnd) {
     await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    return new ListWriter(await fs.open(file, 'w', 0o600));
+    if (!from) return new ListWriter(await fs.open(file, 'w', 0o600), flushEvery);
+    const fh = await fs.open(file, 'r+');
+    try {
+      await fh.truncate(from.size);
+    } catch (e) {
+      await fh.close();
+      throw e;
+    }
+    const w = new ListWriter(fh, flushEvery);
+    Object.assign(w, { files: from.files, total: from.total, written: from.size });
+    return w;
   }
   async add(e: ListEntry) {
     const line = JSON.stringify([e.rel, e.size]) + '\n';
     this.buf.push(line);
     this.bytes += line.length;
     this.files++;
+    this.unflushed++;
     this.total += e.size;
-    if (this.bytes >= 256 * 1024) await this.flush();
+    if (this.bytes >= 256 * 1024 || this.unflushed >= this.flushEvery) await this.flush();
   }
   private async flush() {
     const data = this.buf.join('');
     this.buf = [];
     this.bytes = 0;
-    if (data) await this.fh.write(data);
+    this.unflushed = 0;
+    if (data) {
+      const bytes = Buffer.from(data);
+      let at = 0;
+      while (at < bytes.length)
+        at += (await this.fh.write(bytes, at, bytes.length - at, this.written + at)).bytesWritten;
+      this.written += bytes.length;
+    }
+    this.onFlush?.();
   }
   async close() {
     try {
@@ -87,30 +122,56 @@ export class HistoryStore {
     return this.file(id).replace(/\.json$/, '.list');
   }
 
-  /** The list file of a new task, to be filled by the caller. */
-  listWriter(id: string) {
-    return ListWriter.open(this.listFile(id));
+  /** The list file of a new task, to be filled by the caller; `from`: continues one (see `listEnd`). */
+  listWriter(id: string, flushEvery?: number, from?: ListEnd) {
+    return ListWriter.open(this.listFile(id), flushEvery, from);
+  }
+
+  /**
+   * The end of a list whose writing was cut (a client stopped during the walk), with the names it holds: the list is
+   * continued from there by a new walk that skips them.
+   */
+  async listEnd(id: string): Promise<ListEnd & { rels: Set<string> }> {
+    const rels = new Set<string>();
+    let files = 0;
+    let total = 0;
+    let pos = 0;
+    for (;;) {
+      // A last line without its newline (a write cut by the crash), or damaged, ends the list's whole lines.
+      const part = await this.readList(id, pos, 100_000).catch(() => null);
+      if (!part) break;
+      for (const e of part.entries) {
+        rels.add(e.rel);
+        files++;
+        total += e.size;
+      }
+      pos = part.pos;
+      if (part.entries.length === 0 || part.ended) break;
+    }
+    return { size: pos, files, total, rels };
   }
 
   /**
    * Up to `max` entries of the list from byte `pos`: the entries, the position after them, and whether the list
-   * ends there. Reads in blocks; nothing but those entries is kept.
+   * ends there. Reads in blocks; nothing but those entries is kept. `end`: read no further than that byte (a list
+   * still being written: what its writer has written whole).
    */
   async readList(
     id: string,
     pos: number,
     max: number,
+    end?: number,
   ): Promise<{ entries: ListEntry[]; pos: number; ended: boolean }> {
     const fh = await fs.open(this.listFile(id), 'r');
     try {
-      const size = (await fh.stat()).size;
+      const size = Math.min((await fh.stat()).size, end ?? Infinity);
       const entries: ListEntry[] = [];
       const block = Buffer.allocUnsafe(256 * 1024);
       let carry = Buffer.alloc(0);
       let at = pos;
       let next = pos;
       while (entries.length < max && at < size) {
-        const { bytesRead } = await fh.read(block, 0, block.length, at);
+        const { bytesRead } = await fh.read(block, 0, Math.min(block.length, size - at), at);
         if (bytesRead === 0) break;
         at += bytesRead;
         const data = carry.length

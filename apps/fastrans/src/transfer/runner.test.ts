@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   FastransTaskState as S,
+  TarWriter,
   tarFiles,
   type TransferFileRef,
   type TransferFileStatus,
@@ -126,6 +127,77 @@ class FakeEfile {
     return Promise.resolve({ cancelled: 0 });
   }
 }
+
+/**
+ * efile's download calls in memory: the manifest of `files` (the folder `proj` of `/home/u`, then its files), which
+ * stops after `gateAfter` files until `open()` (never, unless called), and batches read as efile answers them (a tar
+ * with the SHA-256 of every file first).
+ */
+class ListingEfile {
+  asked: string[] = [];
+  askedWhileListing = 0;
+  listing = false;
+  open!: () => void;
+  private readonly gate = new Promise<void>((r) => (this.open = r));
+  constructor(
+    readonly files: Map<string, Buffer>,
+    readonly gateAfter = Infinity,
+  ) {}
+  async manifest(
+    _paths: string[],
+    onEntry: (e: { rel: string; size: number; dir?: boolean }) => Promise<void>,
+  ) {
+    this.listing = true;
+    await onEntry({ rel: 'proj', size: 0, dir: true });
+    let n = 0;
+    for (const [rel, data] of this.files) {
+      if (n++ === this.gateAfter) await this.gate;
+      await onEntry({ rel, size: data.length });
+    }
+    this.listing = false;
+  }
+  readBatch(paths: string[]) {
+    this.asked.push(...paths);
+    if (this.listing) this.askedWhileListing++;
+    const w = new TarWriter();
+    const sums: Record<string, { sha256: string }> = {};
+    for (const p of paths) sums[p] = { sha256: sha(this.files.get(p.slice('/home/u/'.length))!) };
+    const manifest = Buffer.from(JSON.stringify({ files: sums, failed: {} }));
+    const at = [
+      w.add(MANIFEST, manifest.length),
+      ...paths.map((p) => w.add(p.slice(1), this.files.get(p.slice(8))!.length)),
+    ];
+    const tar = Buffer.from(w.build());
+    manifest.copy(tar, at[0]);
+    paths.forEach((p, i) => this.files.get(p.slice(8))!.copy(tar, at[i + 1]));
+    return Promise.resolve(tar);
+  }
+}
+
+/** `n` small files of the remote folder `proj` (kept under the batch limit of the test's engine). */
+const remoteFiles = (n: number) =>
+  new Map(Array.from({ length: n }, (_, i) => [`proj/f${i}`, crypto.randomBytes(20 + (i % 50))] as const));
+
+/**
+ * A download of 1,200 remote files whose manifest stops after `gateAfter` of them, into `<dir>/down`: answered once
+ * `asked` files were asked for.
+ */
+async function startDownload(gateAfter: number, asked: number) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fastrans-runner-'));
+  dirs.push(dir);
+  const files = remoteFiles(1200);
+  const efile = new ListingEfile(files, gateAfter);
+  const runner = runnerIn(dir);
+  runner.setRemote(efile as unknown as Remote);
+  const task = await runner.addDownload(['/home/u/proj'], path.join(dir, 'down'));
+  while (efile.asked.length < asked) await new Promise((r) => setTimeout(r, 5));
+  return { dir, files, efile, runner, task };
+}
+
+const expectDownloaded = (dir: string, files: Map<string, Buffer>) => {
+  for (const [rel, data] of files)
+    expect(fs.readFileSync(path.join(dir, 'down', rel)).equals(data), rel).toBe(true);
+};
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -298,6 +370,49 @@ describe('runner', () => {
     expect(efile.calls.bySha).toBe(0);
     // Only what the server did not have was sent again: small files in batches of 2 at most.
     expect(efile.calls.batch - sent.batch).toBeLessThanOrEqual(Math.ceil((40 - before) / 2) + 4);
+  });
+
+  it('begins a download with the first part of its list: batches go while the manifest is still coming', async () => {
+    // The manifest stops after 1,100 files: the task began with its first parts (500 files each) meanwhile.
+    const { dir, files, efile, runner, task } = await startDownload(1100, 1000);
+    expect(efile.askedWhileListing).toBeGreaterThan(0);
+    expect(saved(dir).find((t) => t.id === task.task_id)?.listing).toEqual({ paths: ['/home/u/proj'] });
+    efile.open();
+    const end = await runner.waitFor(task.task_id);
+    runner.close();
+    expect(end).toMatchObject({ state: S.successful, files: 1200, count: 1200, failed: 0 });
+    expectDownloaded(dir, files);
+    // Each file asked once, and the saved task holds a whole list.
+    expect(new Set(efile.asked).size).toBe(efile.asked.length);
+    const [t] = saved(dir);
+    expect([t!.listEnded, t!.fed, t!.listing]).toEqual([true, 1200, undefined]);
+  });
+
+  it('continues a list cut by a stop of the client after a restart: every file listed once, the task ends equal', async () => {
+    // The first client lists 700 files, fetches some of them, and stops while the manifest is still open.
+    const first = await startDownload(700, 400);
+    const { dir, files, task, efile: cut } = first;
+    first.runner.close();
+    await new Promise((r) => setTimeout(r, 50)); // the last save lands
+    expect(saved(dir)[0]!.listing).toBeDefined();
+
+    const whole = new ListingEfile(files);
+    const runner = runnerIn(dir);
+    await runner.load();
+    runner.setRemote(whole as unknown as Remote);
+    const end = await runner.waitFor(task.task_id);
+    runner.close();
+    expect(end).toMatchObject({ state: S.successful, files: 1200, count: 1200, failed: 0 });
+    expectDownloaded(dir, files);
+    const lines = fs
+      .readFileSync(path.join(dir, 'cfg/tasks', `${task.task_id}.list`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as [string, number])[0]);
+    expect([lines.length, new Set(lines).size]).toEqual([1200, 1200]);
+    // What the first client had stored is not asked for again.
+    const before = new Set(cut.asked);
+    expect(whole.asked.filter((p) => before.has(p)).length).toBeLessThanOrEqual(LIMITS.window);
   });
 
   it('reuses the buffers of ranges and keeps no more than one per stream', () => {

@@ -141,7 +141,10 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
                       }
                     />
                     <Typography.Text type="secondary" className="fastrans-task-numbers">
-                      {t('fastrans.tasks.files', { done: r.count, count: r.files })}
+                      {t(r.listing ? 'fastrans.tasks.filesListing' : 'fastrans.tasks.files', {
+                        done: r.count,
+                        count: r.files,
+                      })}
                       {' · '}
                       {formatSize(r.bytesDone)} / {formatSize(r.bytesTotal)}
                       {RUNNING.includes(r.state) && r.speed > 0 ? ` · ${formatSpeed(r.speed)}` : ''}
