@@ -57,7 +57,8 @@ export class ListWriter {
   /** A new list file, or (`from`) the whole lines of one written before, to be continued. */
   static async open(file: string, flushEvery = Infinity, from?: ListEnd) {
     await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    if (!from) return new ListWriter(await fs.open(file, 'w', 0o600), flushEvery);
+    // Nothing whole to continue (a stop before the first line was written): the list begins again.
+    if (!from?.size) return new ListWriter(await fs.open(file, 'w', 0o600), flushEvery);
     const fh = await fs.open(file, 'r+');
     try {
       await fh.truncate(from.size);

@@ -142,6 +142,8 @@ class ListingEfile {
   constructor(
     readonly files: Map<string, Buffer>,
     readonly gateAfter = Infinity,
+    /** A folder listed after the files. */
+    readonly lastFolder?: string,
   ) {}
   async manifest(
     _paths: string[],
@@ -154,6 +156,7 @@ class ListingEfile {
       if (n++ === this.gateAfter) await this.gate;
       await onEntry({ rel, size: data.length });
     }
+    if (this.lastFolder) await onEntry({ rel: this.lastFolder, size: 0, dir: true });
     this.listing = false;
   }
   readBatch(paths: string[]) {
@@ -413,6 +416,25 @@ describe('runner', () => {
     // What the first client had stored is not asked for again.
     const before = new Set(cut.asked);
     expect(whole.asked.filter((p) => before.has(p)).length).toBeLessThanOrEqual(LIMITS.window);
+  });
+
+  it('ends a download whose local folder turned into a link while it was listed, with the reason, untried again', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fastrans-runner-'));
+    dirs.push(dir);
+    const elsewhere = path.join(dir, 'elsewhere');
+    fs.mkdirSync(elsewhere);
+    fs.mkdirSync(path.join(dir, 'down/proj'), { recursive: true });
+    fs.symlinkSync(elsewhere, path.join(dir, 'down/proj/sub'));
+    // The folder comes after 600 files: the task has begun, so the failure is the task's, not the call's.
+    const efile = new ListingEfile(remoteFiles(600), Infinity, 'proj/sub');
+    const runner = runnerIn(dir);
+    runner.setRemote(efile as unknown as Remote);
+    const task = await runner.addDownload(['/home/u/proj'], path.join(dir, 'down'));
+    const end = await runner.waitFor(task.task_id);
+    runner.close();
+    expect(end.state).toBe(S.failed);
+    expect(end.error).toMatch(/link/);
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
   });
 
   it('reuses the buffers of ranges and keeps no more than one per stream', () => {

@@ -319,13 +319,14 @@ export class Runner {
 
   /**
    * The list could not be written to its end after the transfer began: a lost server is waited out (the list is
-   * continued when it answers: `resumeRun`); anything else (a refusal, a local folder that cannot be read) ends the
-   * task with the reason. A stop asked for (`cancel`) or the client's own stop changes nothing.
+   * continued when it answers: `resumeRun`); anything else (a refusal, a local folder that cannot be read or made)
+   * ends the task with the reason. A stop asked for (`cancel`) or the client's own stop changes nothing.
    */
   private listFailed(run: Run, e: unknown) {
     if (e instanceof ListStopped || this.closed) return;
     const t = run.t;
-    if (t.kind === 'download') {
+    // Only the server's trouble is waited out; a local one (a folder that turned into a link, no room) is final.
+    if (t.kind === 'download' && (e instanceof NetworkError || e instanceof RemoteError)) {
       const kind = this.fail(run, e);
       if (kind === 'net' && t.state !== S.proxyClosed) {
         // Servers still answer the transfer's other calls: the list is continued shortly, from where it stopped.
