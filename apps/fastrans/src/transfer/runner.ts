@@ -44,8 +44,8 @@ interface Run {
   overwrite: boolean;
   /** A read of the next part of the task's list is under way (the window is fed from the list file). */
   feeding: boolean;
-  /** The list being written while the task runs (`t.listing`): the bytes of whole lines so far, and its stop. */
-  list: { written: number; abort: AbortController } | null;
+  /** The list being written while the task runs (`t.listing`): its whole lines so far (bytes, files), its stop. */
+  list: { written: number; files: number; abort: AbortController } | null;
   /** The task's saves, one after another (see `save`): the last one asked for, and one waiting to start. */
   saving: Promise<void>;
   saveWaiting: Promise<void> | null;
@@ -248,18 +248,18 @@ export class Runner {
     const source = t.listing;
     if (!source || run.list) return begun();
     const abort = new AbortController();
-    run.list = { written: 0, abort };
+    run.list = { written: 0, files: 0, abort };
     let list: ListWriter | undefined;
     try {
       const from = fresh ? undefined : await this.opts.store.listEnd(t.id);
       list = await this.opts.store.listWriter(t.id, LIST_FLUSH, from);
       const w = list;
-      run.list.written = w.written;
+      Object.assign(run.list, { written: w.written, files: w.files });
       let first = true;
       w.onFlush = () => {
         t.filesTotal = w.files;
         t.bytesTotal = w.total;
-        if (run.list) run.list.written = w.written;
+        if (run.list) Object.assign(run.list, { written: w.written, files: w.files });
         if (first) {
           first = false;
           begun();
@@ -430,10 +430,17 @@ export class Runner {
     if (work.length) this.changed(run);
   }
 
-  /** Whether a feed could read anything: a whole list, or lines written since the window's last part. */
+  /**
+   * Whether to feed the window now: from a whole list always (the pump asks only when a quarter of the window is
+   * free); from a list still being written when lines were written since the last part, a quarter of the window's
+   * worth of them (each feed saves the task, window included) or any while the window runs short of work.
+   */
   private listHasMore(run: Run): boolean {
-    if (run.t.listing === undefined) return true;
-    return run.list !== null && run.list.written > run.t.listPos;
+    const { t, list } = run;
+    if (t.listing === undefined) return true;
+    if (list === null || list.written <= t.listPos) return false;
+    const quarter = Math.max(1, this.limits.window >> 2);
+    return list.files - t.fed >= quarter || t.files.length < quarter;
   }
 
   private fail(run: Run, e: unknown): 'auth' | 'net' | 'refused' {
