@@ -434,6 +434,8 @@ describe('runner', () => {
     runner.close();
     expect(end.state).toBe(S.failed);
     expect(end.error).toMatch(/link/);
+    // An ended task is not "still listing", though its list was never whole.
+    expect(end.listing).toBeUndefined();
     expect(fs.readdirSync(elsewhere)).toEqual([]);
   });
 

@@ -795,7 +795,7 @@ export class Runner {
       failed: t.failed.length + t.files.filter((f) => f.state === 'failed').length,
       bytesDone: t.bytesDone,
       bytesTotal: t.bytesTotal,
-      ...(t.listing ? { listing: true } : {}),
+      ...(t.listing && !E.isFinished(t) ? { listing: true } : {}),
       speed: Math.round(run.meter.speed),
       eta: run.meter.eta(t.bytesDone, t.bytesTotal),
       local: t.local,
