@@ -89,7 +89,10 @@ export interface FastransTaskSummary {
   failed: number;
   bytesDone: number;
   bytesTotal: number;
-  /** True while the task's files are still being listed (the transfer began with the first part): files and bytes grow. */
+  /**
+   * True while the task's files are still being listed (the transfer began with the first part): files and bytes
+   * grow. Clients before it leave it out.
+   */
   listing?: boolean;
   /** Bytes per second (smoothed) and seconds left; null while unknown. */
   speed: number;

@@ -73,6 +73,31 @@ describe('the file thread', () => {
     expect(fs.readFileSync(path.join(dir, 'taken', 'x'), 'utf8')).toBe('!!');
   });
 
+  it('counts a name that already holds the same bytes as written (fetched again after a restart); never a link', async () => {
+    const block = Buffer.from('samesame');
+    const secret = path.join(dir, 'secret');
+    fs.writeFileSync(secret, 'same');
+    fs.writeFileSync(path.join(dir, 'had'), 'same');
+    fs.symlinkSync(secret, path.join(dir, 'link'));
+    const out = await fileThread.write(
+      block,
+      [
+        { final: path.join(dir, 'had'), at: 0, length: 4, sha256: sha(block.subarray(0, 4)) },
+        { final: path.join(dir, 'link'), at: 4, length: 4, sha256: sha(block.subarray(4, 8)) },
+      ],
+      false,
+    );
+    expect(out[0]).toBeNull();
+    expect(out[1]).toMatchObject({ code: 'EEXIST', permanent: true });
+    expect(fs.lstatSync(path.join(dir, 'link')).isSymbolicLink()).toBe(true);
+    expect(fs.readdirSync(dir).filter((n) => n.includes('fastrans-tmp'))).toEqual([]);
+    // The same for a large file's partial named at the end.
+    fs.writeFileSync(path.join(dir, 'part'), 'same');
+    await fileThread.publish(path.join(dir, 'part'), path.join(dir, 'had'), false);
+    expect(fs.existsSync(path.join(dir, 'part'))).toBe(false);
+    expect(fs.readFileSync(path.join(dir, 'had'), 'utf8')).toBe('same');
+  });
+
   it('names a file, never over an existing one unless asked', async () => {
     fs.writeFileSync(path.join(dir, 'part'), 'data');
     fs.writeFileSync(path.join(dir, 'there'), 'keep');

@@ -64,19 +64,59 @@ function threadMain() {
     return Object.assign(e, { code: 'EEXIST' });
   };
 
+  /** The SHA-256 of a regular file, never through a link; null for anything else. */
+  function digestOf(file: string): string | null {
+    let fd: number;
+    try {
+      fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    } catch {
+      return null;
+    }
+    try {
+      if (!fs.fstatSync(fd).isFile()) return null;
+      const h = crypto.createHash('sha256');
+      const buf = Buffer.allocUnsafe(1024 * 1024);
+      for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0;) h.update(buf.subarray(0, n));
+      return h.digest('hex');
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * An existing final name that already holds exactly these bytes (a file this task wrote just before the client
+   * was stopped, its outcome not yet saved, fetched again after the restart): the file is there, nothing is
+   * replaced, and the temp file goes.
+   */
+  function alreadyThere(from: string, to: string): boolean {
+    const a = fs.lstatSync(to, { throwIfNoEntry: false });
+    if (!a?.isFile() || a.size !== fs.statSync(from).size) return false;
+    const theirs = digestOf(to);
+    if (theirs === null || theirs !== digestOf(from)) return false;
+    fs.unlinkSync(from);
+    return true;
+  }
+
   /**
    * Gives a verified file its final name; an existing item is replaced only when the user asked for it. Without
    * replacing, a hard link to the final name, then the temp name removed: the link fails on an existing item, so no
-   * check comes before it that a file made meanwhile could slip past.
+   * check comes before it that a file made meanwhile could slip past. An existing file with the same bytes counts as
+   * named (`alreadyThere`).
    */
   function publish(from: string, to: string, overwrite: boolean) {
     if (overwrite) return fs.renameSync(from, to);
     try {
       fs.linkSync(from, to);
     } catch (e) {
-      if (codeOf(e) === 'EEXIST') throw exists(to);
+      if (codeOf(e) === 'EEXIST') {
+        if (alreadyThere(from, to)) return;
+        throw exists(to);
+      }
       if (!LINKLESS.includes(codeOf(e))) throw e;
-      if (fs.lstatSync(to, { throwIfNoEntry: false })) throw exists(to);
+      if (fs.lstatSync(to, { throwIfNoEntry: false })) {
+        if (alreadyThere(from, to)) return;
+        throw exists(to);
+      }
       return fs.renameSync(from, to);
     }
     fs.unlinkSync(from);

@@ -435,7 +435,7 @@ describe('runner', () => {
     expect(end.state).toBe(S.failed);
     expect(end.error).toMatch(/link/);
     // An ended task is not "still listing", though its list was never whole.
-    expect(end.listing).toBeUndefined();
+    expect(end.listing).toBe(false);
     expect(fs.readdirSync(elsewhere)).toEqual([]);
   });
 

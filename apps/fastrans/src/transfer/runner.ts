@@ -795,7 +795,9 @@ export class Runner {
       failed: t.failed.length + t.files.filter((f) => f.state === 'failed').length,
       bytesDone: t.bytesDone,
       bytesTotal: t.bytesTotal,
-      ...(t.listing && !E.isFinished(t) ? { listing: true } : {}),
+      // Always said, false too: the page merges each summary over the one before, so a key left out would keep
+      // an earlier true.
+      listing: t.listing !== undefined && !E.isFinished(t),
       speed: Math.round(run.meter.speed),
       eta: run.meter.eta(t.bytesDone, t.bytesTotal),
       local: t.local,

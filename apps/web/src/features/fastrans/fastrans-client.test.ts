@@ -180,6 +180,17 @@ describe('detecting the fast-transfer client', () => {
     expect(c.getSnapshot().tasks).toHaveLength(1);
   });
 
+  it('a summary replaces the one before whole: a task no longer listing does not keep an earlier "listing"', async () => {
+    FakeSocket.ports = { 1: { version: '1.0.0' } };
+    const c = new FastransClient([1]);
+    await c.detect();
+    FakeSocket.last!.event({ ...task(7), listing: true });
+    expect(c.getSnapshot().tasks[0]!.listing).toBe(true);
+    // A client that leaves the key out once the list is whole, as JSON leaves out what is undefined.
+    FakeSocket.last!.event(task(10));
+    expect(c.getSnapshot().tasks[0]!.listing).toBe(false);
+  });
+
   it('logs the client in once per cluster and waits 2.5 s after the login before a transfer', async () => {
     vi.useFakeTimers();
     vi.stubGlobal('window', { location: { origin: 'https://portal.example' } });

@@ -239,7 +239,10 @@ export class FastransClient {
   private upsert(t: FastransTask) {
     const before = this.snap.tasks.find((x) => x.task_id === t.task_id);
     const tasks = before
-      ? this.snap.tasks.map((x) => (x.task_id === t.task_id ? { ...x, ...t } : x))
+      ? // A summary is whole: `listing` left out (a client before it) is not an earlier true kept.
+        this.snap.tasks.map((x) =>
+          x.task_id === t.task_id ? { ...x, ...t, listing: t.listing === true } : x,
+        )
       : [t, ...this.snap.tasks];
     this.set({ tasks });
     if (t.state === FastransTaskState.successful && before?.state !== FastransTaskState.successful)
