@@ -175,9 +175,7 @@ export class Runner {
     } catch (e) {
       if (this.fail(run, e) === 'net') this.unreachable(run);
       else if (!(e instanceof RemoteError && e.auth)) {
-        run.t.error = this.errText(e);
-        E.cancel(run.t, this.now());
-        run.t.error = this.errText(e);
+        this.endWith(run.t, this.errText(e));
       }
     }
     this.changed(run);
@@ -337,9 +335,7 @@ export class Runner {
         return;
       }
     }
-    t.error = `the list of files could not be made: ${this.errText(e)}`;
-    E.cancel(t, this.now());
-    t.error = `the list of files could not be made: ${this.errText(e)}`;
+    this.endWith(t, `the list of files could not be made: ${this.errText(e)}`);
     this.changed(run);
   }
 
@@ -389,9 +385,7 @@ export class Runner {
       if (part.entries.length) await this.save(run);
       run.savedAt = this.now();
     } catch (e) {
-      t.error = `the task's file list cannot be read: ${(e as Error).message}`;
-      E.cancel(t, this.now());
-      t.error = `the task's file list cannot be read: ${(e as Error).message}`;
+      this.endWith(t, `the task's file list cannot be read: ${(e as Error).message}`);
     } finally {
       run.feeding = false;
     }
@@ -441,6 +435,13 @@ export class Runner {
     if (list === null || list.written <= t.listPos) return false;
     const quarter = Math.max(1, this.limits.window >> 2);
     return list.files - t.fed >= quarter || t.files.length < quarter;
+  }
+
+  /** Ends a task (failed, as a cancel does) with `reason` as its error in place of "cancelled". */
+  private endWith(t: E.TaskModel, reason: string) {
+    t.error = reason;
+    E.cancel(t, this.now());
+    t.error = reason;
   }
 
   private fail(run: Run, e: unknown): 'auth' | 'net' | 'refused' {
