@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -91,6 +92,20 @@ describe('the file thread', () => {
     expect(out[1]).toMatchObject({ code: 'EEXIST', permanent: true });
     expect(fs.lstatSync(path.join(dir, 'link')).isSymbolicLink()).toBe(true);
     expect(fs.readdirSync(dir).filter((n) => n.includes('fastrans-tmp'))).toEqual([]);
+    // Bytes of the same length that differ, or a FIFO under the name: refused, left as they are, nothing waits.
+    fs.writeFileSync(path.join(dir, 'other'), 'SAME');
+    execFileSync('mkfifo', [path.join(dir, 'fifo')]);
+    const refused = await fileThread.write(
+      block,
+      [
+        { final: path.join(dir, 'other'), at: 0, length: 4, sha256: sha(block.subarray(0, 4)) },
+        { final: path.join(dir, 'fifo'), at: 4, length: 4, sha256: sha(block.subarray(4, 8)) },
+      ],
+      false,
+    );
+    expect(refused.map((o) => o?.code)).toEqual(['EEXIST', 'EEXIST']);
+    expect(fs.readFileSync(path.join(dir, 'other'), 'utf8')).toBe('SAME');
+    expect(fs.lstatSync(path.join(dir, 'fifo')).isFIFO()).toBe(true);
     // The same for a large file's partial named at the end.
     fs.writeFileSync(path.join(dir, 'part'), 'same');
     await fileThread.publish(path.join(dir, 'part'), path.join(dir, 'had'), false);

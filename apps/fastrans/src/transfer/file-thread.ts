@@ -64,35 +64,42 @@ function threadMain() {
     return Object.assign(e, { code: 'EEXIST' });
   };
 
-  /** The SHA-256 of a regular file, never through a link; null for anything else. */
-  function digestOf(file: string): string | null {
+  /** A regular file opened for reading, never through a link nor blocking on a FIFO; null for anything else. */
+  function openRegularFile(file: string): number | null {
     let fd: number;
     try {
-      fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+      fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
     } catch {
       return null;
     }
-    try {
-      if (!fs.fstatSync(fd).isFile()) return null;
-      const h = crypto.createHash('sha256');
-      const buf = Buffer.allocUnsafe(1024 * 1024);
-      for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0;) h.update(buf.subarray(0, n));
-      return h.digest('hex');
-    } finally {
-      fs.closeSync(fd);
-    }
+    if (fs.fstatSync(fd).isFile()) return fd;
+    fs.closeSync(fd);
+    return null;
   }
 
   /**
    * An existing final name that already holds exactly these bytes (a file this task wrote just before the client
    * was stopped, its outcome not yet saved, fetched again after the restart): the file is there, nothing is
-   * replaced, and the temp file goes.
+   * replaced, and the temp file goes. Compared block by block, so a different file is told at its first difference.
    */
   function alreadyThere(from: string, to: string): boolean {
-    const a = fs.lstatSync(to, { throwIfNoEntry: false });
-    if (!a?.isFile() || a.size !== fs.statSync(from).size) return false;
-    const theirs = digestOf(to);
-    if (theirs === null || theirs !== digestOf(from)) return false;
+    const theirs = openRegularFile(to);
+    if (theirs === null) return false;
+    const ours = fs.openSync(from, 'r');
+    try {
+      if (fs.fstatSync(theirs).size !== fs.fstatSync(ours).size) return false;
+      const a = Buffer.allocUnsafe(1024 * 1024);
+      const b = Buffer.allocUnsafe(1024 * 1024);
+      for (;;) {
+        const n = fs.readSync(ours, a, 0, a.length, null);
+        const m = fs.readSync(theirs, b, 0, n, null);
+        if (m !== n || !a.subarray(0, n).equals(b.subarray(0, n))) return false;
+        if (n === 0) break;
+      }
+    } finally {
+      fs.closeSync(ours);
+      fs.closeSync(theirs);
+    }
     fs.unlinkSync(from);
     return true;
   }
