@@ -81,7 +81,11 @@ export interface TaskModel {
 export interface EngineLimits {
   /** Large files with work in flight at once (rclone: 4 transfers). */
   filesInFlight: number;
-  /** Ranges in flight per large file (rclone: 4 streams). */
+  /**
+   * Ranges in flight per large file. As many as the task's streams: one large file may take them all (the next file
+   * takes what it leaves), which kept the same 128 MiB of range buffers and made a 2 GiB upload 11 % and its download
+   * 15 % faster on one machine than four (rclone's default), alternating runs (PERFORMANCE.md, 2026-11-30).
+   */
   streamsPerFile: number;
   /** Range requests in flight per task. */
   streamsTotal: number;
@@ -106,7 +110,7 @@ export interface EngineLimits {
 
 export const DEFAULT_LIMITS: EngineLimits = {
   filesInFlight: 4,
-  streamsPerFile: 4,
+  streamsPerFile: 8,
   streamsTotal: 8,
   smallFile: 1024 * 1024,
   batchFiles: 500,
