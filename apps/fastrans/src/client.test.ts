@@ -181,6 +181,47 @@ describe('fast-transfer client against the portal and efile', () => {
     }
   });
 
+  it('uploads a folder again where it went (a re-run): files there with the same bytes count as done, others stay refused', async () => {
+    const c = await client('cfg-again');
+    const page = await Page.open(c.port, base);
+    try {
+      expect((await page.send('login', { token: uk })).code).toBe('0');
+      const src = path.join(tmp.dir, 'local/again');
+      fs.mkdirSync(src, { recursive: true });
+      for (let i = 0; i < 120; i++) fs.writeFileSync(path.join(src, `f${i}.txt`), `small ${i}`);
+      fs.writeFileSync(path.join(src, 'big.bin'), crypto.randomBytes(LIMITS.rangeSize * 3 + 5));
+      fs.writeFileSync(path.join(src, 'big2.bin'), crypto.randomBytes(LIMITS.rangeSize * 2));
+      const upload = async () => {
+        const up = await page.send<{ tasks: { task_id: string }[] }>('upload', {
+          type: 1,
+          path: '/public/home/demo',
+          local: [src],
+        });
+        const id = up.data.tasks[0]!.task_id;
+        await Promise.race([page.until(id, S.successful), page.until(id, S.failed)]);
+        return (
+          await page.send<{ state: number; count: number; failed: number }>('get_task_info', { task_id: id })
+        ).data;
+      };
+      expect(await upload()).toMatchObject({ state: S.successful, count: 122 });
+      // On the cluster meanwhile: a small file and a large one changed in place, their sizes kept.
+      const remote = path.join(home(), 'again');
+      fs.writeFileSync(path.join(remote, 'f7.txt'), 'SMALL 7');
+      const big2 = fs.readFileSync(path.join(remote, 'big2.bin'));
+      big2[100] = big2[100]! ^ 1;
+      fs.writeFileSync(path.join(remote, 'big2.bin'), big2);
+      // Run again without overwrite: the 120 files already there count as done, the two that differ fail as taken.
+      expect(await upload()).toMatchObject({ state: S.failed, count: 120, failed: 2 });
+      expect(fs.readFileSync(path.join(remote, 'f7.txt'), 'utf8')).toBe('SMALL 7');
+      expect(sha(path.join(remote, 'big2.bin'))).toBe(sha256Hex(big2));
+      expect(sha(path.join(remote, 'big.bin'))).toBe(sha(path.join(src, 'big.bin')));
+      expect(fs.readdirSync(remote).filter((n) => n.startsWith('.'))).toEqual([]);
+    } finally {
+      page.close();
+      await c.close();
+    }
+  });
+
   it('stays with its owner: a login as another portal user is refused, the owner stays logged in (issue 24 §3.1)', async () => {
     const c = await client('cfg-owner');
     const page = await Page.open(c.port, base);

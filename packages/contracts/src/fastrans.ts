@@ -111,6 +111,12 @@ export const TransferFileStatus = Obj({
   /** `FastransRefusal` of a "1030": outside the home, or no write permission (spec §5's two warnings). */
   reason: Type.Optional(Type.String()),
   /**
+   * With a "1021": the size of the regular file already under the name. A client sending the same file again (a
+   * re-run after an interruption) compares it and `sha256.action` with its own file, and counts an identical one as
+   * done instead of failing it.
+   */
+  existingSize: Type.Optional(Type.Integer({ minimum: 0 })),
+  /**
    * True from servers that check each range's SHA-256 as they write it and take `rangesSha256` at finalize (no
    * second read of the file). Absent from older servers: the client then sends the whole file's `sha256`.
    */

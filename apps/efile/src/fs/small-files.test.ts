@@ -64,6 +64,33 @@ describe('small files stored a group at a time in the store thread', () => {
     });
   });
 
+  it('counts a final name already holding the same bytes as stored (an upload run again), anything else as taken', async () => {
+    await inHeldFolder('same', async (folder, dir) => {
+      fs.writeFileSync(path.join(dir, 'same'), 'content');
+      fs.writeFileSync(path.join(dir, 'longer'), 'content and more');
+      fs.writeFileSync(path.join(dir, 'differs'), 'CONTENT');
+      fs.writeFileSync(path.join(dir, 'target'), 'content');
+      fs.symlinkSync(path.join(dir, 'target'), path.join(dir, 'link'));
+      execFileSync('mkfifo', [path.join(dir, 'fifo')]);
+      const names = ['same', 'longer', 'differs', 'link', 'fifo'];
+      const out = await Promise.allSettled(
+        names.map((n) => small.store('same', folder, n, [Buffer.from('content')], sha('content'), opts)),
+      );
+      expect(out.map(codeOf)).toEqual([
+        'ok',
+        FileCodes.sameNameFile,
+        FileCodes.sameNameFile,
+        FileCodes.sameNameFile,
+        FileCodes.sameNameFile,
+      ]);
+      // Nothing replaced: the same inode for the file left as it was, the link still a link, the FIFO a FIFO.
+      expect(fs.readFileSync(path.join(dir, 'differs'), 'utf8')).toBe('CONTENT');
+      expect(fs.lstatSync(path.join(dir, 'link')).isSymbolicLink()).toBe(true);
+      expect(fs.lstatSync(path.join(dir, 'fifo')).isFIFO()).toBe(true);
+      expect(fs.readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([]);
+    });
+  });
+
   it('overwrites a file when asked, never a folder', async () => {
     await inHeldFolder('o', async (folder, dir) => {
       fs.mkdirSync(path.join(dir, 'folder'));

@@ -84,6 +84,8 @@ const drop = (tmp: string) => {
   }
 };
 const CREATE = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW;
+/** A read never through a link, nor blocking on a FIFO swapped in. */
+const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 function writeAll(fd: number, data: Uint8Array) {
   let at = 0;
@@ -94,8 +96,40 @@ function writeAll(fd: number, data: Uint8Array) {
   }
 }
 
-/** Gives a synced temp file its name: a link (never over an existing item) or, with `overwrite`, a rename over a file. */
-function name(tmp: string, to: string, overwrite: boolean): SmallOutcome {
+/**
+ * Whether `to` is a regular file holding exactly `data`: opened without following a link and without blocking on a
+ * FIFO, its size first, then its bytes. An upload sent again into the folder it reached before (a re-run after an
+ * interrupted command, as with rsync) then counts such a file as stored instead of failing it as "exists"; the
+ * client's download does the same for its local files (FASTRANS.md, "A file already there, with the same bytes").
+ */
+function holds(to: string, data: Uint8Array): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(to, READ);
+  } catch {
+    return false;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size !== data.length) return false;
+    const have = Buffer.allocUnsafe(data.length);
+    let got = 0;
+    while (got < have.length) {
+      const n = fs.readSync(fd, have, got, have.length - got, got);
+      if (n === 0) return false;
+      got += n;
+    }
+    return have.equals(data);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Gives a synced temp file its name: a link (never over an existing item) or, with `overwrite`, a rename over a file.
+ * Without `overwrite`, a regular file already holding the same bytes is left as it is and the file counts as stored.
+ */
+function name(tmp: string, to: string, data: Uint8Array, overwrite: boolean): SmallOutcome {
   if (!overwrite) {
     try {
       fs.linkSync(tmp, to);
@@ -104,6 +138,10 @@ function name(tmp: string, to: string, overwrite: boolean): SmallOutcome {
     } catch (e) {
       if (code(e) === 'EEXIST') {
         const st = fs.lstatSync(to, { throwIfNoEntry: false });
+        if (st?.isFile() && holds(to, data)) {
+          drop(tmp);
+          return null;
+        }
         return { conflict: st?.isDirectory() ? 'folder' : 'file' };
       }
       // A file system without hard links: an existence check, then rename.
@@ -111,6 +149,10 @@ function name(tmp: string, to: string, overwrite: boolean): SmallOutcome {
     }
   }
   const existing = fs.lstatSync(to, { throwIfNoEntry: false });
+  if (existing && !overwrite && existing.isFile() && holds(to, data)) {
+    drop(tmp);
+    return null;
+  }
   if (existing && (!overwrite || existing.isDirectory()))
     return { conflict: existing.isDirectory() ? 'folder' : 'file' };
   fs.renameSync(tmp, to);
@@ -161,7 +203,7 @@ export async function storeGroup(g: SmallGroup): Promise<SmallOutcome[]> {
     const tmp = `${g.dir}/${f.tmp}`;
     try {
       fs.closeSync(fd);
-      if (out[i] === null) out[i] = name(tmp, `${g.dir}/${f.name}`, g.overwrite);
+      if (out[i] === null) out[i] = name(tmp, `${g.dir}/${f.name}`, f.data, g.overwrite);
     } catch (e) {
       out[i] = failure(e);
     }
@@ -212,8 +254,6 @@ export type ReadOutcome =
   | { errno: string; message: string }
   | { notRegular: true }
   | { moved: true };
-
-const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * Small files of a download batch read whole, each with the checks of file-ops' `openForReadSized`: opened without

@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   CommonCodes,
   FastransCodes,
+  FileCodes,
   FastransTaskState as S,
   TarWriter,
   tarFiles,
@@ -498,9 +499,14 @@ export class Runner {
               run.overwrite,
             );
             const ok: { file: number; id: string; done: boolean; ranges: number[] }[] = [];
+            const taken: { file: number; id: string; refusal: string }[] = [];
             res.forEach((s, j) => {
               const i = w.files[j]!;
-              if (s.code) E.openFailed(t, [i], `${s.code} ${s.msg ?? ''}`.trim(), now(), this.limits, true);
+              const refusal = `${s.code} ${s.msg ?? ''}`.trim();
+              // A file of this size already under the name may be this very file (an upload run again).
+              if (s.code === FileCodes.sameNameFile && !run.overwrite && s.existingSize === file(i).size)
+                taken.push({ file: i, id: s.id, refusal });
+              else if (s.code) E.openFailed(t, [i], refusal, now(), this.limits, true);
               else {
                 ok.push({ file: i, id: s.id, done: s.done, ranges: s.ranges });
                 run.rangeChecks = s.rangeChecks === true;
@@ -514,6 +520,7 @@ export class Runner {
               }
             });
             E.opened(t, ok, now());
+            if (taken.length) await this.alreadyThere(run, taken, localOf, remoteOf);
           } catch (e) {
             const kind = this.fail(run, e);
             E.openFailed(t, w.files, this.errText(e), now(), this.limits, kind === 'refused');
@@ -739,6 +746,40 @@ export class Runner {
       }
       return { stored, failed };
     });
+  }
+
+  /**
+   * Files of an upload whose name is taken by a file of their size: each one that holds the same bytes (its SHA-256
+   * from efile against the local file's, both read at once) counts as done, as a file already there does for a
+   * download; any other stays refused ("1021"), never replaced without `overwrite`. An upload run again after an
+   * interruption thus finishes instead of failing every file it had sent (FASTRANS.md, "A file already there").
+   */
+  private async alreadyThere(
+    run: Run,
+    taken: { file: number; id: string; refusal: string }[],
+    localOf: (i: number) => string,
+    remoteOf: (i: number) => string,
+  ) {
+    const { t } = run;
+    await Promise.all(
+      taken.map(async ({ file, id, refusal }) => {
+        let same: boolean;
+        try {
+          const [ours, theirs] = await Promise.all([
+            L.sha256File(localOf(file)),
+            this.remote!.sha256(remoteOf(file)),
+          ]);
+          same = theirs.sha256 === ours && theirs.size === E.fileOf(t, file)?.size;
+        } catch (e) {
+          // Not known (a lost server, a local read that failed): tried again like any open that failed.
+          const kind = this.fail(run, e);
+          E.openFailed(t, [file], this.errText(e), this.now(), this.limits, kind === 'refused');
+          return;
+        }
+        if (same) E.opened(t, [{ file, id, done: true, ranges: [] }], this.now());
+        else E.openFailed(t, [file], refusal, this.now(), this.limits, true);
+      }),
+    );
   }
 
   private maybeSave(run: Run, force = false): Promise<void> {

@@ -224,7 +224,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
   function refusal(path: string, id: string, rangeSize: number, e: unknown): TransferFileStatus {
     if (!isAppError(e)) throw e;
     if (e.code === FileCodes.noSpace) throw e;
-    const reason = (e.data as { reason?: string } | null)?.reason;
+    const { reason, existingSize } = (e.data ?? {}) as { reason?: string; existingSize?: number };
     return {
       path,
       id,
@@ -234,6 +234,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
       code: e.code,
       msg: e.message,
       ...(reason ? { reason } : {}),
+      ...(existingSize !== undefined ? { existingSize } : {}),
     };
   }
 
@@ -275,7 +276,12 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
             row = null;
           }
           if (target.stat && (!body.overwrite || target.stat.isDir))
-            throw new AppError(target.stat.isDir ? FileCodes.sameNameDir : FileCodes.sameNameFile);
+            throw new AppError(
+              target.stat.isDir ? FileCodes.sameNameDir : FileCodes.sameNameFile,
+              undefined,
+              // A regular file's size: the client may find it is the very file it would send (see the contract).
+              target.stat.isFile ? { data: { existingSize: target.stat.size } } : undefined,
+            );
           const partialHost = path.join(target.parentHost, partialName(target.name, id));
           await userfs.preparePartial(user, partialHost, f.size);
           // A file begun again (a restarted client, or a retry after a late name conflict kept the partial) takes
