@@ -37,7 +37,7 @@ async function main() {
   const task = await runner.addDownload([env('BENCH_REMOTE')], env('BENCH_LOCAL'));
   const listed = Number(process.hrtime.bigint() - t0) / 1e9;
   const end = await runner.waitFor(task.task_id);
-  runner.close();
+  await runner.close();
   clearInterval(sample);
   console.log(
     JSON.stringify({

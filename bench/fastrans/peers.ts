@@ -294,12 +294,12 @@ async function compareAll(sshEnv: { ESHELL_LOGIN_NODES: string; ESHELL_CA_KEY: s
       if (section('long-small'))
         await many('long link (20 ms each way, 2 MiB in flight)', FILES, 10 * 1024, sshLink.port, runnerLong);
     } finally {
-      runnerLong.close();
+      await runnerLong.close();
       await sshLink.close();
       await efileLink.close();
     }
   }
-  runnerDirect.close();
+  await runnerDirect.close();
 }
 
 runFastransBench(main, bench);

@@ -173,7 +173,7 @@ async function main() {
       `download of a ${ENTRIES}-entry folder (${dirs} folders): ${r.secs.toFixed(1)} s (manifest to the list file ${r.listed.toFixed(1)} s), client peak RSS ${r.peakRssMB.toFixed(0)} MB (VmHWM of the client process; bar < 300 MB; peak JS heap ${r.peakHeapMB.toFixed(0)} MB, buffers ${r.peakBuffersMB.toFixed(0)} MB)`,
     );
   }
-  runner.close();
+  await runner.close();
 }
 
 runFastransBench(main, bench);

@@ -56,7 +56,7 @@ export async function startClient(opts: ClientOptions = {}) {
     config,
     async close() {
       relay.stop();
-      runner.close();
+      await runner.close();
       await session.close();
       await server.close();
     },

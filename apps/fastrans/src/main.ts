@@ -127,7 +127,7 @@ async function main(argv: string[]): Promise<number> {
         ? await runner.addUpload(from, remotePath(to), overwrite)
         : await runner.addDownload([remotePath(from)], to, overwrite);
     const end = await runner.waitFor(task.task_id);
-    runner.close();
+    await runner.close();
     await session.close();
     process.stderr.write('\n');
     console.log(

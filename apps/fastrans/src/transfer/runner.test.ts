@@ -204,8 +204,9 @@ const expectDownloaded = (dir: string, files: Map<string, Buffer>) => {
 
 const dirs: string[] = [];
 afterEach(() => {
-  // The runner saves its history in the background (at most every 2 s): a save landing during the removal made
-  // rmdir fail with ENOTEMPTY once in a full run. rmSync retries exactly that.
+  // The runner saves its history in the background: a save landing during the removal made rmdir fail with
+  // ENOTEMPTY (twice in full runs). Each test awaits its runner's close, which resolves once the last save is written;
+  // rmSync's retries (of the rmdir only, not of the folder's entries) stay for anything else.
   for (const d of dirs.splice(0))
     fs.rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 });
@@ -263,7 +264,7 @@ describe('runner', () => {
       runner.setRemote(efile as unknown as Remote);
       const task = await runner.addUpload(src, '/home/u');
       const end = await runner.waitFor(task.task_id);
-      runner.close();
+      await runner.close();
       expect(end).toMatchObject({ state: S.successful, files: 40, count: 40, failed: 0 });
       for (const [rel, data] of files)
         expect(efile.final.get(`/home/u/${rel}`)?.equals(data), rel).toBe(true);
@@ -306,7 +307,7 @@ describe('runner', () => {
     const [t] = saved(dir);
     expect([end.state, t!.state, t!.filesDone, t!.fed]).toEqual([S.successful, S.successful, 40, 40]);
     expect(store.mostAtOnce).toBe(1);
-    runner.close();
+    await runner.close();
   });
 
   it('answers waitFor when the task ends, not at a later poll (no timer needs to fire)', async () => {
@@ -340,7 +341,7 @@ describe('runner', () => {
       expect(end).toMatchObject({ state: S.successful, files: 1, count: 1 });
     } finally {
       vi.useRealTimers();
-      runner.close();
+      await runner.close();
     }
     expect(efile.final.get('/home/u/one/a.txt')?.toString()).toBe('a small file');
   });
@@ -355,7 +356,7 @@ describe('runner', () => {
     while (efile.final.size < 12) await new Promise((r) => setTimeout(r, 5));
     efile.hold = true;
     await new Promise((r) => setTimeout(r, 50));
-    runner.close();
+    await runner.close();
     await new Promise((r) => setTimeout(r, 50)); // the last save lands
     const before = efile.final.size;
     efile.hold = false;
@@ -365,7 +366,7 @@ describe('runner', () => {
     await runner.load();
     runner.setRemote(efile as unknown as Remote);
     const end = await runner.waitFor(task.task_id);
-    runner.close();
+    await runner.close();
     expect(end).toMatchObject({ state: S.successful, files: 40, count: 40 });
     for (const [rel, data] of files) expect(efile.final.get(`/home/u/${rel}`)?.equals(data), rel).toBe(true);
     expect(efile.calls.status - sent.status).toBe(1);
@@ -382,7 +383,7 @@ describe('runner', () => {
     expect(saved(dir).find((t) => t.id === task.task_id)?.listing).toEqual({ paths: ['/home/u/proj'] });
     efile.open();
     const end = await runner.waitFor(task.task_id);
-    runner.close();
+    await runner.close();
     expect(end).toMatchObject({ state: S.successful, files: 1200, count: 1200, failed: 0 });
     expectDownloaded(dir, files);
     // Each file asked once, and the saved task holds a whole list.
@@ -395,8 +396,7 @@ describe('runner', () => {
     // The first client lists 700 files, fetches some of them, and stops while the manifest is still open.
     const first = await startDownload(700, 400);
     const { dir, files, task, efile: cut } = first;
-    first.runner.close();
-    await new Promise((r) => setTimeout(r, 50)); // the last save lands
+    await first.runner.close(); // resolves once its last save is written
     expect(saved(dir)[0]!.listing).toBeDefined();
 
     const whole = new ListingEfile(files);
@@ -404,7 +404,7 @@ describe('runner', () => {
     await runner.load();
     runner.setRemote(whole as unknown as Remote);
     const end = await runner.waitFor(task.task_id);
-    runner.close();
+    await runner.close();
     expect(end).toMatchObject({ state: S.successful, files: 1200, count: 1200, failed: 0 });
     expectDownloaded(dir, files);
     const lines = fs
@@ -431,7 +431,7 @@ describe('runner', () => {
     runner.setRemote(efile as unknown as Remote);
     const task = await runner.addDownload(['/home/u/proj'], path.join(dir, 'down'));
     const end = await runner.waitFor(task.task_id);
-    runner.close();
+    await runner.close();
     expect(end.state).toBe(S.failed);
     expect(end.error).toMatch(/link/);
     // An ended task is not "still listing", though its list was never whole.

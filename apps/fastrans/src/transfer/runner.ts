@@ -940,13 +940,19 @@ export class Runner {
     });
   }
 
-  /** Stops: the history is saved as it is; answers still in flight change nothing any more. */
-  close() {
+  /**
+   * Stops: the history is saved as it is; answers still in flight change nothing any more. Resolves once those saves
+   * are written: a process that exits (or a test that removes the history folder) right after would otherwise race
+   * the last one.
+   */
+  async close(): Promise<void> {
+    const saves: Promise<void>[] = [];
     for (const run of this.runs.values()) {
       if (run.timer) clearTimeout(run.timer);
       if (run.retryTimer) clearTimeout(run.retryTimer);
-      void this.maybeSave(run, true);
+      saves.push(this.maybeSave(run, true));
     }
     this.closed = true;
+    await Promise.all(saves);
   }
 }
