@@ -88,6 +88,17 @@ describe('small files stored a group at a time in the store thread', () => {
       expect(fs.lstatSync(path.join(dir, 'link')).isSymbolicLink()).toBe(true);
       expect(fs.lstatSync(path.join(dir, 'fifo')).isFIFO()).toBe(true);
       expect(fs.readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([]);
+      // A name taken after the look before the write (here by the same group's first file of that name) is compared
+      // when the synced temp is named: the same bytes are stored, other bytes are refused.
+      const racing = await Promise.allSettled([
+        small.store('same', folder, 'twice', [Buffer.from('one')], sha('one'), opts),
+        small.store('same', folder, 'twice', [Buffer.from('one')], sha('one'), opts),
+        small.store('same', folder, 'other', [Buffer.from('one')], sha('one'), opts),
+        small.store('same', folder, 'other', [Buffer.from('two')], sha('two'), opts),
+      ]);
+      expect(racing.map(codeOf)).toEqual(['ok', 'ok', 'ok', FileCodes.sameNameFile]);
+      expect(fs.readFileSync(path.join(dir, 'other'), 'utf8')).toBe('one');
+      expect(fs.readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([]);
     });
   });
 

@@ -126,6 +126,19 @@ function holds(to: string, data: Uint8Array): boolean {
 }
 
 /**
+ * The look before a write: an lstat first (a missing name, the usual case, costs no open), then `holds`. Any error
+ * (a name too long, a folder gone) is not an answer: the file goes the usual way, which reports it as its own.
+ */
+function alreadyThere(to: string, data: Uint8Array): boolean {
+  try {
+    const st = fs.lstatSync(to, { throwIfNoEntry: false });
+    return !!st?.isFile() && st.size === data.length && holds(to, data);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Gives a synced temp file its name: a link (never over an existing item) or, with `overwrite`, a rename over a file.
  * Without `overwrite`, a regular file already holding the same bytes is left as it is and the file counts as stored.
  */
@@ -160,9 +173,10 @@ function name(tmp: string, to: string, data: Uint8Array, overwrite: boolean): Sm
 }
 
 /**
- * Each file checked against its SHA-256 (a mismatch writes nothing), created under its temp name with `mode`, written;
- * then every file of the group fdatasync'd at once; then each named. A file that fails at any step has its temp
- * removed and its own outcome; the others go on.
+ * Each file checked against its SHA-256 (a mismatch writes nothing) and, without `overwrite`, against a file already
+ * holding its bytes under its name (nothing to write); created under its temp name with `mode`, written; then every
+ * file of the group fdatasync'd at once; then each named. A file that fails at any step has its temp removed and its
+ * own outcome; the others go on.
  */
 export async function storeGroup(g: SmallGroup): Promise<SmallOutcome[]> {
   const out: SmallOutcome[] = g.files.map(() => null);
@@ -172,6 +186,10 @@ export async function storeGroup(g: SmallGroup): Promise<SmallOutcome[]> {
       out[i] = { checksum: true };
       return;
     }
+    // Already there with these bytes (an upload run again): stored, with no temp written and synced. An lstat per
+    // file otherwise (~2 µs for a missing name, against ~7 for a failed open, whose error Node builds); a name taken
+    // after this look is still caught when the temp is named.
+    if (!g.overwrite && alreadyThere(`${g.dir}/${f.name}`, f.data)) return;
     const tmp = `${g.dir}/${f.tmp}`;
     let fd: number | null = null;
     try {
