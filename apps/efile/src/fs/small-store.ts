@@ -87,6 +87,17 @@ const CREATE = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | const
 /** A read never through a link, nor blocking on a FIFO swapped in. */
 const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
+/** Reads from the start of `fd` until `into` is full or the file ends; the bytes read. */
+function readFully(fd: number, into: Uint8Array): number {
+  let got = 0;
+  while (got < into.length) {
+    const n = fs.readSync(fd, into, got, into.length - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got;
+}
+
 function writeAll(fd: number, data: Uint8Array) {
   let at = 0;
   while (at < data.length) {
@@ -113,13 +124,7 @@ function holds(to: string, data: Uint8Array): boolean {
     const st = fs.fstatSync(fd);
     if (!st.isFile() || st.size !== data.length) return false;
     const have = Buffer.allocUnsafe(data.length);
-    let got = 0;
-    while (got < have.length) {
-      const n = fs.readSync(fd, have, got, have.length - got, got);
-      if (n === 0) return false;
-      got += n;
-    }
-    return have.equals(data);
+    return readFully(fd, have) === have.length && have.equals(data);
   } finally {
     fs.closeSync(fd);
   }
@@ -290,12 +295,7 @@ export function readGroup(files: SmallRead[]): ReadOutcome[] {
       if (fs.readlinkSync(`/proc/self/fd/${fd}`) !== f.host) return { moved: true };
       const want = Math.min(st.size, f.maxBytes);
       const data = new Uint8Array(want);
-      let got = 0;
-      while (got < want) {
-        const n = fs.readSync(fd, data, got, want - got, got);
-        if (n === 0) break;
-        got += n;
-      }
+      const got = readFully(fd, data);
       const read = got === want ? data : data.subarray(0, got);
       return { data: read, sha256: crypto.createHash('sha256').update(read).digest('hex') };
     } catch (e) {
