@@ -233,6 +233,21 @@ export default tseslint.config(
     },
   },
   {
+    // A server's message for the occasion is a pair from its catalogue (`src/messages.ts`), answered in the
+    // request's language (DECISIONS.md, "Server messages"): never an English literal at the throw.
+    files: ['apps/{portal,efile,jobs,eshell}/src/**/*.ts', 'packages/{server-kit,cluster-kit}/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test-fixture.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['Literal', 'TemplateLiteral', 'BinaryExpression', 'ConditionalExpression'].map((kind) => ({
+          selector: `NewExpression[callee.name='AppError'] > ${kind}.arguments:nth-child(2)`,
+          message: "an AppError's message is a ServerText of the package's catalogue (src/messages.ts)",
+        })),
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/*.test.tsx', '**/*.test-fixture.ts', 'e2e/**', 'bench/**', 'test-support/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { ApiClient, ApiError, efileApi, type EfileCalls } from '@hpc/api-client';
 import { CommonCodes, isErrorCode } from '@hpc/contracts';
 import { AppError, type AppServer } from '@hpc/server-kit';
+import { PortalText } from './messages';
 
 /**
  * The portal's client of a cluster's efile: `@hpc/api-client`'s (the same typed calls of contracts' efile routes
@@ -70,8 +71,8 @@ export function efileCallsOver(
  */
 export function efileFailure(e: unknown): unknown {
   if (!(e instanceof ApiError) || e.kind === 'cancelled') return e;
+  // efile's own message, relayed as it came (a plain string: not the portal's to translate).
   if (e.kind === 'api') return new AppError(isErrorCode(e.code) ? e.code : CommonCodes.remoteCall, e.msg);
-  if (e.kind === 'http')
-    return new AppError(CommonCodes.remoteCall, `The file service answered HTTP ${e.status}`);
-  return new AppError(CommonCodes.unavailable, `The file service cannot be reached: ${e.msg}`);
+  if (e.kind === 'http') return new AppError(CommonCodes.remoteCall, PortalText.fileServiceHttp(e.status));
+  return new AppError(CommonCodes.unavailable, PortalText.fileServiceUnreachable(e.msg));
 }

@@ -44,4 +44,16 @@ describe('error messages in Chinese', () => {
     });
     expect(localisedErrorMessage('XYZ', 'odd', 'zh-CN')).toEqual({ msg: 'odd', lang: 'en-US' });
   });
+
+  it('answer a message written for the occasion in Chinese when it has one', () => {
+    expect(localisedErrorMessage('1022', 'Not a folder: /x', 'zh-CN', '不是文件夹：/x')).toEqual({
+      msg: '不是文件夹：/x',
+      lang: 'zh-CN',
+    });
+    expect(localisedErrorMessage('1022', 'Not a folder: /x', 'en', '不是文件夹：/x')).toEqual({
+      msg: 'Not a folder: /x',
+      lang: 'en-US',
+    });
+    expect(localisedErrorMessage('1022', 'Not a folder: /x', undefined, '不是文件夹：/x').lang).toBe('en-US');
+  });
 });

@@ -101,18 +101,31 @@ export function preferredMessageLanguage(acceptLanguage: string | undefined): Me
 }
 
 /**
- * The message of an error answer in the asked language: the registry's text of `code` in Chinese when that is
- * preferred and the message is the registry's own; a message written for the occasion stays as it is (English).
- * `lang` is the language of what is returned, for the `Content-Language` header.
+ * A message written for the occasion ("Not a folder: /data/x"), in both languages the servers answer in. Each
+ * server package keeps its texts in one catalogue (`src/messages.ts`) of such pairs, or of functions that make them
+ * from the occasion's values, so that an API client asking for Chinese gets Chinese (issue 13 §1.3) and a test can
+ * check every pair.
+ */
+export interface ServerText {
+  readonly en: string;
+  readonly zh: string;
+}
+
+/**
+ * The message of an error answer in the asked language. Chinese when preferred: the occasion's own Chinese text
+ * (`zh`) when the error has one, else the registry's text of `code` when the message is the registry's own; a
+ * message with no Chinese (relayed from elsewhere) stays as it is (English). `lang` is the language of what is
+ * returned, for the `Content-Language` header.
  */
 export function localisedErrorMessage(
   code: string,
   msg: string,
   acceptLanguage: string | undefined,
+  zh?: string | null,
 ): { msg: string; lang: MessageLanguage } {
+  if (preferredMessageLanguage(acceptLanguage) !== 'zh-CN') return { msg, lang: 'en-US' };
+  if (zh) return { msg: zh, lang: 'zh-CN' };
   const known = Object.hasOwn(ErrorMessagesZh, code) ? (code as ErrorCode) : null;
-  if (known && msg === ErrorCodes[known].en && preferredMessageLanguage(acceptLanguage) === 'zh-CN') {
-    return { msg: ErrorMessagesZh[known], lang: 'zh-CN' };
-  }
+  if (known && msg === ErrorCodes[known].en) return { msg: ErrorMessagesZh[known], lang: 'zh-CN' };
   return { msg, lang: 'en-US' };
 }

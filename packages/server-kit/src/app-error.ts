@@ -1,16 +1,22 @@
-import { ErrorCodes, type ErrorCode } from '@hpc/contracts';
+import { ErrorCodes, type ErrorCode, type ServerText } from '@hpc/contracts';
 
 /**
  * A failure the client should see: thrown anywhere in a service, turned into the `{ code, msg, data }` envelope
- * with the registry's HTTP status by the error plugin. `msg` defaults to the registry's English text.
+ * with the registry's HTTP status by the error plugin. `msg` defaults to the registry's text (both languages);
+ * a message for the occasion is a {@link ServerText} from the package's catalogue (`src/messages.ts`), so that it
+ * is answered in the request's language; a plain string (a message relayed from elsewhere) is English only. Lint
+ * refuses a string or template literal here.
  */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly data: unknown;
+  /** The message in Chinese, when written for the occasion; the registry's text otherwise (null). */
+  readonly zh: string | null;
 
-  constructor(code: ErrorCode, msg?: string, options: { status?: number; data?: unknown } = {}) {
-    super(msg ?? ErrorCodes[code].en);
+  constructor(code: ErrorCode, msg?: string | ServerText, options: { status?: number; data?: unknown } = {}) {
+    super(msg === undefined ? ErrorCodes[code].en : typeof msg === 'string' ? msg : msg.en);
+    this.zh = msg !== undefined && typeof msg !== 'string' ? msg.zh : null;
     this.code = code;
     this.status = options.status ?? ErrorCodes[code].status;
     this.data = options.data ?? null;

@@ -13,6 +13,12 @@ function app() {
   a.get('/fail', () => {
     throw new AppError('1021');
   });
+  a.get('/occasion', () => {
+    throw new AppError('1022', { en: 'Not a folder: /data/x', zh: '不是文件夹：/data/x' });
+  });
+  a.get('/relayed', () => {
+    throw new AppError('1022', 'relayed from elsewhere');
+  });
   a.get('/boom', () => {
     throw new Error('secret detail');
   });
@@ -36,6 +42,35 @@ describe('envelope handlers', () => {
     const r = await app().inject({ method: 'GET', url: '/fail' });
     expect(r.statusCode).toBe(409);
     expect(r.json()).toMatchObject({ code: '1021', data: null });
+  });
+  it('answers a message written for the occasion in the language asked, and says which', async () => {
+    const ask = (url: string, lang?: string) =>
+      app().inject({ method: 'GET', url, headers: lang ? { 'accept-language': lang } : {} });
+    const zh = await ask('/occasion', 'zh-CN,zh;q=0.9,en;q=0.8');
+    expect(zh.json()).toMatchObject({ code: '1022', msg: '不是文件夹：/data/x' });
+    expect(zh.headers['content-language']).toBe('zh-CN');
+    const en = await ask('/occasion', 'en-US');
+    expect(en.json().msg).toBe('Not a folder: /data/x');
+    expect(en.headers['content-language']).toBe('en-US');
+    expect((await ask('/occasion')).json().msg).toBe('Not a folder: /data/x');
+    // The registry's own text has its Chinese; a message relayed with no Chinese stays English and says so.
+    expect((await ask('/fail', 'zh')).json().msg).toBe('已存在同名文件');
+    const relayed = await ask('/relayed', 'zh-CN');
+    expect(relayed.json().msg).toBe('relayed from elsewhere');
+    expect(relayed.headers['content-language']).toBe('en-US');
+  });
+  it('says what failed validation in Chinese too', async () => {
+    const post = (payload: Record<string, unknown>, lang: string) =>
+      app().inject({ method: 'POST', url: '/echo', payload, headers: { 'accept-language': lang } });
+    const missing = await post({}, 'zh-CN');
+    expect(missing.json()).toMatchObject({
+      code: '1003',
+      msg: '参数异常：参数不完整（body 缺少必填字段 n）',
+    });
+    expect(missing.headers['content-language']).toBe('zh-CN');
+    expect((await post({ n: 0 }, 'zh-CN')).json().msg).toBe('输入无效（body/n 不能小于 1）');
+    expect((await post({ n: 'x' }, 'zh-CN')).json().msg).toBe('输入无效（body/n 类型应为 integer）');
+    expect((await post({ n: 0 }, 'en')).json().msg).toMatch(/^Invalid input: body/);
   });
   it('hides unexpected errors behind "Server internal error."', async () => {
     const r = await app().inject({ method: 'GET', url: '/boom' });

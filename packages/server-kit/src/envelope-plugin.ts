@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCodes, localisedErrorMessage, CommonCodes } from '@hpc/contracts';
+import { ErrorCodes, ErrorMessagesZh, localisedErrorMessage, CommonCodes } from '@hpc/contracts';
 import { AppError } from './app-error';
+import { validationTextZh } from './validation-text';
 
 export interface EnvelopeOptions {
   /** The SPA's index.html, served for browser navigations that match no route; null when not built. */
@@ -28,8 +29,9 @@ function sendError(
   code: string,
   msg: string,
   data: unknown,
+  zh: string | null = null,
 ) {
-  const local = localisedErrorMessage(code, msg, req.headers['accept-language']);
+  const local = localisedErrorMessage(code, msg, req.headers['accept-language'], zh);
   return reply.status(status).header('content-language', local.lang).send({ code, msg: local.msg, data });
 }
 
@@ -43,15 +45,22 @@ export function installEnvelopeHandlers(app: FastifyInstance, opts: EnvelopeOpti
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     if (err instanceof AppError) {
       if (err.status >= 500) req.log.error({ err }, 'request failed');
-      return sendError(req, reply, err.status, err.code, err.message, err.data);
+      return sendError(req, reply, err.status, err.code, err.message, err.data, err.zh);
     }
     if (err.validation) {
       const missing = err.validation.some((v) => v.keyword === 'required');
       const code = missing ? CommonCodes.incompleteParams : CommonCodes.invalidInput;
       const where = err.validationContext ?? 'request';
-      return sendError(req, reply, 400, code, `${ErrorCodes[code].en}: ${where} ${err.message}`, {
-        errors: err.validation,
-      });
+      const zh = `${ErrorMessagesZh[code]}（${validationTextZh(where, err.validation)}）`;
+      return sendError(
+        req,
+        reply,
+        400,
+        code,
+        `${ErrorCodes[code].en}: ${where} ${err.message}`,
+        { errors: err.validation },
+        zh,
+      );
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
       return sendError(req, reply, 413, CommonCodes.tooLarge, ErrorCodes[CommonCodes.tooLarge].en, null);

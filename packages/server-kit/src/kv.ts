@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { AppError } from './app-error';
+import { ServerKitText } from './messages';
 import { CommonCodes } from '@hpc/contracts';
 
 /**
@@ -198,13 +199,9 @@ export class RedisKv implements KvStore {
     try {
       return await fn(this.redis);
     } catch (e) {
-      throw new AppError(
-        CommonCodes.unavailable,
-        'Shared state (Redis) is unavailable; please try again later',
-        {
-          data: { cause: e instanceof Error ? e.message : String(e) },
-        },
-      );
+      throw new AppError(CommonCodes.unavailable, ServerKitText.redisUnavailable, {
+        data: { cause: e instanceof Error ? e.message : String(e) },
+      });
     }
   }
   async get(key: string) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AppError } from '@hpc/server-kit';
 import { errno } from './errno';
 import { FileCodes } from '@hpc/contracts';
+import { EfileText } from '../messages';
 
 export const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 /**
@@ -16,7 +17,7 @@ export const O_PATH = 0o10000000;
 /** The path through which the kernel reaches an open folder itself, whatever its path has become since. */
 export const anchor = (fd: number) => `/proc/self/fd/${fd}`;
 
-const moved = () => new AppError(FileCodes.permissionDenied, 'The folder moved while it was being changed');
+const moved = () => new AppError(FileCodes.permissionDenied, EfileText.folderMovedWhileChanged);
 
 /**
  * Runs `fn` with a path that reaches the folder `dirHost` as it is now, not whatever its path leads to later.

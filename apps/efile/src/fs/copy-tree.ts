@@ -7,6 +7,7 @@ import { errno } from './errno';
 import { fsError, openRegular } from './file-ops';
 import { isInternalName } from './names';
 import { FileCodes } from '@hpc/contracts';
+import { EfileText } from '../messages';
 
 export interface Progress {
   bytesDone: number;
@@ -19,11 +20,7 @@ export interface Progress {
  * "1028" rather than failing half-way with EMFILE.
  */
 export const MAX_DEPTH = 4096;
-const tooDeep = () =>
-  new AppError(
-    FileCodes.abnormalFile,
-    `The folder is nested more than ${MAX_DEPTH} levels deep: archive it with tar instead`,
-  );
+const tooDeep = () => new AppError(FileCodes.abnormalFile, EfileText.folderTooDeep(MAX_DEPTH));
 
 /** One open folder of a walk and the names in it still to visit. */
 interface Level {
@@ -39,7 +36,7 @@ interface Level {
 async function openDir(p: string): Promise<fs.FileHandle> {
   return fs.open(p, DIR_FLAGS).catch((e: unknown) => {
     if (errno(e) === 'ELOOP' || errno(e) === 'ENOTDIR')
-      throw new AppError(FileCodes.permissionDenied, 'A folder was replaced while it was being read');
+      throw new AppError(FileCodes.permissionDenied, EfileText.folderReplacedWhileRead);
     return fsError(e);
   });
 }

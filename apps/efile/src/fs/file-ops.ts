@@ -8,6 +8,7 @@ import { atFolder, atHost, atHosts, checkOpened } from './anchored';
 import { errno } from './errno';
 import { removeTree } from './safe-remove';
 import { CommonCodes, FileCodes } from '@hpc/contracts';
+import { EfileText } from '../messages';
 
 /** Maps file-system errors to the spec's codes; anything unexpected is rethrown (→ 500, logged). */
 export function fsError(e: unknown): never {
@@ -29,10 +30,10 @@ export function fsError(e: unknown): never {
     case 'EDQUOT':
       throw new AppError(FileCodes.noSpace);
     case 'ENAMETOOLONG':
-      throw new AppError(CommonCodes.invalidInput, 'The name is too long');
+      throw new AppError(CommonCodes.invalidInput, EfileText.nameTooLongForFs);
     case 'EFBIG':
     case 'EOVERFLOW':
-      throw new AppError(CommonCodes.tooLarge, 'The file would be larger than the file system allows');
+      throw new AppError(CommonCodes.tooLarge, EfileText.beyondFileSystem);
     case 'ENXIO':
       // O_NONBLOCK open of a FIFO with no reader, or of a socket: not a file efile reads or writes.
       throw notRegular();
@@ -126,11 +127,7 @@ export async function atomicWriteFile(target: Resolved, data: string | Buffer): 
   }).catch(fsError);
 }
 
-export const notRegular = () =>
-  new AppError(
-    FileCodes.abnormalFile,
-    'Not a regular file: FIFOs, sockets and devices are not read or written',
-  );
+export const notRegular = () => new AppError(FileCodes.abnormalFile, EfileText.notRegularFifo);
 
 /**
  * Opens a file that must be a regular file: never a link (O_NOFOLLOW) and never waiting (O_NONBLOCK). A FIFO swapped

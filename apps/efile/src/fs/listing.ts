@@ -10,6 +10,7 @@ import { groupName, permissionString, userName } from './owners';
 import { isUnder } from '@hpc/cluster-kit';
 import { anchor, checkOpened, DIR_FLAGS, followLink } from './anchored';
 import { errno } from './errno';
+import { EfileText } from '../messages';
 
 export interface ListOptions {
   pageNum: number;
@@ -86,7 +87,7 @@ export async function atListedFolder<T>(
     if (errno(e) === 'ENOTDIR' && !(await fs.lstat(dirHost).catch(() => null))?.isSymbolicLink())
       throw new AppError(FileCodes.notAFolder);
     if (errno(e) === 'ENOTDIR' || errno(e) === 'ELOOP')
-      throw new AppError(FileCodes.permissionDenied, 'The folder moved while it was being listed');
+      throw new AppError(FileCodes.permissionDenied, EfileText.folderMovedWhileListed);
     return fsError(e);
   });
   try {
@@ -111,7 +112,7 @@ export async function listDirectory(
 ): Promise<{ list: FileEntry[]; total: number }> {
   return atListedFolder(dirHost, async (dir, st) => {
     if (!SORTS.has(opts.sort))
-      throw new AppError(CommonCodes.invalidInput, `Unknown sort column ${opts.sort}`);
+      throw new AppError(CommonCodes.invalidInput, EfileText.unknownSortColumn(opts.sort));
     const base = `${st.dev}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}`;
     const all = await readNames(dir, base);
     const kw = opts.keyword?.trim().toLowerCase() ?? '';

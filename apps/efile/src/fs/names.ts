@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { Limits, CommonCodes, FileCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
+import { EfileText } from '../messages';
 
 /** Suffix of unfinished uploads and temp files: `.<name>.<id>.efile-part`, hidden, beside the target. */
 export const PARTIAL_SUFFIX = '.efile-part';
@@ -35,23 +36,19 @@ const SPECIAL = /[\u0000-\u001f\u007f/]/;
  * entries): not all blanks, at most 70 characters, no "/" or control characters, not "." or "..".
  */
 export function validateName(name: string): string {
-  if (name.trim() === '') throw new AppError(CommonCodes.invalidInput, 'The name must not be blank');
+  if (name.trim() === '') throw new AppError(CommonCodes.invalidInput, EfileText.nameBlank);
   if ([...name].length > Limits.nameMaxLength) {
-    throw new AppError(
-      CommonCodes.invalidInput,
-      `The name must be at most ${Limits.nameMaxLength} characters`,
-    );
+    throw new AppError(CommonCodes.invalidInput, EfileText.nameTooLong(Limits.nameMaxLength));
   }
   if (SPECIAL.test(name) || name === '.' || name === '..') throw new AppError(FileCodes.specialChars);
-  if (isInternalName(name))
-    throw new AppError(FileCodes.specialChars, 'This name is reserved for unfinished uploads');
+  if (isInternalName(name)) throw new AppError(FileCodes.specialChars, EfileText.nameReserved);
   return name;
 }
 
 /** Validates a relative path (upload relativePath, tar entry) segment by segment; returns its segments. */
 export function validateRelativePath(rel: string): string[] {
   const segs = rel.split('/').filter((s, i, a) => !(s === '' && (i === 0 || i === a.length - 1)));
-  if (segs.length === 0) throw new AppError(CommonCodes.invalidInput, 'Empty relative path');
+  if (segs.length === 0) throw new AppError(CommonCodes.invalidInput, EfileText.emptyRelativePath);
   for (const s of segs) {
     if (s === '' || s === '.' || s === '..') throw new AppError(FileCodes.specialCharsInPath);
     try {

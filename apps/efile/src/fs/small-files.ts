@@ -5,6 +5,7 @@ import { tempName, TEMP_SUFFIX } from './names';
 import type { EntryStat, ReadOutcome, SmallFileIn, SmallOutcome, SmallRead } from './small-store';
 import { StoreThreads } from './store-pool';
 import type { HeldFolder } from './transfer-ops';
+import { EfileText } from '../messages';
 
 /**
  * At most this many files go to a store thread in one message: a batch's 64 files at once are four messages, spread
@@ -38,12 +39,10 @@ interface WaitingRead extends SmallRead {
 
 /** The outcome of one file as the error efile answers with (the codes the per-file calls gave before). */
 function errorOf(o: Exclude<SmallOutcome, null> | Exclude<ReadOutcome, { data: Uint8Array }>): Error {
-  if ('checksum' in o)
-    return new AppError(CommonCodes.verificationFailed, 'The checksum of the file differs');
+  if ('checksum' in o) return new AppError(CommonCodes.verificationFailed, EfileText.checksumDiffers);
   if ('conflict' in o) return conflictError(o.conflict === 'folder');
   if ('notRegular' in o) return notRegular();
-  if ('moved' in o)
-    return new AppError(FileCodes.permissionDenied, 'The folder moved while it was being read');
+  if ('moved' in o) return new AppError(FileCodes.permissionDenied, EfileText.folderMovedWhileRead);
   try {
     return fsError(Object.assign(new Error(o.message), { code: o.errno }));
   } catch (e) {

@@ -3,6 +3,7 @@ import tar from 'tar-stream';
 import { AppError } from '@hpc/server-kit';
 import { CommonCodes, MalformedTarError, tarEntries } from '@hpc/contracts';
 import { Kept } from './block-pool';
+import { EfileText } from '../messages';
 
 /**
  * A body of at most this many bytes whose length is declared (the client's batches: at most 500 files and 16 MiB)
@@ -17,8 +18,7 @@ export interface TarEntry {
   size: number;
 }
 
-const malformed = () =>
-  new AppError(CommonCodes.verificationFailed, 'The tar stream is truncated or malformed');
+const malformed = () => new AppError(CommonCodes.verificationFailed, EfileText.tarMalformed);
 
 /**
  * A streaming reader of ustar/pax/GNU tar (what `tar -cf -` writes), on `tar-stream`: a maintained parser of

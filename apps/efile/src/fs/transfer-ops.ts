@@ -9,6 +9,7 @@ import { fsError, openForRead } from './file-ops';
 import { isInternalName } from './names';
 import { atFolder, atHost } from './anchored';
 import { entryStatOf, type EntryStat } from './small-store';
+import { EfileText } from '../messages';
 
 /**
  * The file-system calls of fast transfer (issue 11 §2) that the general operations of file-ops do not cover: the
@@ -37,8 +38,7 @@ export async function preparePartial(partialHost: string, size: number): Promise
   ).catch(mapError);
   try {
     const st = await fh.stat();
-    if (!st.isFile())
-      throw new AppError(FileCodes.permissionDenied, 'The partial file is not a regular file');
+    if (!st.isFile()) throw new AppError(FileCodes.permissionDenied, EfileText.partialNotRegular);
     if (st.size !== size) await fh.truncate(size).catch(mapError);
   } finally {
     await fh.close();

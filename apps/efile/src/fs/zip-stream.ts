@@ -11,6 +11,7 @@ import { mapLimit } from './concurrency';
 import { isInternalName } from './names';
 import { ZipLayout, type ZipItem } from './zip-format';
 import { FileCodes } from '@hpc/contracts';
+import { EfileText } from '../messages';
 
 export interface ZipSource {
   /** Real host path of a selected item. */
@@ -54,10 +55,7 @@ export async function collectEntries(
       return { host, name: name + '/', dir: true, size: 0, mtime: st.mtime, mode: st.mode };
     if (!st.isFile()) return null;
     if (++files > fileLimit) {
-      throw new AppError(
-        FileCodes.downloadLimit,
-        `The selection has more than ${fileLimit} files: use the fast-transfer client or the Linux command to download it`,
-      );
+      throw new AppError(FileCodes.downloadLimit, EfileText.selectionTooManyFiles(fileLimit));
     }
     return { host, name, dir: false, size: st.size, mtime: st.mtime, mode: st.mode };
   };

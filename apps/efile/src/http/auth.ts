@@ -4,6 +4,7 @@ import { AppError } from '@hpc/server-kit';
 import { createTokenCheck, type ServiceUser } from '@hpc/cluster-kit';
 import type { EfileDeps } from '../deps';
 import { createTickets } from './tickets';
+import { EfileText } from '../messages';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -68,7 +69,7 @@ export function createAuth(deps: EfileDeps) {
     async issueTicket(req: FastifyRequest, body: BrowserTicketBody) {
       const exp = exps.get(req);
       if (exp === undefined)
-        throw new AppError(CommonCodes.tokenWithoutUser, 'A ticket is issued for the token header only');
+        throw new AppError(CommonCodes.tokenWithoutUser, EfileText.ticketForTokenHeaderOnly);
       return tickets.issue(userOfRequest(req), exp, body);
     },
   };

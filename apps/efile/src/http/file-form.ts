@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '@hpc/server-kit';
-import { CommonCodes } from '@hpc/contracts';
+import { CommonCodes, type ServerText } from '@hpc/contracts';
+import { EfileText } from '../messages';
 
 export interface FileFormLimits {
   /** Most text fields before the file part. */
@@ -24,8 +25,8 @@ export interface FileForm {
   discard(): void;
 }
 
-const malformed = (why: string) =>
-  new AppError(CommonCodes.incompleteParams, `Malformed multipart body: ${why}`);
+/** A multipart body efile cannot read (`EfileText.multipart…`: what is wrong with it). */
+const malformed = (text: ServerText) => new AppError(CommonCodes.incompleteParams, text);
 
 /** The boundary of a `multipart/form-data` content type (RFC 2046: 1–70 characters, maybe quoted), or null. */
 export function multipartBoundary(contentType: string | undefined): string | null {
@@ -56,8 +57,7 @@ function puller(s: Readable) {
   };
   // A client that goes away mid-chunk (a paused upload aborts its requests) is the client's doing, not a server
   // fault: "1010", a 4xx that is not logged as an error.
-  const gone = () =>
-    new AppError(CommonCodes.verificationFailed, 'The request ended before the chunk was complete');
+  const gone = () => new AppError(CommonCodes.verificationFailed, EfileText.chunkEndedEarly);
   const onError = () => {
     failed ??= gone();
     notify();
@@ -109,9 +109,9 @@ export async function readFileForm(
   let consumed = 0; // head bytes already parsed (and dropped from buf)
   // Only called while the head is incomplete: needing more beyond the limit means the fields are too large.
   const more = async () => {
-    if (consumed + buf.length > limits.headBytes) throw malformed('the fields are too large');
+    if (consumed + buf.length > limits.headBytes) throw malformed(EfileText.multipartFieldsTooLarge);
     const b = await pull.next();
-    if (!b) throw malformed('the body ended before the file part');
+    if (!b) throw malformed(EfileText.multipartEndedBeforeFile);
     buf = buf.length ? Buffer.concat([buf, b]) : b;
   };
   try {
@@ -120,22 +120,22 @@ export async function readFileForm(
     pos += dashBoundary.length;
     for (let n = 0; ; n++) {
       while (buf.length < pos + 2) await more();
-      if (buf[pos] === 0x2d && buf[pos + 1] === 0x2d) throw malformed('no file part');
-      if (buf[pos] !== 0x0d || buf[pos + 1] !== 0x0a) throw malformed('bad boundary line');
+      if (buf[pos] === 0x2d && buf[pos + 1] === 0x2d) throw malformed(EfileText.multipartNoFilePart);
+      if (buf[pos] !== 0x0d || buf[pos + 1] !== 0x0a) throw malformed(EfileText.multipartBadBoundary);
       pos += 2;
       let end: number;
       while ((end = buf.indexOf('\r\n\r\n', pos)) < 0) await more();
       const { name, filename } = disposition(buf.toString('utf8', pos, end));
       pos = end + 4;
-      if (consumed + pos > limits.headBytes) throw malformed('the fields are too large');
+      if (consumed + pos > limits.headBytes) throw malformed(EfileText.multipartFieldsTooLarge);
       if (filename !== undefined) {
         const rest = buf.subarray(pos);
         const file = (length: number) => fileOfLength(rest, pull.next, delimiter, length, limits.fileBytes);
         return { fields, filename, file, discard: () => pull.release() };
       }
-      if (n >= limits.fields) throw malformed('too many fields');
+      if (n >= limits.fields) throw malformed(EfileText.multipartTooManyFields);
       while ((end = buf.indexOf(delimiter, pos)) < 0) await more();
-      if (consumed + end > limits.headBytes) throw malformed('the fields are too large');
+      if (consumed + end > limits.headBytes) throw malformed(EfileText.multipartFieldsTooLarge);
       if (name !== undefined) fields[name] = buf.toString('utf8', pos, end);
       consumed += end + delimiter.length;
       buf = buf.subarray(end + delimiter.length);
@@ -150,7 +150,7 @@ export async function readFileForm(
 /** `name` and `filename` of a part's Content-Disposition header (the only header the chunk protocol needs). */
 function disposition(headers: string): { name?: string; filename?: string } {
   const line = headers.split('\r\n').find((h) => /^content-disposition\s*:/i.test(h));
-  if (!line) throw malformed('a part without Content-Disposition');
+  if (!line) throw malformed(EfileText.multipartNoDisposition);
   const param = (key: string) => {
     const m = new RegExp(`;\\s*${key}="((?:[^"\\\\]|\\\\.)*)"|;\\s*${key}=([^;\\s]*)`, 'i').exec(line);
     return m ? (m[1] ?? m[2])?.replace(/\\(.)/g, '$1') : undefined;
@@ -166,11 +166,11 @@ async function* fileOfLength(
   length: number,
   max: number,
 ): AsyncGenerator<Buffer> {
-  if (length > max) throw new AppError(CommonCodes.tooLarge, 'The chunk is larger than the server allows');
+  if (length > max) throw new AppError(CommonCodes.tooLarge, EfileText.chunkTooLarge);
   let piece: Buffer | null = first;
   let left = length;
   while (left > 0) {
-    if (!piece) throw new AppError(CommonCodes.verificationFailed, 'The chunk arrived incomplete');
+    if (!piece) throw new AppError(CommonCodes.verificationFailed, EfileText.chunkIncomplete);
     if (piece.length > left) {
       yield piece.subarray(0, left);
       piece = piece.subarray(left);
@@ -188,8 +188,5 @@ async function* fileOfLength(
     after = Buffer.concat([after, more]);
   }
   if (!after.subarray(0, delimiter.length).equals(delimiter))
-    throw new AppError(
-      CommonCodes.verificationFailed,
-      'The chunk is not the size its currentChunkSize announced',
-    );
+    throw new AppError(CommonCodes.verificationFailed, EfileText.chunkSizeNotAnnounced);
 }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@hpc/server-kit';
 import type { ReadHandle } from '../userfs/types';
 import { CommonCodes } from '@hpc/contracts';
+import { EfileText } from '../messages';
 
 /** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name, so Chinese names survive every browser. */
 export function contentDisposition(name: string, type: 'attachment' | 'inline' = 'attachment'): string {
@@ -72,7 +73,7 @@ export async function sendFile(
     const range = ifRange && ifRange !== etag ? null : parseRange(req.headers.range, file.size);
     if (range === 'invalid') {
       reply.header('content-range', `bytes */${file.size}`);
-      throw new AppError(CommonCodes.invalidInput, 'Requested range not satisfiable', { status: 416 });
+      throw new AppError(CommonCodes.invalidInput, EfileText.rangeNotSatisfiable, { status: 416 });
     }
     const start = range?.start ?? 0;
     const end = range?.end ?? file.size - 1;

@@ -3,6 +3,7 @@ import type { BrowserAction, BrowserTicketBody } from '@hpc/contracts';
 import { AppError, type KvStore } from '@hpc/server-kit';
 import type { ServiceUser } from '@hpc/cluster-kit';
 import { CommonCodes } from '@hpc/contracts';
+import { EfileText } from '../messages';
 
 /** How long a browser ticket may be used: it is asked for right before the browser opens the URL. */
 export const TICKET_TTL_MS = 60_000;
@@ -47,7 +48,7 @@ export function createTickets(kv: KvStore) {
       const raw = await kv.get(`ticket:${hash(ticket)}`);
       const saved = raw ? (JSON.parse(raw) as Saved) : null;
       if (!saved || saved.action !== action || saved.bound !== boundOf(query) || saved.until <= Date.now())
-        throw new AppError(CommonCodes.tokenWithoutUser, 'The download ticket is invalid or expired');
+        throw new AppError(CommonCodes.tokenWithoutUser, EfileText.ticketInvalid);
       return saved.user;
     },
   };

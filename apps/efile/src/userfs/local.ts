@@ -42,6 +42,7 @@ import type {
   WalkEntry,
   ZipHandle,
 } from './types';
+import { EfileText } from '../messages';
 
 /** A home's count stops after this many entries (its figure is then a lower bound, said so). */
 const HOME_USAGE_MAX_ENTRIES = 500_000;
@@ -205,7 +206,7 @@ export class LocalUserFs implements UserFs {
   rename(s: FsScope, p: string, newName: string) {
     return coded(async () => {
       const src = await this.resolver.resolve(s, p, { follow: false });
-      if (newName === src.name) throw new AppError(CommonCodes.noChange, 'Name not modified!');
+      if (newName === src.name) throw new AppError(CommonCodes.noChange, EfileText.nameNotModified);
       validateName(newName);
       const to = joinCluster(parentOf(src.clusterPath), newName);
       const dst = await this.resolver.resolve(s, to, { follow: false, mustExist: false });
@@ -321,7 +322,7 @@ export class LocalUserFs implements UserFs {
   writeFile(s: FsScope, p: string, data: string) {
     return coded(async () => {
       const r = await this.resolver.resolve(s, p);
-      if (!r.stat?.isFile()) throw new AppError(FileCodes.typeNotAllowed, 'Only files can be edited');
+      if (!r.stat?.isFile()) throw new AppError(FileCodes.typeNotAllowed, EfileText.onlyFilesEdited);
       await atomicWriteFile(r, data);
       return r.clusterPath;
     });
@@ -371,7 +372,7 @@ export class LocalUserFs implements UserFs {
     return coded(async () => {
       const d = await this.resolver.resolve(s, p, { mustExist: false });
       if (d.stat && !d.stat.isDirectory())
-        throw new AppError(FileCodes.notAFolder, `${d.clusterPath} is not a folder`);
+        throw new AppError(FileCodes.notAFolder, EfileText.isNotAFolder(d.clusterPath));
       if (!d.stat) {
         await fs.mkdir(d.host).catch((e: unknown) => (errno(e) === 'EEXIST' ? undefined : fsError(e)));
         return info(await this.resolver.resolve(s, p));
@@ -404,7 +405,7 @@ export class LocalUserFs implements UserFs {
       const target = await this.resolver.resolve(s, a.target, { follow: false, mustExist: false });
       const partial = path.join(target.parentHost, a.partialName);
       if (partial !== a.expectedPartial)
-        throw new AppError(FileCodes.permissionDenied, 'The target folder moved during the upload');
+        throw new AppError(FileCodes.permissionDenied, EfileText.targetMovedDuringUpload);
       const fh = await openRegular(partial, constants.O_RDWR);
       try {
         const st = await fh.stat();

@@ -4,6 +4,7 @@ import { AppError } from '@hpc/server-kit';
 import { call, HandleStore, readJson, type CustomCall, type CustomServerContext } from '@hpc/cluster-kit';
 import { relay } from './relay';
 import type { FsScope, ReadHandle, UserFs, ZipHandle } from './types';
+import { EfileText } from '../messages';
 
 /**
  * A range of a file the front end has stat'ed, to be sent by the worker: on the client's own connection handed over
@@ -28,7 +29,7 @@ async function sendRange(
   const h = await impl.openRead(ctx.scopeOf(job.scope), job.host);
   try {
     if (h.size !== job.size || h.mtimeMs !== job.mtimeMs)
-      throw new AppError(FileCodes.notFound, 'The file changed since its size was sent');
+      throw new AppError(FileCodes.notFound, EfileText.changedSinceSized);
     await send(h);
   } finally {
     await h.close();

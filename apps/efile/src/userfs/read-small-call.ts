@@ -3,6 +3,7 @@ import { AppError } from '@hpc/server-kit';
 import { call, readJson, type CustomCall } from '@hpc/cluster-kit';
 import type { FsScope, SmallReadResult, UserFs } from './types';
 import { framed, readFramed, sliceFramed } from './wire';
+import { EfileText } from '../messages';
 
 /** At most this many files in one request (the service asks for 32 at a time) and this much of each. */
 const READ_SMALL_FILES = 64;
@@ -24,7 +25,8 @@ export const readSmallCall: CustomCall<UserFs['readSmall'], UserFs> = call.custo
     });
     try {
       const max = 4 + 1024 * 1024 + hosts.length * maxBytes;
-      const { head, body, at: start } = await readFramed<Item[]>(res, max, 'answer of small files');
+      const malformed = EfileText.malformedSmallFilesAnswer;
+      const { head, body, at: start } = await readFramed<Item[]>(res, max, malformed);
       const bad = () => new Error('a malformed answer of small files from the worker');
       if (!Array.isArray(head) || head.length !== hosts.length) throw bad();
       // The files read, each with its bytes, in the head's order; a refused file has no bytes in the body.
@@ -57,7 +59,7 @@ export const readSmallCall: CustomCall<UserFs['readSmall'], UserFs> = call.custo
           a.maxBytes < 0 ||
           a.maxBytes > READ_SMALL_MAX_BYTES
         )
-          throw new AppError(CommonCodes.invalidInput, 'A malformed request of small files');
+          throw new AppError(CommonCodes.invalidInput, EfileText.malformedSmallFilesRequest);
         const out = await impl.readSmall(ctx.scopeOf(a.scope), a.hosts, a.maxBytes);
         const head: Item[] = out.map((r) => ('code' in r ? r : { size: r.data.length, sha256: r.sha256 }));
         const pieces = framed(

@@ -1,6 +1,7 @@
-import { CommonCodes } from '@hpc/contracts';
+import { CommonCodes, type ServerText } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { FsScope } from './types';
+import { EfileText } from '../messages';
 
 /** Small files of a fast-transfer batch sent to the worker together: their names and checksums, then their bytes. */
 export interface SmallFilesHead {
@@ -23,21 +24,24 @@ export function framed(head: unknown, data: Buffer[]): Buffer[] {
   return [len, json, ...data];
 }
 
-/** A framed body read whole (at most `max` bytes): its head, and where the bytes after it start. */
+/**
+ * A framed body read whole (at most `max` bytes): its head, and where the bytes after it start. `malformed` is the
+ * refusal of a body that is not one (a request or an answer of small files).
+ */
 export async function readFramed<T>(
   body: AsyncIterable<Buffer>,
   max: number,
-  what: string,
+  malformed: ServerText,
 ): Promise<{ head: T; body: Buffer; at: number }> {
   const parts: Buffer[] = [];
   let n = 0;
   for await (const c of body) {
     n += c.length;
-    if (n > max) throw new AppError(CommonCodes.invalidInput, 'Request too large');
+    if (n > max) throw new AppError(CommonCodes.invalidInput, EfileText.requestTooLarge);
     parts.push(c);
   }
   const all = Buffer.concat(parts);
-  const bad = () => new AppError(CommonCodes.invalidInput, `A malformed ${what}`);
+  const bad = () => new AppError(CommonCodes.invalidInput, malformed);
   if (all.length < 4) throw bad();
   const headEnd = 4 + all.readUInt32BE(0);
   if (headEnd > all.length) throw bad();
@@ -80,8 +84,9 @@ export async function readSmallFiles(
 ): Promise<
   Omit<SmallFilesHead, 'files'> & { files: (SmallFilesHead['files'][number] & { data: Buffer })[] }
 > {
-  const { head, body, at: start } = await readFramed<SmallFilesHead>(req, max, 'request of small files');
+  const malformed = EfileText.malformedSmallFilesRequest;
+  const { head, body, at: start } = await readFramed<SmallFilesHead>(req, max, malformed);
   const files = sliceFramed(body, start, Array.isArray(head.files) ? head.files : [], (f) => f?.size);
-  if (!files) throw new AppError(CommonCodes.invalidInput, 'A malformed request of small files');
+  if (!files) throw new AppError(CommonCodes.invalidInput, malformed);
   return { scope: head.scope, overwrite: head.overwrite === true, files };
 }

@@ -5,6 +5,7 @@ import { Value } from 'typebox/value';
 import { CommonCodes, FileCodes, JOB_TEMPLATE_DIR, JobTemplate, type JobTemplateEntry } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { PathResolver } from '@hpc/cluster-kit';
+import { JobsText } from '../messages';
 import type { JobScope } from './job-worker';
 
 /** Most templates one user keeps (each a file of at most a script's size). */
@@ -25,7 +26,7 @@ export function createTemplateStore(resolver: PathResolver) {
         const st = await fs.lstat(dir);
         // A link here could lead the writes anywhere the user can write: templates live in a real folder only.
         if (!st.isDirectory())
-          throw new AppError(FileCodes.notAFolder, `${JOB_TEMPLATE_DIR} is not a folder`);
+          throw new AppError(FileCodes.notAFolder, JobsText.templateDirNotAFolder(JOB_TEMPLATE_DIR));
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
         if (!create) return null;
@@ -62,7 +63,7 @@ export function createTemplateStore(resolver: PathResolver) {
       const dir = (await folder(scope, true))!;
       const names = (await fs.readdir(dir)).filter((n) => n.endsWith('.json'));
       if (names.length >= MAX_TEMPLATES && !names.includes(`${t.name}.json`))
-        throw new AppError(CommonCodes.invalidInput, `At most ${MAX_TEMPLATES} templates`);
+        throw new AppError(CommonCodes.invalidInput, JobsText.tooManyTemplates(String(MAX_TEMPLATES)));
       const tmp = path.join(dir, `.${crypto.randomBytes(6).toString('hex')}.tmp`);
       await fs.writeFile(tmp, JSON.stringify(t, null, 2), { mode: 0o600, flag: 'wx' });
       try {
@@ -75,9 +76,9 @@ export function createTemplateStore(resolver: PathResolver) {
 
     async remove(scope: JobScope, name: string): Promise<void> {
       const dir = await folder(scope, false);
-      if (!dir) throw new AppError(FileCodes.notFound, `No template ${name}`);
+      if (!dir) throw new AppError(FileCodes.notFound, JobsText.noTemplate(name));
       await fs.unlink(path.join(dir, `${name}.json`)).catch((e: NodeJS.ErrnoException) => {
-        throw e.code === 'ENOENT' ? new AppError(FileCodes.notFound, `No template ${name}`) : e;
+        throw e.code === 'ENOENT' ? new AppError(FileCodes.notFound, JobsText.noTemplate(name)) : e;
       });
     },
   };

@@ -14,6 +14,7 @@ import {
 import { AppError } from '@hpc/server-kit';
 import type { CallScope, PathResolver } from '@hpc/cluster-kit';
 import type { HistoryRequest, JobSignal, QueueJob, SchedulerUserCalls } from '../scheduler/scheduler';
+import { JobsText } from '../messages';
 import { readOutput } from './job-output';
 import { createTemplateStore } from './job-templates';
 
@@ -52,7 +53,7 @@ export function checkScript(script: string): void {
   if (Buffer.byteLength(script, 'utf8') > JOB_SCRIPT_MAX_BYTES)
     throw new AppError(
       CommonCodes.tooLarge,
-      `The job script is larger than ${JOB_SCRIPT_MAX_BYTES / 1024 / 1024} MiB`,
+      JobsText.scriptTooLarge(String(JOB_SCRIPT_MAX_BYTES / 1024 / 1024)),
     );
   if (NOT_TEXT.test(script) || script.includes('\ufffd')) throw new AppError(JobCodes.scriptNotText);
 }
@@ -88,7 +89,7 @@ export function createJobWorker(o: JobWorkerOptions): JobWorker {
   /** A directory inside the user's roots, as a host path. */
   async function dir(scope: JobScope, clusterPath: string): Promise<string> {
     const r = await resolver.resolve(scope, clusterPath, { mustExist: true });
-    if (!r.stat?.isDirectory()) throw new AppError(FileCodes.notAFolder, `Not a folder: ${clusterPath}`);
+    if (!r.stat?.isDirectory()) throw new AppError(FileCodes.notAFolder, JobsText.notAFolder(clusterPath));
     return r.host;
   }
 
@@ -110,12 +111,11 @@ export function createJobWorker(o: JobWorkerOptions): JobWorker {
       let script = body.script;
       if (body.scriptPath) {
         const r = await resolver.resolve(scope, body.scriptPath, { mustExist: true });
-        if (!r.stat?.isFile()) throw new AppError(FileCodes.notFound, `Not a file: ${body.scriptPath}`);
+        if (!r.stat?.isFile()) throw new AppError(FileCodes.notFound, JobsText.notAFile(body.scriptPath));
         if (r.stat.size > JOB_SCRIPT_MAX_BYTES) throw new AppError(CommonCodes.tooLarge);
         script = await fs.readFile(r.host, 'utf8');
       }
-      if (script === undefined)
-        throw new AppError(CommonCodes.incompleteParams, 'A script or a script path is required');
+      if (script === undefined) throw new AppError(CommonCodes.incompleteParams, JobsText.scriptRequired);
       checkScript(script);
       return o.slurm.submit(
         {

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { CommonCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
+import { ClusterKitText } from '../messages';
 
 export interface Account {
   name: string;
@@ -38,17 +39,12 @@ export function lookupAccount(name: string): Account | null {
  */
 export function checkAccount(name: string, rules: AccountRules): Account {
   const a = lookupAccount(name);
-  if (!a)
-    throw new AppError(
-      CommonCodes.clusterUserMissing,
-      `The cluster user ${name} does not exist on this node`,
-    );
-  if (a.uid === 0 || a.gid === 0)
-    throw new AppError(CommonCodes.noUserPermission, 'Files are never handled as root');
+  if (!a) throw new AppError(CommonCodes.clusterUserMissing, ClusterKitText.clusterUserMissing(name));
+  if (a.uid === 0 || a.gid === 0) throw new AppError(CommonCodes.noUserPermission, ClusterKitText.neverRoot);
   if (a.uid < rules.minUid)
-    throw new AppError(CommonCodes.noUserPermission, `The uid of ${name} is below the minimum for users`);
+    throw new AppError(CommonCodes.noUserPermission, ClusterKitText.uidBelowMinimum(name));
   if (rules.refusedShells.includes(a.shell))
-    throw new AppError(CommonCodes.noUserPermission, `The login shell of ${name} does not allow file access`);
+    throw new AppError(CommonCodes.noUserPermission, ClusterKitText.shellRefused(name));
   return a;
 }
 

@@ -2,6 +2,7 @@ import { Value } from 'typebox/value';
 import { OWNER_RIGHTS_PATH, OwnerRightsResponse, type OwnerRights, CommonCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { UserScope } from '../paths/path-resolver';
+import { ClusterKitText } from '../messages';
 
 /** The current rights of a portal user (by `sub`) on this cluster, or null (unknown, disabled, no compute user). */
 export type OwnerRightsLookup = (sub: string) => Promise<OwnerRights | null>;
@@ -24,26 +25,17 @@ export function portalOwnerRights(portalUrl: string, secret: string, clusterId: 
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       body = await res.json();
     } catch (e) {
-      throw new AppError(
-        CommonCodes.authServer,
-        `The portal did not answer the rights check: ${(e as Error).message}`,
-      );
+      throw new AppError(CommonCodes.authServer, ClusterKitText.portalRightsNoAnswer((e as Error).message));
     }
     if (!Value.Check(OwnerRightsResponse, body) || body.code !== '0')
-      throw new AppError(
-        CommonCodes.authServer,
-        'The portal answered the rights check with something unexpected',
-      );
+      throw new AppError(CommonCodes.authServer, ClusterKitText.portalRightsUnexpected);
     return body.data;
   };
 }
 
 /** Without a way to ask the portal: every rights check fails closed with "1404". */
 export const noOwnerRights: OwnerRightsLookup = async () => {
-  throw new AppError(
-    CommonCodes.authServer,
-    'This efile cannot check owners with the portal: set EFILE_SERVICE_SECRET (and EFILE_PORTAL_URL)',
-  );
+  throw new AppError(CommonCodes.authServer, ClusterKitText.noPortalRightsCheck);
 };
 
 /** The roots of a user with these rights (home first, as in a token; an empty home follows the pattern). */

@@ -9,6 +9,7 @@ import {
   type VerifiedClusterToken,
 } from '@hpc/server-kit';
 import type { UserScope } from '../paths/path-resolver';
+import { ClusterKitText } from '../messages';
 import { refusalOf, type OwnerRightsLookup } from './owner-rights';
 
 /** The user a verified per-cluster token stands for, as every per-cluster service sees it. */
@@ -107,9 +108,9 @@ export function createTokenCheck(opts: TokenCheckOptions) {
     const rights = await opts.ownerRights(claims.sub);
     const refused = refusalOf(rights, claims.cun, now());
     if (refused === 'no-user')
-      throw new AppError(CommonCodes.tokenWithoutUser, 'This token is no longer valid: log in again');
+      throw new AppError(CommonCodes.tokenWithoutUser, ClusterKitText.tokenNoLongerValid);
     if (refused === 'disabled' && !allowDisabled) throw new AppError(CommonCodes.userFrozen);
-    if (refused === 'expired') throw new AppError(CommonCodes.userFrozen, 'The account has expired');
+    if (refused === 'expired') throw new AppError(CommonCodes.userFrozen, ClusterKitText.accountExpired);
     return fromClaims({ ...claims, ...rights!, paths: [] });
   }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Stats } from 'node:fs';
 import { AppError } from '@hpc/server-kit';
 import { errno } from './errno';
+import { ClusterKitText } from '../messages';
 import { CommonCodes, FileCodes } from '@hpc/contracts';
 
 /** The cluster paths a user may touch: their home first, then the shared paths the portal granted. */
@@ -45,17 +46,16 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  */
 export function normalizeClusterPath(input: unknown): string {
   if (typeof input !== 'string' || input.length === 0)
-    throw new AppError(CommonCodes.incompleteParams, 'A path is required');
+    throw new AppError(CommonCodes.incompleteParams, ClusterKitText.pathRequired);
   if (input.length > 4096 || CONTROL.test(input)) throw new AppError(CommonCodes.illegalParams);
-  if (!input.startsWith('/'))
-    throw new AppError(CommonCodes.illegalParams, 'Paths must be absolute cluster paths');
+  if (!input.startsWith('/')) throw new AppError(CommonCodes.illegalParams, ClusterKitText.pathNotAbsolute);
   const p = input.length > 1 && input.endsWith('/') ? input.slice(0, -1) : input;
   if (p === '/') return p;
   for (const seg of p.slice(1).split('/')) {
     if (seg === '' || seg === '.' || seg === '..')
-      throw new AppError(CommonCodes.illegalParams, 'Path segments "", "." and ".." are not allowed');
+      throw new AppError(CommonCodes.illegalParams, ClusterKitText.pathSegmentNotAllowed);
     if (Buffer.byteLength(seg) > 255)
-      throw new AppError(CommonCodes.illegalParams, 'A path segment is longer than 255 bytes');
+      throw new AppError(CommonCodes.illegalParams, ClusterKitText.pathSegmentTooLong);
   }
   return p;
 }
@@ -131,8 +131,7 @@ export class PathResolver {
     const mustExist = opts.mustExist ?? true;
     const clusterPath = normalizeClusterPath(input);
     const root = this.findRoot(scope, clusterPath);
-    if (!root)
-      throw new AppError(FileCodes.permissionDenied, 'The path is outside your home and granted folders');
+    if (!root) throw new AppError(FileCodes.permissionDenied, ClusterKitText.pathOutsideRoots);
     const realRoots = await this.realRoots(scope);
     const inside = (p: string) => realRoots.some((r) => isUnder(p, r));
     const host = this.hostOf(clusterPath);
@@ -142,12 +141,11 @@ export class PathResolver {
       try {
         real = await fs.realpath(host);
       } catch (e) {
-        if (errno(e) === 'ELOOP') throw new AppError(FileCodes.permissionDenied, 'Too many symbolic links');
+        if (errno(e) === 'ELOOP') throw new AppError(FileCodes.permissionDenied, ClusterKitText.tooManyLinks);
         if (errno(e) !== 'ENOENT' && errno(e) !== 'ENOTDIR') throw e;
       }
       if (real !== null) {
-        if (!inside(real))
-          throw new AppError(FileCodes.permissionDenied, 'The path leads outside your allowed folders');
+        if (!inside(real)) throw new AppError(FileCodes.permissionDenied, ClusterKitText.pathLeadsOutside);
         // Gone between realpath and lstat: the same answer as gone before.
         const stat = await fs.lstat(real).catch((e: unknown) => {
           if (errno(e) === 'ENOENT' || errno(e) === 'ENOTDIR') throw new AppError(FileCodes.notFound);
@@ -170,13 +168,12 @@ export class PathResolver {
     } catch (e) {
       if (errno(e) === 'ENOENT' || errno(e) === 'ENOTDIR') {
         // Say "does not exist" only for what the user may see; outside the roots stays "insufficient permission".
-        throw new AppError(FileCodes.notFound, 'The parent folder does not exist');
+        throw new AppError(FileCodes.notFound, ClusterKitText.parentMissing);
       }
-      if (errno(e) === 'ELOOP') throw new AppError(FileCodes.permissionDenied, 'Too many symbolic links');
+      if (errno(e) === 'ELOOP') throw new AppError(FileCodes.permissionDenied, ClusterKitText.tooManyLinks);
       throw e;
     }
-    if (!inside(parentHost))
-      throw new AppError(FileCodes.permissionDenied, 'The path leads outside your allowed folders');
+    if (!inside(parentHost)) throw new AppError(FileCodes.permissionDenied, ClusterKitText.pathLeadsOutside);
     const name = path.basename(clusterPath);
     const target = path.join(parentHost, name);
     let stat: Stats | null = null;
@@ -190,8 +187,8 @@ export class PathResolver {
       // whether something exists there: outside the roots is "1030" like a link to an existing outside target
       // (issue 10 §2.8: answering 1020 or `exist: true` here told the user what exists in other users' folders).
       if (!(await this.danglingInside(target, inside)))
-        throw new AppError(FileCodes.permissionDenied, 'The path leads outside your allowed folders');
-      if (mustExist) throw new AppError(FileCodes.notFound, 'The link leads to nothing');
+        throw new AppError(FileCodes.permissionDenied, ClusterKitText.pathLeadsOutside);
+      if (mustExist) throw new AppError(FileCodes.notFound, ClusterKitText.danglingLink);
     }
     if (!stat && mustExist) throw new AppError(FileCodes.notFound);
     return { clusterPath, host: target, parentHost, name, stat, root };
@@ -236,7 +233,7 @@ export class PathResolver {
    */
   async child(dir: Resolved, name: string): Promise<Resolved> {
     if (Buffer.byteLength(name) > 255)
-      throw new AppError(CommonCodes.illegalParams, 'A path segment is longer than 255 bytes');
+      throw new AppError(CommonCodes.illegalParams, ClusterKitText.pathSegmentTooLong);
     const host = path.join(dir.host, name);
     let stat: Stats | null = null;
     try {

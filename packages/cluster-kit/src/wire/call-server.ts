@@ -3,6 +3,7 @@ import type net from 'node:net';
 import { finished } from 'node:stream/promises';
 import { CommonCodes, PortalCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
+import { ClusterKitText } from '../messages';
 import type {
   AnyCall,
   CallScope,
@@ -63,7 +64,7 @@ export function callServer<Impl, T extends CallTable<Impl>>(
     user: opts.user,
     scopeOf<S extends CallScope>(scope: S | undefined): S {
       if (!scope || typeof scope !== 'object' || scope.cun !== opts.user)
-        throw new AppError(CommonCodes.noUserPermission, 'This worker acts for another user');
+        throw new AppError(CommonCodes.noUserPermission, ClusterKitText.workerForAnotherUser);
       return scope;
     },
     json: sendJson,
@@ -114,7 +115,7 @@ async function serveHanded(
   const { call, job } = (message ?? {}) as { call?: unknown; job?: unknown };
   const serve = typeof call === 'string' ? serves.get(call) : undefined;
   try {
-    if (!serve) throw new AppError(PortalCodes.notFound, 'No call of this worker takes a connection');
+    if (!serve) throw new AppError(PortalCodes.notFound, ClusterKitText.noConnectionCall);
     socket.write(Buffer.from(head, 'latin1'));
     await serve(job, socket);
     // The writers end the connection when done (or cut it when the client left): wait for the last byte.

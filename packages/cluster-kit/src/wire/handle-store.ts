@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { CommonCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
+import { ClusterKitText } from '../messages';
 
 /**
  * Objects a worker keeps between requests of one front-end operation (an open upload partial, a zip laid out before
@@ -26,8 +27,7 @@ export class HandleStore<H extends { close(): Promise<void> }> {
   /** The handle, its idle time restarted; "1001" when it is gone (the worker restarted, or it expired). */
   take(id: string): H {
     const e = this.items.get(id);
-    if (!e)
-      throw new AppError(CommonCodes.unavailable, 'The handle is gone (the worker restarted or it expired)');
+    if (!e) throw new AppError(CommonCodes.unavailable, ClusterKitText.handleGone);
     e.at = Date.now();
     return e.h;
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { jsonLines } from './wire-format';
+import { AppError } from '@hpc/server-kit';
+import { fromWire, jsonLines, toWire, type WireError } from './wire-format';
 
 describe("a worker's JSON lines", () => {
   it('keeps a file name whose UTF-8 is split between two pieces of the socket', async () => {
@@ -11,5 +12,15 @@ describe("a worker's JSON lines", () => {
     const got: unknown[] = [];
     for await (const line of jsonLines(pieces)) got.push(line);
     expect(got).toEqual([{ rel: '数据/结果.bin' }, { done: true }]);
+  });
+});
+
+describe('an error across the wire', () => {
+  it('keeps its Chinese, and a message without one stays English only', () => {
+    const across = (e: unknown) => JSON.parse(JSON.stringify(toWire(e))) as WireError;
+    const back = fromWire(across(new AppError('1022', { en: 'Not a folder: /x', zh: '不是文件夹：/x' })));
+    expect(back).toMatchObject({ code: '1022', message: 'Not a folder: /x', zh: '不是文件夹：/x' });
+    const plain = fromWire(across(new Error('EIO')));
+    expect(plain).toMatchObject({ code: '1001', message: 'EIO', zh: null });
   });
 });

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
-import { CommonCodes } from '@hpc/contracts';
+import { CommonCodes, type ServerText } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
+import { ClusterKitText } from '../messages';
 
 /**
  * The wire between a service's front end and a user's worker (issue 10 §1): HTTP/1.1 over a Unix socket that only
@@ -13,22 +14,32 @@ import { AppError, isAppError } from '@hpc/server-kit';
 export interface WireError {
   code: string;
   message: string;
+  /** The message in Chinese, when the error has one of its own (AppError's `zh`). */
+  zh?: string;
   data?: unknown;
 }
 
 export const toWire = (e: unknown): WireError =>
   isAppError(e)
-    ? { code: e.code, message: e.message, data: e.data }
+    ? { code: e.code, message: e.message, ...(e.zh ? { zh: e.zh } : {}), data: e.data }
     : { code: CommonCodes.unavailable, message: e instanceof Error ? e.message : String(e) };
 
-export const fromWire = (w: WireError): AppError =>
-  new AppError(w.code as never, w.message, w.data === undefined ? undefined : { data: w.data });
+export function fromWire(w: WireError): AppError {
+  // Relayed as it came: with its Chinese when the worker's error had one, else English only.
+  const msg: string | ServerText = typeof w.zh === 'string' ? { en: w.message, zh: w.zh } : w.message;
+  return new AppError(w.code as never, msg, w.data === undefined ? undefined : { data: w.data });
+}
 
-/** The failure of a call whose worker stopped (killed, crashed, idle exit racing the request): retry. */
-export const GONE_MESSAGE = 'The user worker stopped during the request; retry';
-export const gone = () => new AppError(CommonCodes.unavailable, GONE_MESSAGE);
+/** A message for the occasion as a {@link WireError}'s text: its English, and its Chinese beside it. */
+export const wireText = (t: ServerText): Pick<WireError, 'message' | 'zh'> => ({ message: t.en, zh: t.zh });
+
+/**
+ * The failure of a call whose worker stopped (killed, crashed, idle exit racing the request): retry. Known by its
+ * English, which the launcher's answer for a worker that died mid-hand-off carries too.
+ */
+export const gone = () => new AppError(CommonCodes.unavailable, ClusterKitText.workerGone);
 export const isGone = (e: unknown) =>
-  isAppError(e) && e.code === CommonCodes.unavailable && e.message === GONE_MESSAGE;
+  isAppError(e) && e.code === CommonCodes.unavailable && e.message === ClusterKitText.workerGone.en;
 
 /** Reads a JSON body whole, at most `max` bytes. */
 export async function readJson<T>(req: IncomingMessage, max = 16 * 1024 * 1024): Promise<T> {
@@ -36,7 +47,7 @@ export async function readJson<T>(req: IncomingMessage, max = 16 * 1024 * 1024):
   let n = 0;
   for await (const c of req as AsyncIterable<Buffer>) {
     n += c.length;
-    if (n > max) throw new AppError(CommonCodes.invalidInput, 'Request too large');
+    if (n > max) throw new AppError(CommonCodes.invalidInput, ClusterKitText.requestTooLarge);
     parts.push(c);
   }
   return JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as T;

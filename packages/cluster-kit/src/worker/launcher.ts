@@ -2,8 +2,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { CommonCodes } from '@hpc/contracts';
+import { CommonCodes, type ServerText } from '@hpc/contracts';
 import { checkAccount, defaultUmask, type Account, type AccountRules } from '../accounts/accounts';
+import { ClusterKitText } from '../messages';
+import { wireText } from '../wire/wire-format';
 import type { ServeMessage } from './handoff';
 
 /** The launcher's settings, from the front end that forked it (in the environment variable LAUNCHER_ENV, JSON). */
@@ -73,8 +75,13 @@ export function runLauncher(entry: string, s: LauncherSettings): void {
     try {
       account = checkAccount(m.user, s.rules);
     } catch (e) {
-      const err = e as { code?: string; message: string };
-      return reply({ id: m.id, error: { code: err.code ?? CommonCodes.unavailable, message: err.message } });
+      // checkAccount's AppError, its Chinese with it.
+      const err = e as { code?: string; message: string; zh?: string | null };
+      const zh = err.zh ? { zh: err.zh } : {};
+      return reply({
+        id: m.id,
+        error: { code: err.code ?? CommonCodes.unavailable, message: err.message, ...zh },
+      });
     }
     start(m.id, m.user, account);
   });
@@ -119,7 +126,7 @@ export function runLauncher(entry: string, s: LauncherSettings): void {
             id,
             error: {
               code: CommonCodes.unavailable,
-              message: `The worker of ${user} failed to start (${code})`,
+              ...wireText(ClusterKitText.workerStartFailed(user, String(code))),
             },
           });
         reply({ exit: user, pid: child.pid });
@@ -129,8 +136,8 @@ export function runLauncher(entry: string, s: LauncherSettings): void {
 
   /** Which hand-offs each worker is answering: a worker that dies fails them (the front end waits for each). */
   const serving = new Map<number, ChildProcess>();
-  const failServe = (id: number, message: string) =>
-    reply({ id, served: true, error: { code: CommonCodes.unavailable, message } });
+  const failServe = (id: number, message: ServerText) =>
+    reply({ id, served: true, error: { code: CommonCodes.unavailable, ...wireText(message) } });
 
   /**
    * Passes a client connection on to the user's worker. The launcher never reads from it: its copy of the
@@ -138,17 +145,17 @@ export function runLauncher(entry: string, s: LauncherSettings): void {
    */
   function forward(m: ServeMessage, handle?: net.Socket) {
     const child = workers.get(m.user);
-    if (!handle) return failServe(m.id, 'No connection came with the hand-off');
+    if (!handle) return failServe(m.id, ClusterKitText.noHandedConnection);
     if (!child?.connected) {
       handle.destroy();
-      return failServe(m.id, `The worker of ${m.user} is not running`);
+      return failServe(m.id, ClusterKitText.workerNotRunning(m.user));
     }
     serving.set(m.id, child);
     child.send(m, handle, { keepOpen: true }, (err) => {
       handle.destroy();
       if (err) {
         serving.delete(m.id);
-        failServe(m.id, `The worker of ${m.user} did not take the connection`);
+        failServe(m.id, ClusterKitText.workerRefusedConnection(m.user));
       }
     });
   }
@@ -161,7 +168,7 @@ export function runLauncher(entry: string, s: LauncherSettings): void {
     for (const [id, c] of serving)
       if (c === child) {
         serving.delete(id);
-        failServe(id, 'The user worker stopped during the request; retry');
+        failServe(id, ClusterKitText.workerGone);
       }
   };
   process.on('disconnect', () => {

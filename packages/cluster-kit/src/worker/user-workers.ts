@@ -6,8 +6,9 @@ import { pipeline } from 'node:stream/promises';
 import { CommonCodes, FileCodes } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
 import { checkAccount, type AccountRules } from '../accounts/accounts';
+import { ClusterKitText } from '../messages';
 import type { CallTransport, HandOffResult, RequestOptions, WorkerResponse } from '../wire/call-table';
-import { encodeArgsHeader, ARGS_HEADER, fromWire, gone, type WireError } from '../wire/wire-format';
+import { encodeArgsHeader, ARGS_HEADER, fromWire, gone, wireText, type WireError } from '../wire/wire-format';
 import { handOffTarget, type ServeMessage } from './handoff';
 import { LAUNCHER_ENV, type LauncherRequest, type LauncherSettings } from './launcher';
 
@@ -128,7 +129,7 @@ export class UserWorkers implements CallTransport {
       const idle = [...this.workers.values()]
         .filter((x) => x.inFlight === 0)
         .sort((a, b) => a.lastUsed - b.lastUsed)[0];
-      if (!idle) throw new AppError(CommonCodes.unavailable, 'Every user worker is busy: retry in a moment');
+      if (!idle) throw new AppError(CommonCodes.unavailable, ClusterKitText.workersBusy);
       this.forget(idle.user, idle);
       this.restart(idle.user);
     }
@@ -139,7 +140,7 @@ export class UserWorkers implements CallTransport {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         resolve({
-          error: { code: CommonCodes.unavailable, message: 'The user worker did not start in time; retry' },
+          error: { code: CommonCodes.unavailable, ...wireText(ClusterKitText.workerStartTimeout) },
         });
       }, 30_000);
       this.pending.set(id, (m) => {
@@ -168,7 +169,7 @@ export class UserWorkers implements CallTransport {
    * when the response was consumed.
    */
   async request(user: string, route: string, opts: RequestOptions = {}): Promise<WorkerResponse> {
-    if (!user) throw new AppError(FileCodes.permissionDenied, 'No cluster user to run this as');
+    if (!user) throw new AppError(FileCodes.permissionDenied, ClusterKitText.noClusterUser);
     const w = await this.worker(user);
     w.inFlight++;
     w.lastUsed = Date.now();

@@ -1,5 +1,8 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type net from 'node:net';
+import { CommonCodes } from '@hpc/contracts';
+import { AppError } from '@hpc/server-kit';
+import { ClusterKitText } from '../messages';
 import { sendJson } from '../wire/call-server';
 import { toWire } from '../wire/wire-format';
 import type { ServeMessage } from './handoff';
@@ -80,7 +83,10 @@ export function hostWorker(service: WorkerService, idleSeconds: number): void {
       if (m.op !== 'serve' || !sock || m.job === undefined || m.head === undefined) return;
       if (!service.serve) {
         sock.destroy();
-        process.send?.({ served: m.id, error: toWire(new Error('This worker takes no connections')) });
+        process.send?.({
+          served: m.id,
+          error: toWire(new AppError(CommonCodes.unavailable, ClusterKitText.workerTakesNoConnections)),
+        });
         return;
       }
       activity(1);

@@ -12,6 +12,7 @@ import {
 import { Value } from 'typebox/value';
 import { CLUSTER_TOKEN_ISSUER, ClusterTokenClaims, FASTRANS_TOKEN_USE, CommonCodes } from '@hpc/contracts';
 import { AppError } from '../app-error';
+import { ServerKitText } from '../messages';
 
 /** Longest lifetime a cluster token may have (issue: at most 12 hours). */
 export const CLUSTER_TOKEN_MAX_TTL_S = 12 * 3600;
@@ -90,7 +91,7 @@ export function createClusterTokenVerifier(opts: VerifierOptions): ClusterTokenV
   }
   return {
     async verify(token) {
-      if (!token) throw new AppError(CommonCodes.tokenWithoutUser, 'Missing token');
+      if (!token) throw new AppError(CommonCodes.tokenWithoutUser, ServerKitText.missingToken);
       let payload: Record<string, unknown>;
       try {
         ({ payload } = await jwtVerify(token, getKey, {
@@ -100,13 +101,13 @@ export function createClusterTokenVerifier(opts: VerifierOptions): ClusterTokenV
           clockTolerance: 30,
         }));
       } catch (e) {
-        throw new AppError(CommonCodes.tokenWithoutUser, `Invalid token: ${(e as Error).message}`);
+        throw new AppError(CommonCodes.tokenWithoutUser, ServerKitText.invalidToken((e as Error).message));
       }
       // `aud` may legally be an array; ours is always the one cluster id.
       const aud: unknown = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
       const claims: unknown = { ...payload, aud };
       if (!Value.Check(ClusterTokenClaims, claims) || typeof payload.exp !== 'number') {
-        throw new AppError(CommonCodes.tokenWithoutUser, 'Invalid token claims');
+        throw new AppError(CommonCodes.tokenWithoutUser, ServerKitText.invalidTokenClaims);
       }
       // The lifetime is capped here too, not only where tokens are signed: a validly signed token that claims a
       // longer life (a mis-set TTL, a leaked signing key used for a "forever" token) is refused. It must say when it
@@ -120,7 +121,7 @@ export function createClusterTokenVerifier(opts: VerifierOptions): ClusterTokenV
       ) {
         throw new AppError(
           CommonCodes.tokenWithoutUser,
-          `Invalid token: lifetime over the ${cap / 3600} h cap`,
+          ServerKitText.tokenOverLifetimeCap(String(cap / 3600)),
         );
       }
       return { ...claims, exp: payload.exp, iat: payload.iat };

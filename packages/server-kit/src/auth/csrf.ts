@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { CSRF_HEADER, PortalCodes } from '@hpc/contracts';
 import { AppError } from '../app-error';
+import { ServerKitText } from '../messages';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -54,10 +55,9 @@ export function requestOrigin(req: FastifyRequest): string {
  */
 export function assertSameOrigin(req: FastifyRequest, allowedOrigins: readonly string[]): void {
   const site = req.headers['sec-fetch-site'];
-  if (site === 'cross-site') throw new AppError(PortalCodes.csrf, 'Cross-site request refused');
+  if (site === 'cross-site') throw new AppError(PortalCodes.csrf, ServerKitText.crossSiteRefused);
   const origin = req.headers.origin;
   if (origin === undefined) return;
   const allowed = allowedOrigins.length > 0 ? allowedOrigins : [requestOrigin(req)];
-  if (!allowed.includes(origin))
-    throw new AppError(PortalCodes.csrf, 'Request from a foreign origin refused');
+  if (!allowed.includes(origin)) throw new AppError(PortalCodes.csrf, ServerKitText.foreignOriginRefused);
 }

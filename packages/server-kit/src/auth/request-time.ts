@@ -2,6 +2,7 @@ import type { webcrypto } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { Limits, REQUEST_TIME_HEADER, REQUEST_TIME_PHRASE, PortalCodes } from '@hpc/contracts';
 import { AppError } from '../app-error';
+import { ServerKitText } from '../messages';
 
 /**
  * Server side of the request-time header of spec §7 (the browser's encoder is packages/api-client/src/request-time.ts;
@@ -25,7 +26,7 @@ function keyFor(phrase: string): Promise<webcrypto.CryptoKey> {
 
 /** Decrypts a header value and returns the time it carries (ms since the epoch); throws AppError REQUEST_TIME. */
 export async function decodeRequestTime(value: string, phrase = REQUEST_TIME_PHRASE): Promise<number> {
-  const bad = () => new AppError(PortalCodes.requestTime, 'Malformed request-time header');
+  const bad = () => new AppError(PortalCodes.requestTime, ServerKitText.malformedRequestTime);
   const bytes = Buffer.from(value, 'base64url');
   if (bytes.length <= IV_BYTES + 16 || bytes.length > 512) throw bad();
   let plain: string;
@@ -65,7 +66,7 @@ export function requestTimeCheck(opts: RequestTimeCheckOptions) {
     const value = req.headers[REQUEST_TIME_HEADER];
     if (typeof value !== 'string' || value === '') {
       if (opts.required(req))
-        throw new AppError(PortalCodes.requestTime, `Missing ${REQUEST_TIME_HEADER} header`);
+        throw new AppError(PortalCodes.requestTime, ServerKitText.missingHeader(REQUEST_TIME_HEADER));
       return;
     }
     const time = await decodeRequestTime(value, opts.phrase);

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { CommonCodes, FASTRANS_TOKEN_USE, PortalCodes } from '@hpc/contracts';
 import { AppError } from '../app-error';
+import { ServerKitText } from '../messages';
 import { createKv, type KvStore } from '../kv';
 import { CLUSTER_TOKEN_MAX_TTL_S, DAY_TOKEN_MAX_TTL_S } from './cluster-token';
 
@@ -138,6 +139,6 @@ export async function assertNotRevoked(
     iat: claims.iat,
     credential: claims.use === FASTRANS_TOKEN_USE ? credentialId(token) : undefined,
   });
-  if (why === 'session') throw new AppError(PortalCodes.unauthorized, 'The session has ended: log in again');
-  if (why) throw new AppError(CommonCodes.tokenWithoutUser, 'This token has been revoked');
+  if (why === 'session') throw new AppError(PortalCodes.unauthorized, ServerKitText.sessionEnded);
+  if (why) throw new AppError(CommonCodes.tokenWithoutUser, ServerKitText.tokenRevoked);
 }

@@ -7,6 +7,7 @@ import type { EfileUser } from '../../http/auth';
 import type { UserScope } from '@hpc/cluster-kit';
 import { contentDisposition, sendFile, takeOverResponse } from '../../http/file-send';
 import type { FsScope } from '../../userfs/types';
+import { EfileText } from '../../messages';
 
 const DOWN_KEY_TTL_MS = 5 * 60_000;
 
@@ -118,10 +119,11 @@ export function downloadService(deps: EfileDeps) {
         const saved = raw ? (JSON.parse(raw) as { sub: string; paths: string[] }) : null;
         // Keys are short-lived and bound to the user who asked for them.
         if (!saved || saved.sub !== user.sub)
-          throw new AppError(CommonCodes.verificationFailed, 'The download key is invalid or expired');
+          throw new AppError(CommonCodes.verificationFailed, EfileText.downloadKeyInvalid);
         paths = saved.paths;
       }
-      if (paths.length === 0) throw new AppError(CommonCodes.incompleteParams, 'Choose files to download');
+      if (paths.length === 0)
+        throw new AppError(CommonCodes.incompleteParams, EfileText.chooseFilesToDownload);
       const items = await resolveAll(user, paths);
       return sendSelection(req, reply, user, items, { name: q.name });
     },

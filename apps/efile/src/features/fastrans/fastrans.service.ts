@@ -25,6 +25,7 @@ import { readTar, readTarWhole, WHOLE_TAR_MAX } from '../../fs/tar-extract';
 import { parseRange, sendFile } from '../../http/file-send';
 import type { FsScope, Info } from '../../userfs/types';
 import { partialName, sessionId, type PartialCore, type PartialRow } from '../partial';
+import { EfileText } from '../../messages';
 
 /** Files of a batch stored at once, and the size up to which a file of a batch is read into memory first. */
 const POOL = 64;
@@ -87,13 +88,13 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
       home = '';
     }
     if (!home || !isUnder(p, home))
-      throw new AppError(FileCodes.permissionDenied, 'Use fast transfer within your home directory', {
+      throw new AppError(FileCodes.permissionDenied, EfileText.fastransOutsideHome, {
         data: { reason: FastransRefusal.outsideHome },
       });
     return p;
   }
   const noWrite = (p: string) =>
-    new AppError(FileCodes.permissionDenied, `No permission to write in ${p}`, {
+    new AppError(FileCodes.permissionDenied, EfileText.noWritePermission(p), {
       data: { reason: FastransRefusal.noWrite },
     });
 
@@ -144,7 +145,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
       r = await userfs.resolve(user, p, { mustExist: false });
     }
     if (r.stat) {
-      if (!r.stat.isDir) throw new AppError(FileCodes.notAFolder, `${p} is not a folder`);
+      if (!r.stat.isDir) throw new AppError(FileCodes.notAFolder, EfileText.isNotAFolder(p));
       if (!(await userfs.access(user, p, 'write'))) throw noWrite(p);
     } else {
       homeOnly(user, p);
@@ -196,8 +197,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
     let over = false;
     async function* counted() {
       for await (const piece of body) {
-        if (abandon())
-          throw new AppError(CommonCodes.unavailable, 'The range was taken over by another send');
+        if (abandon()) throw new AppError(CommonCodes.unavailable, EfileText.rangeTakenOver);
         if (seen + piece.length > length) {
           over = true;
           const head = piece.subarray(0, Math.max(0, length - seen));
@@ -361,17 +361,17 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
      */
     async range(user: EfileUser, id: string, n: number, body: AsyncIterable<Buffer>, sha256?: string) {
       const row = await repo.get('range', id);
-      if (!row || row.owner_sub !== user.sub) throw new AppError(FileCodes.notFound, 'No such upload');
+      if (!row || row.owner_sub !== user.sub) throw new AppError(FileCodes.notFound, EfileText.noSuchUpload);
       const total = Number(row.total_pieces);
       if (row.status === 'done') return { stored: total, total };
-      if (n >= total) throw new AppError(CommonCodes.invalidInput, 'No such range');
+      if (n >= total) throw new AppError(CommonCodes.invalidInput, EfileText.noSuchRange);
       // The same range sent again (its answer was lost): already verified with these very bytes, nothing to write.
       if (sha256 && (await repo.pieceDigest(id, n)) === sha256)
         return { stored: await repo.countPieces(id), total };
       const start = n * Number(row.piece_size);
       const length = Math.min(Number(row.size), start + Number(row.piece_size)) - start;
       const lock = await acquireLock(deps.kv, `fastrans:range:${id}:${n}`, RANGE_LOCK_MS);
-      if (!lock) throw new AppError(CommonCodes.unavailable, 'This range is being written by another send');
+      if (!lock) throw new AppError(CommonCodes.unavailable, EfileText.rangeBeingWritten);
       // The lock is renewed by a timer: after a stall of this process long enough for it to expire unrenewed,
       // `lost` is only learnt at the next renewal. A heartbeat tells such a stall at once, and the writer stops.
       let beat = Date.now();
@@ -382,7 +382,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
         await repo.removePiece(id, n);
         // After the record is gone: a finalize that starts from now on sees the range missing and refuses.
         if (await core.isFinalizing('range', id))
-          throw new AppError(CommonCodes.unavailable, 'The file is being finalized');
+          throw new AppError(CommonCodes.unavailable, EfileText.fileBeingFinalized);
         // This instance may hold the partial open from an earlier range (the core's registry): a finalize that ended
         // after this request read the row has renamed that very file into place, a cancel has removed it. Read the
         // row again now that no finalize can begin without seeing this range missing: the bytes go only into a
@@ -390,14 +390,14 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
         const current = await repo.get('range', id);
         if (current?.status === 'done') return { stored: total, total };
         if (!current || Number(current.created_at) !== Number(row.created_at))
-          throw new AppError(FileCodes.notFound, 'No such upload');
+          throw new AppError(FileCodes.notFound, EfileText.noSuchUpload);
         const got = await writeRange(user, row, start, length, body, lost);
-        if (!got) throw new AppError(CommonCodes.interrupted, 'The range arrived incomplete');
+        if (!got) throw new AppError(CommonCodes.interrupted, EfileText.rangeIncomplete);
         if (sha256 && got.sha256 !== sha256)
-          throw new AppError(CommonCodes.verificationFailed, 'The checksum of the range differs', {
+          throw new AppError(CommonCodes.verificationFailed, EfileText.rangeChecksumDiffers, {
             data: { range: n },
           });
-        if (lost()) throw new AppError(CommonCodes.unavailable, 'The range was taken over by another send');
+        if (lost()) throw new AppError(CommonCodes.unavailable, EfileText.rangeTakenOver);
         await repo.addPiece(id, n, got.sha256);
       } finally {
         clearInterval(heart);
@@ -418,12 +418,12 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
      */
     async finalize(user: EfileUser, id: string, digest: { sha256?: string; rangesSha256?: string }) {
       if (!digest.rangesSha256 && !digest.sha256)
-        throw new AppError(CommonCodes.incompleteParams, 'sha256 or rangesSha256 is required');
+        throw new AppError(CommonCodes.incompleteParams, EfileText.digestRequired);
       const row = await repo.get('range', id);
-      if (!row || row.owner_sub !== user.sub) throw new AppError(FileCodes.notFound, 'No such upload');
+      if (!row || row.owner_sub !== user.sub) throw new AppError(FileCodes.notFound, EfileText.noSuchUpload);
       if (row.status === 'done') return { path: row.target, size: Number(row.size) };
       const lock = await core.lock('range', id);
-      if (!lock) throw new AppError(CommonCodes.unavailable, 'The file is being finalized');
+      if (!lock) throw new AppError(CommonCodes.unavailable, EfileText.fileBeingFinalized);
       try {
         const total = Number(row.total_pieces);
         const recorded = await repo.digestsOf(id);
@@ -437,7 +437,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
             id,
             missing.filter((n) => have.has(n)),
           );
-          throw new AppError(CommonCodes.incompleteParams, 'Not every range is stored yet', {
+          throw new AppError(CommonCodes.incompleteParams, EfileText.rangesMissing, {
             data: { missing: missing.slice(0, 10_000) },
           });
         }
@@ -445,7 +445,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
         const target = await userfs.resolve(user, targetPath, { follow: false, mustExist: false });
         const partial = path.join(target.parentHost, partialName(target.name, id));
         if (partial !== row.partial_host)
-          throw new AppError(FileCodes.permissionDenied, 'The target folder moved during the upload');
+          throw new AppError(FileCodes.permissionDenied, EfileText.targetMovedDuringUpload);
         let equal: boolean;
         if (digest.rangesSha256) {
           const list = crypto.createHash('sha256');
@@ -460,11 +460,11 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
         if (!equal) {
           // Some range is not what the client meant: forget them all, the client sends the file again.
           await repo.forgetPieces(id);
-          throw new AppError(CommonCodes.verificationFailed, 'The checksum of the uploaded file differs', {
+          throw new AppError(CommonCodes.verificationFailed, EfileText.uploadedChecksumDiffers, {
             data: { mismatch: true },
           });
         }
-        if (lock.lost) throw new AppError(CommonCodes.unavailable, 'The finalize lock was lost; try again');
+        if (lock.lost) throw new AppError(CommonCodes.unavailable, EfileText.finalizeLockLost);
         // Truncated to its size, synced and given its name (over a file only with overwrite) as the user; this
         // instance's kept-open descriptor goes first (the file is no longer a partial).
         open.evict(id);
@@ -559,7 +559,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
         await h.close();
         if (hash.digest('hex') !== sha256) {
           await userfs.unlink(user, tmp);
-          throw new AppError(CommonCodes.verificationFailed, 'The checksum of the file differs');
+          throw new AppError(CommonCodes.verificationFailed, EfileText.checksumDiffers);
         }
         const row = doneRow(t.clusterPath, identifier, size);
         try {
@@ -585,7 +585,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
         const name = path.posix.basename(p);
         validateName(name);
         if (Buffer.byteLength(name) > 255)
-          throw new AppError(CommonCodes.illegalParams, 'A path segment is longer than 255 bytes');
+          throw new AppError(CommonCodes.illegalParams, EfileText.pathSegmentTooLong);
         const parent = await folder(user, path.posix.dirname(p), dirs);
         const size = data.reduce((a, d) => a + d.length, 0);
         const row = doneRow(join(parent.clusterPath, name), identifier, size);
@@ -614,7 +614,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
         if (f) throw f;
         if (manifest === null) {
           if (e.path !== MANIFEST_NAME || e.size > 16 * 1024 * 1024)
-            throw new AppError(CommonCodes.incompleteParams, `A batch starts with ${MANIFEST_NAME}`);
+            throw new AppError(CommonCodes.incompleteParams, EfileText.batchStartsWith(MANIFEST_NAME));
           const parts: Buffer[] = [];
           for await (const p of data()) parts.push(p);
           manifest =
@@ -628,11 +628,10 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
             await folder(user, homeOnly(user, join(basePath, rel)), dirs);
             return;
           }
-          if (e.type !== 'file')
-            throw new AppError(FileCodes.abnormalFile, 'Only files and folders are accepted');
+          if (e.type !== 'file') throw new AppError(FileCodes.abnormalFile, EfileText.onlyFilesAndFolders);
           const m = manifest[rel];
           if (!m || !/^[0-9a-f]{64}$/.test(m.sha256))
-            throw new AppError(CommonCodes.verificationFailed, 'No checksum for this file');
+            throw new AppError(CommonCodes.verificationFailed, EfileText.noChecksumForFile);
           if (e.size > SMALL) return await storeOne(rel, e.size, m.sha256, m.identifier, data());
           const job = storeSmallOne(rel, m.sha256, m.identifier, await whole()).catch(settle(rel));
           running.add(job);
@@ -697,7 +696,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
 
     async read(req: FastifyRequest, reply: FastifyReply, user: EfileUser, p: string) {
       const item = await userfs.resolve(user, homeOnly(user, p));
-      if (!item.stat?.isFile) throw new AppError(FileCodes.notAFolder, 'Not a regular file');
+      if (!item.stat?.isFile) throw new AppError(FileCodes.notAFolder, EfileText.notARegularFile);
       // Through the user file system like every other download (the user's own worker in unix mode).
       const file = await userfs.openRead(user, item.host);
       const want = String(req.headers['want-content-digest'] ?? '');
@@ -707,13 +706,9 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
       try {
         const range = parseRange(req.headers.range, file.size);
         if (!range || range === 'invalid' || range.end - range.start + 1 > DIGEST_RANGE_MAX)
-          throw new AppError(
-            CommonCodes.invalidInput,
-            `A range with its digest is one range of at most 64 MiB`,
-            {
-              status: 416,
-            },
-          );
+          throw new AppError(CommonCodes.invalidInput, EfileText.digestRangeTooLarge, {
+            status: 416,
+          });
         // A kept buffer (fs/block-pool.ts says why), back once the answer is done with it (sent, or the client gone).
         const body = takeRangeBuffer(range.end - range.start + 1);
         let lent = false;
@@ -725,8 +720,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
             if (isAppError(e)) throw e;
             return -1;
           });
-          if (got !== body.length)
-            throw new AppError(CommonCodes.unavailable, 'The file changed while it was read');
+          if (got !== body.length) throw new AppError(CommonCodes.unavailable, EfileText.changedWhileRead);
           const digest = contentDigest(crypto.createHash('sha256').update(body).digest('hex'));
           lent = true;
           reply.raw.once('close', () => giveRangeBuffer(body));
@@ -778,7 +772,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
         let p = input;
         try {
           p = homeOnly(user, input);
-          if (p === '/') throw new AppError(FileCodes.notAFolder, 'Not a regular file');
+          if (p === '/') throw new AppError(FileCodes.notAFolder, EfileText.notARegularFile);
           const dirHost = await folderOf(path.posix.dirname(p));
           return { p, host: path.join(dirHost, path.posix.basename(p)) };
         } catch (e) {
@@ -818,7 +812,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
 
     async sha256(user: EfileUser, p: string) {
       const item = await userfs.resolve(user, homeOnly(user, p));
-      if (!item.stat?.isFile) throw new AppError(FileCodes.notAFolder, 'Not a regular file');
+      if (!item.stat?.isFile) throw new AppError(FileCodes.notAFolder, EfileText.notARegularFile);
       return userfs.sha256(user, item.host);
     },
   };

@@ -9,6 +9,7 @@ import { refusalOf, rootsOf } from '@hpc/cluster-kit';
 import type { FsScope, Info } from '../../userfs/types';
 import type { LinuxRepository } from './linux.repository';
 import type { PartialCore } from '../partial';
+import { EfileText } from '../../messages';
 
 export type Direction = 'up' | 'down' | 'both';
 const hash = (t: string) => crypto.createHash('sha256').update(t).digest('hex');
@@ -30,7 +31,7 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
   async function issue(user: EfileUser, direction: Direction, paths: string[]) {
     const token = crypto.randomBytes(24).toString('base64url');
     const expiresAt = expiry(user);
-    if (expiresAt <= deps.now()) throw new AppError(CommonCodes.userFrozen, 'The account has expired');
+    if (expiresAt <= deps.now()) throw new AppError(CommonCodes.userFrozen, EfileText.accountExpired);
     const row = {
       id: hash(token),
       owner_sub: user.sub,
@@ -63,21 +64,20 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
   async function verify(token: string, direction: 'up' | 'down') {
     const row = await repo.get(hash(token));
     if (!row || row.expires_at <= deps.now())
-      throw new AppError(CommonCodes.tokenWithoutUser, 'The command has expired: generate a new one');
+      throw new AppError(CommonCodes.tokenWithoutUser, EfileText.commandExpired);
     if (row.direction !== direction && row.direction !== 'both')
       throw new AppError(CommonCodes.noApiPrivilege);
     // Revoked by its user in the user centre, or its user disabled since it was made: refused on every instance.
     const iat = Math.floor(row.created_at / 1000);
     if (await deps.revocations.revoked({ sub: row.owner_sub, credential: row.id, iat }))
-      throw new AppError(CommonCodes.tokenWithoutUser, 'The command has been revoked: generate a new one');
+      throw new AppError(CommonCodes.tokenWithoutUser, EfileText.commandRevoked);
     // The user's rights now, not those of the day the command was made: a disabled portal user or account, an
     // account past its end or a changed compute user stops the command; the folders must still be in their roots.
     const rights = await deps.ownerRights(row.owner_sub);
     const refused = refusalOf(rights, row.cun, deps.now());
-    if (refused === 'no-user')
-      throw new AppError(CommonCodes.tokenWithoutUser, 'The command is no longer valid: generate a new one');
+    if (refused === 'no-user') throw new AppError(CommonCodes.tokenWithoutUser, EfileText.commandInvalid);
     if (refused === 'disabled') throw new AppError(CommonCodes.userFrozen);
-    if (refused === 'expired') throw new AppError(CommonCodes.userFrozen, 'The account has expired');
+    if (refused === 'expired') throw new AppError(CommonCodes.userFrozen, EfileText.accountExpired);
     // Resolved, read and written as the token's user: in unix mode by their worker, where the kernel checks each call.
     const owner: FsScope = { cun: row.cun, roots: rootsOf(rights!, deps.config.EFILE_HOME_PATTERN).roots };
     const items: Info[] = [];
@@ -89,8 +89,7 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
   return {
     verify,
     async uploadCommands(user: EfileUser, p: string | undefined, base: string) {
-      if (!p || !p.trim())
-        throw new AppError(CommonCodes.incompleteParams, 'Please enter the upload file or folder path');
+      if (!p || !p.trim()) throw new AppError(CommonCodes.incompleteParams, EfileText.uploadPathRequired);
       const dir = await userfs.resolve(user, p);
       if (!dir.stat?.isDir) throw new AppError(FileCodes.notAFolder);
       const { token, expiresAt } = await issue(user, 'up', [dir.clusterPath]);
@@ -111,7 +110,8 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
       };
     },
     async downloadCommands(user: EfileUser, paths: string[], base: string) {
-      if (paths.length === 0) throw new AppError(CommonCodes.incompleteParams, 'Choose files to download');
+      if (paths.length === 0)
+        throw new AppError(CommonCodes.incompleteParams, EfileText.chooseFilesToDownload);
       const items = [];
       for (const p of paths) items.push(await userfs.resolve(user, p));
       const { token, expiresAt } = await issue(

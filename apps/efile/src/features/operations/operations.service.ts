@@ -10,6 +10,7 @@ import type { TransferItem } from '../../userfs/types';
 import type { ShareRepository } from '../share';
 import type { OperationsRepository } from './operations.repository';
 import { CommonCodes, FileCodes } from '@hpc/contracts';
+import { EfileText } from '../../messages';
 
 const LOCK_TTL_MS = 10 * 60_000;
 const TICK_MS = 500;
@@ -42,7 +43,7 @@ export function operationsService(
       if (to === src.clusterPath) throw new AppError(FileCodes.sameSourceTarget);
       // Into itself: the real destination is inside the real source folder.
       if (src.stat?.isDir && isUnder(dest.host, src.host))
-        throw new AppError(FileCodes.sameSourceTarget, 'A folder cannot go into itself');
+        throw new AppError(FileCodes.sameSourceTarget, EfileText.folderIntoItself);
       const dst = await userfs.resolve(user, to, { follow: false, mustExist: false });
       if (dst.stat && !cover) conflicts.push(dst.clusterPath);
       items.push({ src, dst });
@@ -167,7 +168,7 @@ export function operationsService(
 
     async progress(user: EfileUser, id: string) {
       const r = await repo.get(id, user.sub);
-      if (!r) throw new AppError(FileCodes.notFound, 'No such operation');
+      if (!r) throw new AppError(FileCodes.notFound, EfileText.noSuchOperation);
       return {
         operationId: r.id,
         kind: r.kind,
@@ -183,7 +184,7 @@ export function operationsService(
     /** Cancels here at once when this instance runs it, else through the row the running instance polls. */
     async cancel(user: EfileUser, id: string) {
       if ((await repo.requestCancel(id, user.sub)) === 0)
-        throw new AppError(FileCodes.notFound, 'No such operation');
+        throw new AppError(FileCodes.notFound, EfileText.noSuchOperation);
       running.get(id)?.abort();
     },
   };

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import { sendFile } from '../../http/file-send';
+import { EfileText } from '../../messages';
 
 const NOT_TEXT = new Set([
   ...PREVIEWABLE_IMAGE_EXTENSIONS,
@@ -73,13 +74,13 @@ export function previewService(deps: EfileDeps) {
 
   async function check(user: EfileUser, p: string) {
     const r = await userfs.resolve(user, p);
-    if (!r.stat?.isFile) throw new AppError(FileCodes.typeNotAllowed, 'Only files can be opened');
+    if (!r.stat?.isFile) throw new AppError(FileCodes.typeNotAllowed, EfileText.onlyFilesOpened);
     if (NOT_TEXT.has(extOf(r.name))) throw new AppError(FileCodes.typeNotAllowed);
     if (r.stat.size > config.EFILE_PREVIEW_MAX_BYTES) throw new AppError(FileCodes.previewTooLarge);
     const head = await userfs.readFile(user, r.host, Math.min(8192, r.stat.size));
     // A NUL byte or invalid UTF-8 in the first 8 KiB: binary (a cut multi-byte tail is tolerated).
     if (head.includes(0) || !isUtf8Prefix(head))
-      throw new AppError(FileCodes.typeNotAllowed, 'This file is not UTF-8 text');
+      throw new AppError(FileCodes.typeNotAllowed, EfileText.notUtf8Text);
     return {
       r,
       data: { path: r.clusterPath, size: r.stat.size, mtime: Math.round(r.stat.mtimeMs), encoding: 'utf-8' },
@@ -98,12 +99,9 @@ export function previewService(deps: EfileDeps) {
       if (Buffer.byteLength(content) > config.EFILE_PREVIEW_MAX_BYTES)
         throw new AppError(FileCodes.previewTooLarge);
       const r = await userfs.resolve(user, p);
-      if (!r.stat?.isFile) throw new AppError(FileCodes.typeNotAllowed, 'Only files can be edited');
+      if (!r.stat?.isFile) throw new AppError(FileCodes.typeNotAllowed, EfileText.onlyFilesEdited);
       if (expectedMtime !== undefined && Math.round(r.stat.mtimeMs) !== expectedMtime) {
-        throw new AppError(
-          FileCodes.abnormalFile,
-          'The file changed since it was opened; reload it before saving',
-        );
+        throw new AppError(FileCodes.abnormalFile, EfileText.changedSinceOpened);
       }
       return userfs.writeFile(user, p, content);
     },

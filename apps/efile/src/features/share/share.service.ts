@@ -6,6 +6,7 @@ import type { EfileUser } from '../../http/auth';
 import { isUnder, refusalOf, rootsOf } from '@hpc/cluster-kit';
 import type { FsScope, Info } from '../../userfs/types';
 import type { ShareRepository, ShareRow } from './share.repository';
+import { EfileText } from '../../messages';
 
 const DAY = 86_400_000;
 const SHARE_TOKEN_TTL_MS = 2 * 3600_000;
@@ -66,14 +67,14 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
 
   function parseDays(raw: string | undefined): number {
     if (raw === undefined || raw.trim() === '')
-      throw new AppError(CommonCodes.incompleteParams, 'Share validity period cannot be empty');
+      throw new AppError(CommonCodes.incompleteParams, EfileText.shareValidityEmpty);
     if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1)
-      throw new AppError(CommonCodes.invalidInput, 'Please enter the correct share validity period');
+      throw new AppError(CommonCodes.invalidInput, EfileText.shareValidityIncorrect);
     const days = Number(raw);
     if (days > config.EFILE_SHARE_MAX_VALID_DAYS) {
       throw new AppError(
         CommonCodes.invalidInput,
-        `The maximum period of share validity is ${config.EFILE_SHARE_MAX_VALID_DAYS} days`,
+        EfileText.shareValidityTooLong(config.EFILE_SHARE_MAX_VALID_DAYS),
       );
     }
     return days;
@@ -88,10 +89,10 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
   async function liveShare(id: string): Promise<{ row: ShareRow; item: Info; scope: FsScope }> {
     const row = await repo.get(id);
     const now = deps.now();
-    if (!row) throw new AppError(FileCodes.notFound, 'No such share');
+    if (!row) throw new AppError(FileCodes.notFound, EfileText.noSuchShare);
     if (row.closed_at !== null) throw new AppError(ShareCodes.closed);
     if (row.expires_at <= now) throw new AppError(ShareCodes.expired);
-    const gone = () => new AppError(ShareCodes.closed, 'The shared item is no longer available');
+    const gone = () => new AppError(ShareCodes.closed, EfileText.sharedItemGone);
     const rights = await deps.ownerRights(row.owner_sub);
     if (!rights || refusalOf(rights, row.owner_cun, now)) throw gone();
     // Everything a recipient reads is read by the owner's worker in unix mode: the kernel checks the owner's rights
@@ -114,7 +115,7 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
       if (code === '')
         code = Array.from(crypto.randomBytes(6), (b) => CODE_ALPHABET[b % CODE_ALPHABET.length]).join('');
       if (!/^[A-Za-z0-9]{4,16}$/.test(code))
-        throw new AppError(CommonCodes.invalidInput, 'The extraction code must be 4 to 16 letters or digits');
+        throw new AppError(CommonCodes.invalidInput, EfileText.extractionCodeFormat);
       const { info: item, identity, isDir } = await userfs.identify(user, p);
       const now = deps.now();
       const row: ShareRow = {
@@ -138,7 +139,7 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
     async close(user: EfileUser, q: { shareId?: string; path?: string }) {
       if (q.shareId) return repo.close(q.shareId, user.sub, deps.now());
       if (q.path) return repo.closeByPath(user.sub, q.path, deps.now());
-      throw new AppError(CommonCodes.incompleteParams, 'shareId or path is required');
+      throw new AppError(CommonCodes.incompleteParams, EfileText.shareIdOrPathRequired);
     },
     async list(user: EfileUser, pageNum: number, pageSize: number) {
       const { rows, total } = await repo.listByOwner(user.sub, (pageNum - 1) * pageSize, pageSize);
@@ -195,11 +196,7 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
     /** Resolves a recipient's share token and a path relative to the shared item, confined to it. */
     async access(shareToken: string, rel: string | undefined) {
       const id = await kv.get(`share-token:${shareToken}`);
-      if (!id)
-        throw new AppError(
-          CommonCodes.tokenWithoutUser,
-          'The share token is missing or expired: enter the extraction code again',
-        );
+      if (!id) throw new AppError(CommonCodes.tokenWithoutUser, EfileText.shareTokenExpired);
       const live = await liveShare(id);
       const sub = (rel ?? '').replace(/^\/+|\/+$/g, '');
       const clusterPath = sub ? `${live.row.path}/${sub}` : live.row.path;

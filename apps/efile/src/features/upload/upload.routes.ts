@@ -15,6 +15,7 @@ import { AppError, isAppError, ok } from '@hpc/server-kit';
 import type { EfileApp, EfileContext } from '../../http/context';
 import { multipartBoundary, readFileForm } from '../../http/file-form';
 import type { UploadService } from './upload.service';
+import { EfileText } from '../../messages';
 
 /**
  * simple-uploader.js treats 404, 415, 500 and 501 as permanent failures and retries anything else, so upload
@@ -26,7 +27,9 @@ function uploadError(e: unknown): never {
   if (e.code === CommonCodes.tokenWithoutUser || e.code === CommonCodes.userFrozen) throw e;
   const status =
     e.code === FileCodes.notFound || e.code === FileCodes.dirNotFound ? 404 : e.status >= 500 ? 500 : 415;
-  throw new AppError(e.code, e.message, { status, data: e.data });
+  // The same refusal with another status: its message as it was, in both languages when it has them.
+  const msg = e.zh === null ? e.message : { en: e.message, zh: e.zh };
+  throw new AppError(e.code, msg, { status, data: e.data });
 }
 
 /**
@@ -41,7 +44,7 @@ function parseChunkParams(req: FastifyRequest, raw: Record<string, unknown>): Ch
     const missing = (validate.errors ?? []).some((e) => e.keyword === 'required');
     throw new AppError(
       missing ? CommonCodes.incompleteParams : CommonCodes.invalidInput,
-      'Invalid chunk parameters',
+      EfileText.invalidChunkParams,
     );
   }
   return raw as ChunkParams;
@@ -64,10 +67,7 @@ export function uploadRoutes(app: EfileApp, { auth, deps }: EfileContext, upload
   app.post('/chunkUpload.action', { schema: { response: { 200: ChunkResponse } } }, async (req) => {
     const user = auth.user(req);
     const boundary = multipartBoundary(req.headers['content-type']);
-    if (!boundary)
-      uploadError(
-        new AppError(CommonCodes.incompleteParams, 'Send the chunk as multipart/form-data with a file part'),
-      );
+    if (!boundary) uploadError(new AppError(CommonCodes.incompleteParams, EfileText.sendChunkAsMultipart));
     const form = await readFileForm(req.raw, boundary, formLimits).catch(uploadError);
     try {
       const params = parseChunkParams(req, { ...(req.query as Record<string, unknown>), ...form.fields });

@@ -8,6 +8,7 @@ import { conflictError, fsError } from '../../fs/file-ops';
 import { validateRelativePath } from '../../fs/names';
 import type { FsScope, Info } from '../../userfs/types';
 import { partialName, sessionId, type OpenPartial, type PartialCore, type PartialRow } from '../partial';
+import { EfileText } from '../../messages';
 
 const join = (dir: string, segs: string[]) => (dir === '/' ? '' : dir) + '/' + segs.join('/');
 
@@ -56,15 +57,15 @@ export function uploadService(deps: EfileDeps, core: PartialCore) {
     if (p.folderFileCount !== undefined && p.folderFileCount > config.EFILE_FOLDER_FILE_LIMIT) {
       throw new AppError(
         FileCodes.downloadLimit,
-        `The folder has more than ${config.EFILE_FOLDER_FILE_LIMIT} files: package it (zip or tar) before uploading, or use the fast-transfer client`,
+        EfileText.folderTooManyFiles(config.EFILE_FOLDER_FILE_LIMIT),
       );
     }
     if (p.currentChunkSize > config.EFILE_MAX_CHUNK_SIZE)
-      throw new AppError(CommonCodes.tooLarge, 'The chunk is larger than the server allows');
+      throw new AppError(CommonCodes.tooLarge, EfileText.chunkTooLarge);
     // The geometry every client cuts (the shared chunk protocol): floor(size / chunkSize) chunks, remainder last.
     const fault = chunkGeometryFault(p);
-    if (fault === 'numbers') throw new AppError(CommonCodes.invalidInput, 'Inconsistent chunk numbers');
-    if (fault === 'size') throw new AppError(CommonCodes.invalidInput, 'Inconsistent chunk size');
+    if (fault === 'numbers') throw new AppError(CommonCodes.invalidInput, EfileText.inconsistentChunkNumbers);
+    if (fault === 'size') throw new AppError(CommonCodes.invalidInput, EfileText.inconsistentChunkSize);
     return chunkRange(p.chunkNumber, p.totalSize, p.chunkSize).start;
   }
 
@@ -79,7 +80,7 @@ export function uploadService(deps: EfileDeps, core: PartialCore) {
       else {
         const dir = await userfs.resolve(user, sub, { mustExist: false });
         if (dir.stat && !dir.stat.isDir)
-          throw new AppError(FileCodes.notAFolder, `${dir.clusterPath} is not a folder`);
+          throw new AppError(FileCodes.notAFolder, EfileText.isNotAFolder(dir.clusterPath));
         if (!dir.stat) return null;
       }
     }
@@ -220,7 +221,7 @@ export function uploadService(deps: EfileDeps, core: PartialCore) {
         // An offset past what the file system can hold (a chunk at 17 TiB on ext4): this upload cannot succeed.
         if (code === 'EFBIG' || code === 'EOVERFLOW' || code === 'EINVAL' || code === CommonCodes.tooLarge) {
           await removePartial(user, id, prep.partialHost);
-          throw new AppError(CommonCodes.tooLarge, 'The file would be larger than the file system allows');
+          throw new AppError(CommonCodes.tooLarge, EfileText.beyondFileSystem);
         }
         if (isAppError(e)) throw e;
         fsError(e);
@@ -266,12 +267,12 @@ export function uploadService(deps: EfileDeps, core: PartialCore) {
         validateRelativePath(q.relativePath),
       );
       const row = await repo.get('chunk', sessionId(user.sub, targetPath, q.identifier));
-      if (!row) throw new AppError(FileCodes.notFound, 'No such upload');
+      if (!row) throw new AppError(FileCodes.notFound, EfileText.noSuchUpload);
       if (row.status !== 'done') {
         if ((await repo.countPieces(row.id)) !== row.total_pieces)
-          throw new AppError(CommonCodes.incompleteParams, 'Not every chunk is stored yet');
+          throw new AppError(CommonCodes.incompleteParams, EfileText.chunksMissing);
         if ((await finalize(user, row, q.overwrite ?? false)) === 'busy')
-          throw new AppError(CommonCodes.unavailable, 'The upload is being finalized');
+          throw new AppError(CommonCodes.unavailable, EfileText.uploadBeingFinalized);
       }
       return { path: targetPath, size: Number(row.size) };
     },

@@ -3,6 +3,7 @@ import { AppError } from '@hpc/server-kit';
 import type { ServiceUser } from '@hpc/cluster-kit';
 import type { JobsDeps } from '../../deps';
 import type { ClusterInfo } from '../../scheduler/scheduler';
+import { JobsText } from '../../messages';
 
 /**
  * A portal account's Slurm account is named by the portal account's id (Slurm folds account names to lower case):
@@ -18,19 +19,16 @@ export const slurmAccountOf = (portalAccountId: string): string => portalAccount
 export async function rightsNow(deps: JobsDeps, user: ServiceUser): Promise<OwnerRights> {
   const rights = await deps.ownerRights(user.sub);
   if (!rights || rights.cun !== user.cun)
-    throw new AppError(CommonCodes.clusterUserMissing, 'You no longer have a compute user on this cluster');
+    throw new AppError(CommonCodes.clusterUserMissing, JobsText.noComputeUser);
   return rights;
 }
 
 /** The deactivated-account refusal of spec §1/§4 ("612007", the centre's account named in `data`). */
 export function deactivated(rights: OwnerRights, clusterId: string, expired = false): AppError {
-  return new AppError(
-    PortalCodes.accountDisabled,
-    expired
-      ? 'The account has expired: jobs cannot be submitted on this centre until it is renewed'
-      : 'The account is deactivated: jobs are unavailable on this centre until the sales manager reactivates it',
-    { data: { clusterId, accountId: rights.acct ?? null, expired } },
-  );
+  const msg = expired ? JobsText.accountExpired : JobsText.accountDeactivated;
+  return new AppError(PortalCodes.accountDisabled, msg, {
+    data: { clusterId, accountId: rights.acct ?? null, expired },
+  });
 }
 
 /** Throws unless the account's state lets the user start work now (Normal, not past its end). */
@@ -60,9 +58,6 @@ export function checkAccount(
 ): void {
   const mine = accountsOf(rights, cluster);
   if (!mine.some((a) => a.name === account))
-    throw new AppError(
-      CommonCodes.noAccountPermission,
-      `You may not charge the account ${account} on this cluster`,
-    );
+    throw new AppError(CommonCodes.noAccountPermission, JobsText.accountNotYours(account));
   checkUsable(rights, clusterId, now);
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '@hpc/server-kit';
+import { PortalText } from '../../messages';
 
 /** Markdown descriptions larger than this are refused rather than sent inside a JSON envelope. */
 const MAX_MARKDOWN_BYTES = 2 * 1024 * 1024;
@@ -50,14 +51,13 @@ export class CatalogStorage {
    * a missing file → "1020".
    */
   async resolveFile(userPath: string): Promise<{ real: string; size: number }> {
-    if (userPath.includes('\0'))
-      throw new AppError(CommonCodes.illegalParams, 'The path contains a NUL byte');
+    if (userPath.includes('\0')) throw new AppError(CommonCodes.illegalParams, PortalText.pathHasNul);
     if (userPath.split(/[\\/]/).includes('..'))
-      throw new AppError(FileCodes.permissionDenied, 'The path must not contain ".."');
+      throw new AppError(FileCodes.permissionDenied, PortalText.pathHasDotDot);
     const root = path.resolve(this.root);
     const candidate = path.isAbsolute(userPath) ? path.resolve(userPath) : path.resolve(root, userPath);
     if (!isInside(root, candidate) || candidate === root) {
-      throw new AppError(FileCodes.permissionDenied, 'The path is outside the catalogue storage');
+      throw new AppError(FileCodes.permissionDenied, PortalText.pathOutsideCatalogStorage);
     }
     let real: string;
     try {
@@ -66,7 +66,7 @@ export class CatalogStorage {
       throw new AppError(FileCodes.notFound);
     }
     if (!isInside(await this.rootReal(), real)) {
-      throw new AppError(FileCodes.permissionDenied, 'The path is outside the catalogue storage');
+      throw new AppError(FileCodes.permissionDenied, PortalText.pathOutsideCatalogStorage);
     }
     const stat = await fsp.stat(real);
     if (!stat.isFile()) throw new AppError(FileCodes.notFound);

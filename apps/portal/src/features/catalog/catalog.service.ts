@@ -12,6 +12,7 @@ import type {
   LabelGroup,
   ModelCard,
   ModelListBody,
+  ServerText,
 } from '@hpc/contracts';
 import { AppJobTemplate, CommonCodes, Limits, PortalCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
@@ -20,6 +21,7 @@ import type { CatalogIndexStore } from './catalog-index-store';
 import type { CatalogStorage } from './catalog-storage';
 import type { CatalogRepository, ItemWithLabels } from './catalog.repository';
 import type { CatalogKind } from '../../db/tables/catalog.tables';
+import { PortalText } from '../../messages';
 
 export interface Page<T> {
   list: T[];
@@ -90,7 +92,11 @@ const toAppDetail = (r: ItemWithLabels): AppDetail => ({
   jobTemplate: parseJobTemplate(r.job_template),
 });
 
-const NOUN: Record<CatalogKind, string> = { image: 'image', model: 'model', app: 'application' };
+const NOT_FOUND: Record<CatalogKind, (id: number) => ServerText> = {
+  image: PortalText.noImageWithId,
+  model: PortalText.noModelWithId,
+  app: PortalText.noAppWithId,
+};
 
 /**
  * The catalogue rules: lists answered from the in-memory index (with the page's cards from the repository),
@@ -135,7 +141,7 @@ export class CatalogService {
 
   async imageDetail(acceleratorType: string, imageName: string): Promise<ImageCard> {
     const row = await this.repo.findImageByName(acceleratorType, imageName);
-    if (!row) throw new AppError(PortalCodes.notFound, `No image ${imageName} for ${acceleratorType}`);
+    if (!row) throw new AppError(PortalCodes.notFound, PortalText.noImageFor(imageName, acceleratorType));
     return toImageCard(row);
   }
 
@@ -149,19 +155,19 @@ export class CatalogService {
 
   private async detail(kind: CatalogKind, id: number): Promise<ItemWithLabels> {
     const row = await this.repo.findById(kind, id);
-    if (!row) throw new AppError(PortalCodes.notFound, `No ${NOUN[kind]} with id ${id}`);
+    if (!row) throw new AppError(PortalCodes.notFound, NOT_FOUND[kind](id));
     return row;
   }
 
   /** Where an image's description is, found by id or by its creation time (the spec's in-text image links). */
   async imageDescPath(query: { id?: number; createTime?: number }) {
     if (query.id === undefined && query.createTime === undefined) {
-      throw new AppError(CommonCodes.incompleteParams, 'Parameter exception: id or createTime is required');
+      throw new AppError(CommonCodes.incompleteParams, PortalText.imageIdOrCreateTimeRequired);
     }
     const row = await this.repo.findImageRoute(
       query.id !== undefined ? { id: query.id } : { createTime: query.createTime! },
     );
-    if (!row) throw new AppError(PortalCodes.notFound, 'No such image');
+    if (!row) throw new AppError(PortalCodes.notFound, PortalText.noSuchImage);
     return {
       id: row.id,
       acceleratorType: row.accelerator_type ?? '',
@@ -173,7 +179,7 @@ export class CatalogService {
   /** +1 download of a model, persisted; answers the new count. */
   async countModelDownload(id: number): Promise<{ downloadCount: number }> {
     const result = await this.repo.incrementDownloads('model', id);
-    if (!result) throw new AppError(PortalCodes.notFound, `No model with id ${id}`);
+    if (!result) throw new AppError(PortalCodes.notFound, PortalText.noModelWithId(id));
     this.stores.model.applyDownloadCount(id, result.downloadCount, result.countsVersion);
     return { downloadCount: result.downloadCount };
   }

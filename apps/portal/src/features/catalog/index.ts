@@ -12,6 +12,7 @@ import { routeGroup } from '../identity';
 import { createModelCopyService } from './model-copy.service';
 import { createModelFilesService } from './model-files';
 import { modelCopyRoutes, modelFileRoutes } from './model-files.routes';
+import { PortalText } from '../../messages';
 
 export { seedCatalog } from './catalog.seed';
 export { seedSyntheticCatalog } from './catalog-synthetic.seed';
@@ -41,7 +42,7 @@ async function rejectScalarArrays(req: FastifyRequest): Promise<void> {
   if (!schema?.properties || !body || typeof body !== 'object') return;
   for (const [key, prop] of Object.entries(schema.properties)) {
     if (prop.type === 'array' && body[key] !== undefined && !Array.isArray(body[key])) {
-      throw new AppError(CommonCodes.invalidInput, `Invalid input: body/${key} must be an array`);
+      throw new AppError(CommonCodes.invalidInput, PortalText.bodyNotArray(key));
     }
   }
 }

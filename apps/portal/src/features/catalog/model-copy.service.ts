@@ -8,6 +8,7 @@ import { AppError, isAppError, type KvStore } from '@hpc/server-kit';
 import type { CatalogModelFileTable } from '../../db/tables/catalog.tables';
 import { efileFailure } from '../../efile-client';
 import type { ModelFilesService } from './model-files';
+import { PortalText } from '../../messages';
 
 /** ustar's size field holds 11 octal digits; a bigger file's size goes in a pax record. */
 const USTAR_SIZE_MAX = 0o77777777777;
@@ -22,7 +23,7 @@ function drained(entry: Writable): Promise<void> {
     const done = (closed: boolean) => () => {
       entry.off('drain', onDrain);
       entry.off('close', onClose);
-      if (closed) reject(new AppError(CommonCodes.interrupted, 'The archive was closed'));
+      if (closed) reject(new AppError(CommonCodes.interrupted, PortalText.archiveClosed));
       else resolve();
     };
     const onDrain = done(false);
@@ -93,22 +94,19 @@ const BAD_NAME = /[\u0000-\u001f\u007f/\\]/;
 
 /** The folder name rules of spec §5 (efile checks them again): not blank, at most 70, no "/", not . or .. */
 function checkName(name: string): void {
-  if (name.trim() === '') throw new AppError(CommonCodes.invalidInput, 'The folder name must not be blank');
+  if (name.trim() === '') throw new AppError(CommonCodes.invalidInput, PortalText.folderNameBlank);
   if ([...name].length > Limits.nameMaxLength) {
-    throw new AppError(
-      CommonCodes.invalidInput,
-      `The folder name must be at most ${Limits.nameMaxLength} characters`,
-    );
+    throw new AppError(CommonCodes.invalidInput, PortalText.folderNameTooLong(Limits.nameMaxLength));
   }
   if (BAD_NAME.test(name) || name === '.' || name === '..') throw new AppError(FileCodes.specialChars);
 }
 
 function normalParent(p: string): string {
   if (p.includes('\0')) throw new AppError(CommonCodes.illegalParams);
-  if (!p.startsWith('/')) throw new AppError(CommonCodes.invalidInput, 'The folder must be an absolute path');
+  if (!p.startsWith('/')) throw new AppError(CommonCodes.invalidInput, PortalText.folderNotAbsolute);
   const segs = p.split('/').filter(Boolean);
   if (segs.some((s) => s === '..' || s === '.'))
-    throw new AppError(CommonCodes.invalidInput, 'The path must not contain . or ..');
+    throw new AppError(CommonCodes.invalidInput, PortalText.pathHasDots);
   return '/' + segs.join('/');
 }
 
@@ -136,7 +134,7 @@ export class ModelCopyService {
     checkName(body.name);
     const parent = normalParent(body.parentPath);
     const rows = await deps.files.rows(modelId);
-    if (rows.length === 0) throw new AppError(FileCodes.notFound, 'This model has no files to copy');
+    if (rows.length === 0) throw new AppError(FileCodes.notFound, PortalText.modelHasNoFiles);
     const info = await deps.efileInfo(userId, body.clusterId);
     const token = await deps.clusterToken(userId, body.clusterId);
     const base = await this.workingBase(info);
@@ -181,7 +179,7 @@ export class ModelCopyService {
     const raw = await this.deps.kv.get(jobKey(jobId));
     const stored = raw ? (JSON.parse(raw) as Stored) : null;
     // Another user's job reads as missing: job ids are not a way to learn about other users' files.
-    if (!stored || stored.owner !== userId) throw new AppError(PortalCodes.notFound, 'No such copy');
+    if (!stored || stored.owner !== userId) throw new AppError(PortalCodes.notFound, PortalText.noSuchCopy);
     return stored.job;
   }
 
@@ -199,7 +197,7 @@ export class ModelCopyService {
     for (const base of order) {
       if (await this.deps.efile(base, info.clusterId, undefined, 0).healthy(5000)) return base;
     }
-    throw new AppError(CommonCodes.unavailable, 'No file service of this centre answers', {
+    throw new AppError(CommonCodes.unavailable, PortalText.centreFileServiceDown, {
       data: { clusterId: info.clusterId, kind: 'AccessError' },
     });
   }
@@ -262,7 +260,7 @@ export class ModelCopyService {
               let sent = 0;
               for await (const chunk of file.stream as AsyncIterable<Buffer>) {
                 if (abort.signal.aborted || archiveClosed)
-                  throw new AppError(CommonCodes.interrupted, 'The copy was cancelled');
+                  throw new AppError(CommonCodes.interrupted, PortalText.copyCancelled);
                 // Never more than the header announced, even if the stored file grew meanwhile.
                 const part = chunk.subarray(0, Math.max(0, row.size - sent));
                 hash.update(part);
@@ -272,7 +270,7 @@ export class ModelCopyService {
                 await flush();
               }
               if (sent !== row.size)
-                throw new AppError(CommonCodes.verificationFailed, `${row.path} does not match its sha256`);
+                throw new AppError(CommonCodes.verificationFailed, PortalText.sha256Mismatch(row.path));
             },
           );
           // A whole file with the wrong bytes: end the archive cleanly instead of cutting the request, so that the
@@ -281,7 +279,7 @@ export class ModelCopyService {
           if (hash.digest('hex') !== row.sha256)
             found.mismatch = new AppError(
               CommonCodes.verificationFailed,
-              `${row.path} does not match its sha256`,
+              PortalText.sha256Mismatch(row.path),
             );
         } finally {
           file.stream.destroy();
@@ -307,10 +305,10 @@ export class ModelCopyService {
           abort.signal,
         )
         .catch(rethrow);
-      if (abort.signal.aborted) throw new AppError(CommonCodes.interrupted, 'The copy was cancelled');
+      if (abort.signal.aborted) throw new AppError(CommonCodes.interrupted, PortalText.copyCancelled);
       if (found.mismatch) throw found.mismatch;
       if (result.skipped.length > 0 || result.files !== rows.length) {
-        throw new AppError(FileCodes.abnormalFile, `Not copied: ${result.skipped.join(', ')}`);
+        throw new AppError(FileCodes.abnormalFile, PortalText.notCopied(result.skipped.join(', ')));
       }
       const token = await deps.clusterToken(userId, job.clusterId);
       await deps.efile(t.base, job.clusterId, token, SMALL_CALL_MS).rename(stagePath, t.name).catch(rethrow);

@@ -8,6 +8,7 @@ import { AppError } from '@hpc/server-kit';
 import type { CatalogStorage } from './catalog-storage';
 import type { CatalogRepository } from './catalog.repository';
 import type { CatalogModelFileTable } from '../../db/tables/catalog.tables';
+import { PortalText } from '../../messages';
 
 /** sha256 (hex) and size of a file, read as a stream. */
 export async function hashFile(file: string): Promise<{ sha256: string; size: number }> {
@@ -69,7 +70,7 @@ export class ModelFilesService {
 
   private async model(id: number) {
     const row = await this.repo.findById('model', id);
-    if (!row) throw new AppError(PortalCodes.notFound, `No model with id ${id}`);
+    if (!row) throw new AppError(PortalCodes.notFound, PortalText.noModelWithId(id));
     return row;
   }
 
@@ -102,7 +103,7 @@ export class ModelFilesService {
   async openRow(row: CatalogModelFileTable): Promise<OpenedModelFile> {
     const { real, size } = await this.storage.resolveFile(row.stored_path);
     if (size !== row.size)
-      throw new AppError(CommonCodes.verificationFailed, `${row.path} changed since it was indexed`);
+      throw new AppError(CommonCodes.verificationFailed, PortalText.fileChangedSinceIndexed(row.path));
     return {
       path: row.path,
       name: path.posix.basename(row.path),

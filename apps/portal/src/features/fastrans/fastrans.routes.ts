@@ -13,6 +13,7 @@ import { packagePath, packageTail } from './client-package';
 import { clientIdentity, LEGACY_CLIENT_ID } from './client-presence';
 import { WebError, type FastransService } from './fastrans.service';
 import type { RelayService } from './relay.service';
+import { PortalText } from '../../messages';
 
 /**
  * The page's fast-transfer calls (a `user` route group: the session, and the CSRF header on the POSTs, which hand out
@@ -95,11 +96,7 @@ export function fastransClientRoutes(
   // The client package, with this portal's origin written into its config file at download time.
   addRoute(app, FastransWebRoutes.clientPackage, async (_req, reply) => {
     const file = packagePath();
-    if (!file)
-      throw new AppError(
-        PortalCodes.notFound,
-        'The fast-transfer client package is not built (npm run build)',
-      );
+    if (!file) throw new AppError(PortalCodes.notFound, PortalText.clientPackageNotBuilt);
     const tail = await packageTail(origins());
     const size = fs.statSync(file).size;
     async function* body() {

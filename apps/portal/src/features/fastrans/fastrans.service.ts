@@ -18,6 +18,7 @@ import { AppError, createClusterTokenVerifier, credentialId, isAppError } from '
 import type { PortalDeps } from '../../deps';
 import type { IdentityServices } from '../identity';
 import type { ClientIdentity, ClientPresence } from './client-presence';
+import { PortalText } from '../../messages';
 
 /** The claim that marks a fast-transfer token (a cluster token limited to the home, valid for the day). */
 export const FASTRANS_USE = FASTRANS_TOKEN_USE;
@@ -81,7 +82,7 @@ export function fastransService(
   function inHome(home: string, input: string): string {
     const p = path.posix.normalize(input);
     if (!p.startsWith('/') || !isUnder(p, path.posix.normalize(home)))
-      throw new AppError(FileCodes.permissionDenied, 'Use fast transfer within your home directory', {
+      throw new AppError(FileCodes.permissionDenied, PortalText.fastransOutsideHome, {
         data: { reason: FastransRefusal.outsideHome },
       });
     return p;
@@ -115,7 +116,7 @@ export function fastransService(
       try {
         dir = decodeURIComponent(directory);
       } catch {
-        throw new AppError(CommonCodes.invalidInput, 'The directory is not URL-encoded');
+        throw new AppError(CommonCodes.invalidInput, PortalText.directoryNotUrlEncoded);
       }
       const { info, expAcct } = await placeOf(userId, clusterId);
       inHome(info.homePath, dir);
@@ -123,7 +124,7 @@ export function fastransService(
       const end = new Date(now);
       end.setHours(23, 59, 59, 999);
       const expiresAt = Math.min(end.getTime(), expAcct ?? Infinity, now + DAY_MS);
-      if (expiresAt <= now) throw new AppError(CommonCodes.userFrozen, 'The account has expired');
+      if (expiresAt <= now) throw new AppError(CommonCodes.userFrozen, PortalText.accountExpired);
       const { kid, privateKey } = deps.signingKeys.active();
       const token = await new SignJWT({
         cun: info.username,
@@ -176,7 +177,7 @@ export function fastransService(
           /* a refusal or no answer: the next instance */
         }
       }
-      throw new AppError(CommonCodes.unavailable, 'No file service of the cluster answers');
+      throw new AppError(CommonCodes.unavailable, PortalText.clusterFileServiceDown);
     },
 
     /** Web server login: the day token (UK) and the client's version; answers a web session token. */

@@ -3,6 +3,7 @@ import type { UserPreferences, UserPreferencesBody, UserProfile } from '@hpc/con
 import { AppError } from '@hpc/server-kit';
 import type { UserRepository } from '../identity';
 import type { UserPreferenceRepository } from './user-preference.repository';
+import { PortalText } from '../../messages';
 
 /** The user centre's own rules: the profile as the user sees it, and preferences kept per user. */
 export function createUserCentreService(deps: {
@@ -48,7 +49,7 @@ export function createUserCentreService(deps: {
           : {}),
       };
       if (Object.keys(patch).length === 0)
-        throw new AppError(CommonCodes.incompleteParams, 'Send language, theme or dashboardEntries');
+        throw new AppError(CommonCodes.incompleteParams, PortalText.preferencesEmpty);
       await preferences.upsert(userId, patch, now());
       return this.preferences(userId);
     },

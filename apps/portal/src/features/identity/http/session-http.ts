@@ -4,6 +4,7 @@ import { CSRF_COOKIE, PortalCodes, SESSION_COOKIE } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { PortalConfig } from '../../../config';
 import type { LiveSession, NewSession, SessionService } from '../services/session.service';
+import { PortalText } from '../../../messages';
 
 /**
  * The HTTP side of sessions: reads the session cookie once per request (cached, so the CSRF hook and the route
@@ -42,8 +43,7 @@ export function createSessionHttp(deps: { sessions: SessionService; config: Port
     /** The live session of a manager, else 401/403. */
     async requireManager(req: FastifyRequest): Promise<LiveSession> {
       const live = await http.requireUser(req);
-      if (live.user.role !== 'manager')
-        throw new AppError(PortalCodes.forbidden, 'Only a manager may do this');
+      if (live.user.role !== 'manager') throw new AppError(PortalCodes.forbidden, PortalText.managerOnly);
       return live;
     },
 

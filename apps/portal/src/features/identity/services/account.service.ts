@@ -13,6 +13,7 @@ import type { UserRepository } from '../data/user.repository';
 import type { AccountRepository } from '../data/account.repository';
 import type { InTransaction } from '../data/repositories';
 import { alertFor, toAccountDetail, toCents } from '../data/account.model';
+import { PortalText } from '../../../messages';
 
 const ACCOUNT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -44,26 +45,28 @@ export interface AccountPatch {
 export function createAccountService({ accounts, clusters, users, transaction, now }: AccountServiceDeps) {
   const mustFind = async (accountId: string) => {
     const row = await accounts.find(accountId);
-    if (!row) throw new AppError(PortalCodes.notFound, `No account ${accountId}`);
+    if (!row) throw new AppError(PortalCodes.notFound, PortalText.noAccount(accountId));
     return row;
   };
   const mustFindUser = async (username: string) => {
     const user = await users.findByUsername(username);
-    if (!user) throw new AppError(PortalCodes.notFound, `No user named ${username}`);
+    if (!user) throw new AppError(PortalCodes.notFound, PortalText.noUserNamed(username));
     return user;
   };
   const checkBalance = (yuan: number) => {
     if (!Number.isFinite(yuan) || Math.abs(yuan) > 1e12)
-      throw new AppError(CommonCodes.invalidInput, 'The balance is not a valid amount');
+      throw new AppError(CommonCodes.invalidInput, PortalText.balanceInvalid);
   };
 
   const insert = async (repo: AccountRepository, input: NewAccount) => {
     if (!ACCOUNT_ID.test(input.accountId)) {
-      throw new AppError(CommonCodes.invalidInput, 'An account id has 1-64 letters, digits, _, - or .');
+      throw new AppError(CommonCodes.invalidInput, PortalText.accountIdInvalid);
     }
-    if (!input.name.trim()) throw new AppError(CommonCodes.incompleteParams, 'The account name is required');
+    if (!input.name.trim()) throw new AppError(CommonCodes.incompleteParams, PortalText.accountNameRequired);
     if (await repo.find(input.accountId)) {
-      throw new AppError(CommonCodes.invalidInput, `The account ${input.accountId} exists`, { status: 409 });
+      throw new AppError(CommonCodes.invalidInput, PortalText.accountExists(input.accountId), {
+        status: 409,
+      });
     }
     checkBalance(input.balance ?? 0);
     await repo.insert({
@@ -93,7 +96,7 @@ export function createAccountService({ accounts, clusters, users, transaction, n
           return;
         }
         if (name !== undefined && !name.trim())
-          throw new AppError(CommonCodes.incompleteParams, 'The account name is required');
+          throw new AppError(CommonCodes.incompleteParams, PortalText.accountNameRequired);
         if (balance !== undefined) checkBalance(balance);
         const patch = {
           ...(name !== undefined ? { name: name.trim() } : {}),
@@ -132,16 +135,15 @@ export function createAccountService({ accounts, clusters, users, transaction, n
     },
 
     async rename(accountId: string, name: string) {
-      if (!name.trim()) throw new AppError(CommonCodes.incompleteParams, 'The account name is required');
+      if (!name.trim()) throw new AppError(CommonCodes.incompleteParams, PortalText.accountNameRequired);
       await mustFind(accountId);
       await accounts.update(accountId, { name: name.trim() });
     },
 
     async addGroup(groupId: string, name: string) {
-      if (!ACCOUNT_ID.test(groupId))
-        throw new AppError(CommonCodes.invalidInput, 'A group id has 1-64 letters, digits, _, - or .');
+      if (!ACCOUNT_ID.test(groupId)) throw new AppError(CommonCodes.invalidInput, PortalText.groupIdInvalid);
       if (await accounts.findGroup(groupId)) {
-        throw new AppError(CommonCodes.invalidInput, `The user group ${groupId} exists`, { status: 409 });
+        throw new AppError(CommonCodes.invalidInput, PortalText.userGroupExists(groupId), { status: 409 });
       }
       await accounts.insertGroup({ group_id: groupId, name: name.trim() || groupId, created_at: now() });
     },
@@ -158,7 +160,7 @@ export function createAccountService({ accounts, clusters, users, transaction, n
       await mustFind(input.accountId);
       const user = await mustFindUser(input.username);
       if (input.groupId && !(await accounts.findGroup(input.groupId))) {
-        throw new AppError(PortalCodes.notFound, `No user group ${input.groupId}`);
+        throw new AppError(PortalCodes.notFound, PortalText.noUserGroup(input.groupId));
       }
       await accounts.upsertMember({
         account_id: input.accountId,
@@ -172,7 +174,7 @@ export function createAccountService({ accounts, clusters, users, transaction, n
     async removeMember(accountId: string, username: string) {
       const user = await mustFindUser(username);
       if ((await accounts.deleteMember(accountId, user.id)) === 0) {
-        throw new AppError(PortalCodes.notFound, `${username} is not a member of ${accountId}`);
+        throw new AppError(PortalCodes.notFound, PortalText.notMember(username, accountId));
       }
     },
 

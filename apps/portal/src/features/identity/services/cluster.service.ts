@@ -24,6 +24,7 @@ import {
   sortClusters,
   toCluster,
 } from '../data/cluster.model';
+import { PortalText } from '../../../messages';
 
 const CLUSTER_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
@@ -37,18 +38,18 @@ export interface ClusterServiceDeps {
 export function createClusterService({ clusters, accounts, now }: ClusterServiceDeps) {
   const mustFind = async (clusterId: string) => {
     const row = await clusters.find(clusterId);
-    if (!row) throw new AppError(PortalCodes.notFound, `No cluster ${clusterId}`);
+    if (!row) throw new AppError(PortalCodes.notFound, PortalText.noCluster(clusterId));
     return row;
   };
 
   const service = {
     async add(input: { clusterId: string; centerName: string; centerNameEn?: string; homeRoot?: string }) {
       if (!CLUSTER_ID.test(input.clusterId))
-        throw new AppError(CommonCodes.invalidInput, 'A cluster id has 1-32 letters, digits, _ or -');
+        throw new AppError(CommonCodes.invalidInput, PortalText.clusterIdInvalid);
       if (!input.centerName.trim())
-        throw new AppError(CommonCodes.incompleteParams, 'The centre name is required');
+        throw new AppError(CommonCodes.incompleteParams, PortalText.centreNameRequired);
       if (await clusters.find(input.clusterId)) {
-        throw new AppError(CommonCodes.invalidInput, `The cluster ${input.clusterId} exists`, {
+        throw new AppError(CommonCodes.invalidInput, PortalText.clusterExists(input.clusterId), {
           status: 409,
         });
       }
@@ -73,7 +74,7 @@ export function createClusterService({ clusters, accounts, now }: ClusterService
     async setParam(clusterId: string, name: string, value: string) {
       await mustFind(clusterId);
       if (!name || name.length > 100)
-        throw new AppError(CommonCodes.invalidInput, 'A param name has 1-100 characters');
+        throw new AppError(CommonCodes.invalidInput, PortalText.paramNameInvalid);
       if (value === '') return clusters.deleteParam(clusterId, name);
       if ((SERVICE_LIST_PARAMS as readonly string[]).includes(name)) {
         service.checkServiceList(value);
@@ -86,7 +87,7 @@ export function createClusterService({ clusters, accounts, now }: ClusterService
       try {
         parsed = JSON.parse(value);
       } catch {
-        throw new AppError(CommonCodes.invalidInput, 'A service list is JSON: [{"url":"…","enable":"true"}]');
+        throw new AppError(CommonCodes.invalidInput, PortalText.serviceListNotJson);
       }
       const ok =
         Array.isArray(parsed) &&
@@ -94,11 +95,7 @@ export function createClusterService({ clusters, accounts, now }: ClusterService
           (e: { url?: unknown; enable?: unknown }) =>
             typeof e?.url === 'string' && e.url !== '' && (e.enable === 'true' || e.enable === 'false'),
         );
-      if (!ok)
-        throw new AppError(
-          CommonCodes.invalidInput,
-          'Each service entry is {"url": "…", "enable": "true" | "false"}',
-        );
+      if (!ok) throw new AppError(CommonCodes.invalidInput, PortalText.serviceEntryInvalid);
     },
 
     setServiceList: (clusterId: string, name: ServiceListParam, entries: readonly ServiceEntry[]) =>
@@ -219,7 +216,7 @@ export function createClusterService({ clusters, accounts, now }: ClusterService
         if (account && account.status !== 'Normal') {
           throw new AppError(
             PortalCodes.accountDisabled,
-            `The account ${account.name} is deactivated: this feature is unavailable in ${cu.centerNameEn || cu.centerName} until the sales manager reactivates it`,
+            PortalText.accountDeactivated(account.name, cu.centerNameEn || cu.centerName),
             { data: { clusterId: cu.clusterId, accountId: account.account_id, centerName: cu.centerName } },
           );
         }
@@ -228,7 +225,7 @@ export function createClusterService({ clusters, accounts, now }: ClusterService
       if (urls.length === 0) {
         throw new AppError(
           CommonCodes.unavailable,
-          `No file service is enabled on ${cu.centerNameEn || cu.centerName}`,
+          PortalText.noFileServiceEnabled(cu.centerNameEn || cu.centerName),
           {
             data: { clusterId: cu.clusterId, kind: cu.params.efileUrl ? 'NoEnableService' : 'NoService' },
           },

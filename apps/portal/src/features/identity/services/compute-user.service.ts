@@ -5,6 +5,7 @@ import type { UserRepository } from '../data/user.repository';
 import type { ClusterRepository } from '../data/cluster.repository';
 import { defaultHome, isValidHome } from '../data/cluster.model';
 import { createClusterService } from './cluster.service';
+import { PortalText } from '../../../messages';
 
 /** POSIX user names as clusters create them (spec §5: lower-case letters, digits, underscores, a letter first). */
 const CLUSTER_USER = /^[a-z_][a-z0-9_-]{0,31}$/;
@@ -30,40 +31,30 @@ export function createComputeUserService(deps: ComputeUserServiceDeps) {
       accountId?: string | null;
     }) {
       const user = await users.findByUsername(input.username);
-      if (!user) throw new AppError(PortalCodes.notFound, `No user named ${input.username}`);
+      if (!user) throw new AppError(PortalCodes.notFound, PortalText.noUserNamed(input.username));
       const cluster = await clusterService.get(input.clusterId);
       const cun = input.clusterUserName ?? input.username;
       if (!CLUSTER_USER.test(cun)) {
-        throw new AppError(
-          CommonCodes.invalidInput,
-          'A compute user name has lower-case letters, digits, _ or -, and starts with a letter',
-        );
+        throw new AppError(CommonCodes.invalidInput, PortalText.computeUserNameInvalid);
       }
       const home = input.homePath ?? defaultHome(cluster.params, cun);
       if (!isValidHome(home, cun)) {
-        throw new AppError(
-          CommonCodes.invalidInput,
-          'The home directory must start with /, end with the compute user name, and have no spaces',
-        );
+        throw new AppError(CommonCodes.invalidInput, PortalText.homeInvalid);
       }
       const taken = await clusters.findComputeUserByName(cluster.clusterId, cun);
       if (taken && taken.user_id !== user.id) {
-        throw new AppError(
-          CommonCodes.invalidInput,
-          `The compute user ${cun} on ${cluster.clusterId} belongs to another user`,
-          {
-            status: 409,
-          },
-        );
+        throw new AppError(CommonCodes.invalidInput, PortalText.computeUserTaken(cun, cluster.clusterId), {
+          status: 409,
+        });
       }
       const accountId = input.accountId ?? null;
       if (accountId) {
         if (!(await accounts.find(accountId)))
-          throw new AppError(PortalCodes.notFound, `No account ${accountId}`);
+          throw new AppError(PortalCodes.notFound, PortalText.noAccount(accountId));
         if (!(await accounts.findMember(accountId, user.id))) {
           throw new AppError(
             CommonCodes.noAccountPermission,
-            `${input.username} is not a member of ${accountId}: add the membership first`,
+            PortalText.notMemberAddFirst(input.username, accountId),
           );
         }
       }
@@ -80,7 +71,7 @@ export function createComputeUserService(deps: ComputeUserServiceDeps) {
     async removeComputeUser(username: string, clusterId: string) {
       const user = await users.findByUsername(username);
       if (!user || (await clusters.deleteComputeUser(user.id, clusterId)) === 0) {
-        throw new AppError(CommonCodes.clusterUserMissing, `${username} has no compute user on ${clusterId}`);
+        throw new AppError(CommonCodes.clusterUserMissing, PortalText.noComputeUser(username, clusterId));
       }
     },
 
@@ -94,7 +85,7 @@ export function createComputeUserService(deps: ComputeUserServiceDeps) {
 
     async revokePath(input: { clusterId: string; path: string; username?: string; groupId?: string }) {
       const found = await clusters.findStoragePath(await service.pathGrant(input));
-      if (!found) throw new AppError(PortalCodes.notFound, 'No such path grant');
+      if (!found) throw new AppError(PortalCodes.notFound, PortalText.noSuchPathGrant);
       await clusters.deleteStoragePath(found.id);
     },
 
@@ -104,22 +95,19 @@ export function createComputeUserService(deps: ComputeUserServiceDeps) {
         /\s|\/\.\.?(\/|$)|\/\//.test(input.path) ||
         input.path.length > 1024
       ) {
-        throw new AppError(
-          CommonCodes.invalidInput,
-          'A storage path is absolute and normalised, without spaces',
-        );
+        throw new AppError(CommonCodes.invalidInput, PortalText.storagePathInvalid);
       }
       if (Boolean(input.username) === Boolean(input.groupId)) {
-        throw new AppError(CommonCodes.incompleteParams, 'Grant a path to exactly one of a user or a group');
+        throw new AppError(CommonCodes.incompleteParams, PortalText.grantOneOf);
       }
       let userId: number | null = null;
       if (input.username) {
         const user = await users.findByUsername(input.username);
-        if (!user) throw new AppError(PortalCodes.notFound, `No user named ${input.username}`);
+        if (!user) throw new AppError(PortalCodes.notFound, PortalText.noUserNamed(input.username));
         userId = user.id;
       }
       if (input.groupId && !(await accounts.findGroup(input.groupId))) {
-        throw new AppError(PortalCodes.notFound, `No user group ${input.groupId}`);
+        throw new AppError(PortalCodes.notFound, PortalText.noUserGroup(input.groupId));
       }
       const path = input.path.length > 1 ? input.path.replace(/\/+$/, '') : input.path;
       return { cluster_id: input.clusterId, path, user_id: userId, group_id: input.groupId ?? null };

@@ -5,6 +5,7 @@ import { AppError } from '@hpc/server-kit';
 import type { PortalConfig } from '../../../config';
 import type { UserService } from './user.service';
 import type { UserRow } from '../data/user.repository';
+import { PortalText } from '../../../messages';
 
 /** How long a started single sign-on may take before its state is forgotten. */
 const ATTEMPT_TTL_MS = 10 * 60_000;
@@ -52,10 +53,7 @@ export function createOidcService(deps: { config: PortalConfig; kv: KvStore; use
       .catch((e: unknown) => {
         // Forget the failure so the next attempt discovers again (the provider may just have been down).
         discovered = undefined;
-        throw new AppError(
-          CommonCodes.authServer,
-          `Cannot reach the single sign-on provider: ${(e as Error).message}`,
-        );
+        throw new AppError(CommonCodes.authServer, PortalText.ssoProviderUnreachable((e as Error).message));
       });
     return discovered;
   };
@@ -65,7 +63,7 @@ export function createOidcService(deps: { config: PortalConfig; kv: KvStore; use
 
     /** The provider's authorization URL for a new attempt, and the state to keep in the browser's cookie. */
     async begin(redirectTo: string, callbackUrl: string): Promise<{ url: string; state: string }> {
-      if (!enabled) throw new AppError(PortalCodes.notFound, 'Single sign-on is not configured');
+      if (!enabled) throw new AppError(PortalCodes.notFound, PortalText.ssoNotConfigured);
       const oidc = await configuration();
       const verifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
@@ -92,15 +90,14 @@ export function createOidcService(deps: { config: PortalConfig; kv: KvStore; use
       stateCookie: string | undefined,
     ): Promise<{ user: UserRow; redirectTo: string }> {
       const state = query.get('state');
-      if (!state || state !== stateCookie)
-        throw new AppError(PortalCodes.csrf, 'The single sign-on state does not match');
+      if (!state || state !== stateCookie) throw new AppError(PortalCodes.csrf, PortalText.ssoStateMismatch);
       const key = `oidc:${state}`;
       const raw = await kv.get(key);
       await kv.del(key);
-      if (!raw)
-        throw new AppError(PortalCodes.unauthorized, 'The single sign-on attempt expired, please try again');
+      if (!raw) throw new AppError(PortalCodes.unauthorized, PortalText.ssoExpired);
       const attempt = JSON.parse(raw) as Attempt;
       const error = query.get('error');
+      // The provider's own words, relayed as it said them (in its language, not ours).
       if (error) throw new AppError(PortalCodes.loginFailed, query.get('error_description') ?? error);
 
       const oidc = await configuration();
@@ -115,7 +112,7 @@ export function createOidcService(deps: { config: PortalConfig; kv: KvStore; use
           idTokenExpected: true,
         });
       } catch (e) {
-        throw new AppError(PortalCodes.loginFailed, `Single sign-on failed: ${(e as Error).message}`);
+        throw new AppError(PortalCodes.loginFailed, PortalText.ssoFailed((e as Error).message));
       }
       const idClaims = tokens.claims()!;
       // Providers put the profile in the userinfo answer (OpenID Connect Core §5.4); the ID token is the fallback.
@@ -135,7 +132,7 @@ export function createOidcService(deps: { config: PortalConfig; kv: KvStore; use
           email,
         },
       );
-      if (user.status !== 'active') throw new AppError(PortalCodes.loginFailed, 'This user is disabled');
+      if (user.status !== 'active') throw new AppError(PortalCodes.loginFailed, PortalText.userDisabled);
       return { user, redirectTo: attempt.redirectTo };
     },
   };

@@ -5,6 +5,7 @@ import type { SessionRepository } from '../data/session.repository';
 import type { UserRepository, UserRow } from '../data/user.repository';
 import { PASSWORD_MIN_LENGTH, hashPassword, verifyPassword } from '../data/password';
 import { sidOf } from './session.service';
+import { PortalText } from '../../../messages';
 
 /** Login names: a letter, then letters, digits, `_`, `-` or `.`; at most 64 (POSIX-friendly, spec §5). */
 const USERNAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
@@ -49,10 +50,7 @@ export function createUserService(deps: {
 
   const checkPassword = (password: string) => {
     if (password.length < PASSWORD_MIN_LENGTH) {
-      throw new AppError(
-        CommonCodes.invalidInput,
-        `The password must have at least ${PASSWORD_MIN_LENGTH} characters`,
-      );
+      throw new AppError(CommonCodes.invalidInput, PortalText.passwordTooShort(PASSWORD_MIN_LENGTH));
     }
   };
 
@@ -60,7 +58,7 @@ export function createUserService(deps: {
     /** The user, or AppError 404 naming the missing user name. */
     async get(username: string): Promise<UserRow> {
       const user = await users.findByUsername(username);
-      if (!user) throw new AppError(PortalCodes.notFound, `No user named ${username}`);
+      if (!user) throw new AppError(PortalCodes.notFound, PortalText.noUserNamed(username));
       return user;
     },
 
@@ -68,14 +66,11 @@ export function createUserService(deps: {
 
     async add(input: NewUser): Promise<UserRow> {
       if (!USERNAME.test(input.username)) {
-        throw new AppError(
-          CommonCodes.invalidInput,
-          'A user name starts with a letter and has letters, digits, _, - or . (at most 64)',
-        );
+        throw new AppError(CommonCodes.invalidInput, PortalText.usernameInvalid);
       }
       if (input.password !== undefined) checkPassword(input.password);
       if (await users.findByUsername(input.username)) {
-        throw new AppError(CommonCodes.invalidInput, `The user name ${input.username} exists`, {
+        throw new AppError(CommonCodes.invalidInput, PortalText.usernameExists(input.username), {
           status: 409,
         });
       }
@@ -126,7 +121,7 @@ export function createUserService(deps: {
       const hash = password === undefined ? undefined : await hashPassword(password);
       const { userId, ended } = await transaction(async (repos) => {
         const user = await repos.users.findByUsername(username);
-        if (!user) throw new AppError(PortalCodes.notFound, `No user named ${username}`);
+        if (!user) throw new AppError(PortalCodes.notFound, PortalText.noUserNamed(username));
         await repos.users.update(user.id, {
           ...(hash !== undefined ? { password_hash: hash } : {}),
           ...(fullName !== undefined ? { full_name: fullName } : {}),
