@@ -42,6 +42,9 @@ describe('E-File in the browser', () => {
     await create(page, '文件夹', 'e2e-up');
     await nameLink(page, 'e2e-up').click();
     await page.waitForURL((u) => u.searchParams.get('path') === `${HOME}/e2e-up`);
+    // The address changes a moment before the page renders the folder; files picked in between would go where the
+    // page still is (no user is that quick, a test is): wait for the path bar to show the folder.
+    await expect.poll(() => page.getByTestId('efile-goto').inputValue()).toBe(`${HOME}/e2e-up`);
     const src = path.join(env.work, 'nested');
     const files = {
       'a.txt': 'alpha\n',
