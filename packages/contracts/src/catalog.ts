@@ -235,8 +235,14 @@ export const ModelCopyJob = Type.Object({
   bytesTotal: Type.Number(),
   filesDone: Type.Integer(),
   filesTotal: Type.Integer(),
-  /** On error: the code of spec §8 and the message. */
-  error: Type.Union([Type.Object({ code: Type.String(), msg: Type.String() }), Type.Null()]),
+  /**
+   * On error: the code of spec §8 and the message, in the language the progress call asked for (`Accept-Language`)
+   * when the portal has it in that language; `lang` says which (a message relayed from efile stays English).
+   */
+  error: Type.Union([
+    Type.Object({ code: Type.String(), msg: Type.String(), lang: Type.String() }),
+    Type.Null(),
+  ]),
   startedAt: Type.Integer(),
   updatedAt: Type.Integer(),
 });

@@ -267,4 +267,52 @@ describe('model copy archive', () => {
     expect(stored.destroyed).toBe(true);
     await kv.close();
   });
+
+  it("answers a failed copy in the language each progress call asks for, efile's own words in English", async () => {
+    // efile takes the archive but skips the file: the portal's own refusal, written in both languages.
+    const { efile } = fakeEfile(async (req) => {
+      for await (const _ of req.stream!);
+      return { code: '0', msg: '', data: { files: 0, skipped: [ROW.path] } };
+    });
+    const { service, kv } = copyService(
+      {
+        rows: async () => [ROW],
+        openRow: async () => ({ ...ROW, name: ROW.path, stream: Readable.from([BYTES]) }) as never,
+      },
+      efile,
+    );
+    const job = await service.start(7, 1, { clusterId: 'c1', parentPath: '/home/u', name: 'model' });
+    expect((await settled(service, job.jobId)).state).toBe('error');
+    expect((await service.progress(7, job.jobId, 'zh-CN,zh;q=0.9,en;q=0.8')).error).toEqual({
+      code: '1028',
+      msg: `未复制：${ROW.path}`,
+      lang: 'zh-CN',
+    });
+    const english = { code: '1028', msg: `Not copied: ${ROW.path}`, lang: 'en-US' };
+    expect((await service.progress(7, job.jobId, 'en-US')).error).toEqual(english);
+    expect((await service.progress(7, job.jobId)).error).toEqual(english);
+    expect((await service.cancel(7, job.jobId, 'zh-CN')).error?.lang).toBe('zh-CN');
+    await kv.close();
+
+    // A refusal relayed from efile is only in the words efile sent (English): said so, for the web to translate its code.
+    const relayed = fakeEfile(async (req) => {
+      for await (const _ of req.stream!);
+      return { code: '1022', msg: 'Not a folder: /home/u/x', data: null };
+    });
+    const second = copyService(
+      {
+        rows: async () => [ROW],
+        openRow: async () => ({ ...ROW, name: ROW.path, stream: Readable.from([BYTES]) }) as never,
+      },
+      relayed.efile,
+    );
+    const other = await second.service.start(7, 1, { clusterId: 'c1', parentPath: '/home/u', name: 'model' });
+    await settled(second.service, other.jobId);
+    expect((await second.service.progress(7, other.jobId, 'zh-CN')).error).toEqual({
+      code: '1022',
+      msg: 'Not a folder: /home/u/x',
+      lang: 'en-US',
+    });
+    await second.kv.close();
+  });
 });

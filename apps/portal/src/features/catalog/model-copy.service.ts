@@ -3,7 +3,7 @@ import { Readable, type Writable } from 'node:stream';
 import tar from 'tar-stream';
 import { ApiError, type EfileCalls } from '@hpc/api-client';
 import type { EfileInfo, ModelCopyBody, ModelCopyJob } from '@hpc/contracts';
-import { CommonCodes, FileCodes, Limits, PortalCodes } from '@hpc/contracts';
+import { CommonCodes, FileCodes, Limits, PortalCodes, localisedErrorMessage } from '@hpc/contracts';
 import { AppError, isAppError, type KvStore } from '@hpc/server-kit';
 import type { CatalogModelFileTable } from '../../db/tables/catalog.tables';
 import { efileFailure } from '../../efile-client';
@@ -84,9 +84,24 @@ const jobKey = (id: string) => `model-copy:job:${id}`;
 const lockKey = (userId: number) => `model-copy:lock:${userId}`;
 const cancelKey = (id: string) => `model-copy:cancel:${id}`;
 
+/**
+ * A job as the store keeps it: its error with both texts (the English `msg` and the Chinese when the portal wrote
+ * one), so each progress call answers in the language it asks for, whichever instance or language started it.
+ */
+type CopyJob = Omit<ModelCopyJob, 'error'> & {
+  error: { code: string; msg: string; zh: string | null } | null;
+};
+
 interface Stored {
   owner: number;
-  job: ModelCopyJob;
+  job: CopyJob;
+}
+
+/** A stored job as the contract answers it, its error in the caller's language (`Accept-Language`). */
+function answered(job: CopyJob, acceptLanguage: string | undefined): ModelCopyJob {
+  if (!job.error) return { ...job, error: null };
+  const { code, msg, zh } = job.error;
+  return { ...job, error: { code, ...localisedErrorMessage(code, msg, acceptLanguage, zh) } };
 }
 
 // eslint-disable-next-line no-control-regex
@@ -150,7 +165,7 @@ export class ModelCopyService {
     try {
       const upload = await efile.linuxUpload(parent).catch(rethrow);
       const now = deps.now();
-      const job: ModelCopyJob = {
+      const job: CopyJob = {
         jobId,
         modelId,
         clusterId: body.clusterId,
@@ -166,7 +181,7 @@ export class ModelCopyService {
       };
       await this.save(userId, job);
       const stage = `.${body.name.slice(0, 40)}.copy-${jobId.slice(0, 8)}`;
-      const answer = { ...job };
+      const answer = answered(job, undefined);
       void this.run(userId, job, rows, { base, parent, stage, name: body.name, uploadToken: upload.token });
       return answer;
     } catch (e) {
@@ -175,20 +190,26 @@ export class ModelCopyService {
     }
   }
 
-  async progress(userId: number, jobId: string): Promise<ModelCopyJob> {
+  /** The job's progress; its error in the language of `acceptLanguage` (the request's header). */
+  async progress(userId: number, jobId: string, acceptLanguage?: string): Promise<ModelCopyJob> {
+    return answered(await this.stored(userId, jobId), acceptLanguage);
+  }
+
+  async cancel(userId: number, jobId: string, acceptLanguage?: string): Promise<ModelCopyJob> {
+    const job = await this.stored(userId, jobId);
+    if (job.state === 'running') {
+      await this.deps.kv.set(cancelKey(jobId), '1', JOB_TTL_MS);
+      this.running.get(jobId)?.abort();
+    }
+    return answered(job, acceptLanguage);
+  }
+
+  private async stored(userId: number, jobId: string): Promise<CopyJob> {
     const raw = await this.deps.kv.get(jobKey(jobId));
     const stored = raw ? (JSON.parse(raw) as Stored) : null;
     // Another user's job reads as missing: job ids are not a way to learn about other users' files.
     if (!stored || stored.owner !== userId) throw new AppError(PortalCodes.notFound, PortalText.noSuchCopy);
     return stored.job;
-  }
-
-  async cancel(userId: number, jobId: string): Promise<ModelCopyJob> {
-    const job = await this.progress(userId, jobId);
-    if (job.state !== 'running') return job;
-    await this.deps.kv.set(cancelKey(jobId), '1', JOB_TTL_MS);
-    this.running.get(jobId)?.abort();
-    return job;
   }
 
   /** The first of the cluster's enabled efile instances (the round-robin pick first) whose health check answers. */
@@ -202,7 +223,7 @@ export class ModelCopyService {
     });
   }
 
-  private async save(userId: number, job: ModelCopyJob): Promise<void> {
+  private async save(userId: number, job: CopyJob): Promise<void> {
     job.updatedAt = this.deps.now();
     await this.deps.kv.set(
       jobKey(job.jobId),
@@ -213,7 +234,7 @@ export class ModelCopyService {
 
   private async run(
     userId: number,
-    job: ModelCopyJob,
+    job: CopyJob,
     rows: CatalogModelFileTable[],
     t: { base: string; parent: string; stage: string; name: string; uploadToken: string },
   ): Promise<void> {
@@ -320,8 +341,8 @@ export class ModelCopyService {
       job.error = cancelled
         ? null
         : isAppError(e)
-          ? { code: e.code, msg: e.message }
-          : { code: CommonCodes.unavailable, msg: (e as Error).message };
+          ? { code: e.code, msg: e.message, zh: e.zh }
+          : { code: CommonCodes.unavailable, msg: (e as Error).message, zh: null };
       if (!cancelled && !isAppError(e)) deps.warn(e, 'model copy failed');
       await this.removeStage(userId, job.clusterId, t.base, stagePath);
     } finally {

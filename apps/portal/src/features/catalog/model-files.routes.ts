@@ -35,10 +35,10 @@ export function modelCopyRoutes(app: AppServer, copies: ModelCopyService, http: 
   });
 
   addRoute(app, ModelRoutes.copyProgress, async (req) =>
-    ok(await copies.progress(http.live(req).user.id, req.params.jobId)),
+    ok(await copies.progress(http.live(req).user.id, req.params.jobId, req.headers['accept-language'])),
   );
 
   addRoute(app, ModelRoutes.cancelCopy, async (req) =>
-    ok(await copies.cancel(http.live(req).user.id, req.params.jobId)),
+    ok(await copies.cancel(http.live(req).user.id, req.params.jobId, req.headers['accept-language'])),
   );
 }

@@ -3,7 +3,8 @@ import { Alert, Button, Form, Input, Modal, Progress, Select, Space, Typography 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { DIRECT_MESSAGE_CODES, Limits, type ModelCopyJob } from '@hpc/contracts';
+import { Limits, type ModelCopyJob } from '@hpc/contracts';
+import { ApiError } from '@hpc/api-client';
 import { errorMessage } from '../../../shared/api/error-message';
 import { pick } from '../../../shared/i18n/languages';
 import { useClusters } from '../../clusters';
@@ -85,8 +86,9 @@ export function CopyToEfileDialog({ open, onClose, modelId, defaultName }: Props
     start.reset();
   };
 
+  // A failed copy's error as a failed call's: its message shown only when it is in the user's language.
   const jobError = (e: NonNullable<ModelCopyJob['error']>) =>
-    DIRECT_MESSAGE_CODES.includes(e.code) && e.msg ? e.msg : t(`errors.${e.code}`, { defaultValue: e.msg });
+    errorMessage(new ApiError({ ...e, kind: 'api', status: 200 }), t);
 
   const footer = job
     ? [
