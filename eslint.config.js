@@ -235,14 +235,19 @@ export default tseslint.config(
   {
     // A server's message for the occasion is a pair from its catalogue (`src/messages.ts`), answered in the
     // request's language (DECISIONS.md, "Server messages"): never an English literal at the throw.
-    files: ['apps/{portal,efile,jobs,eshell}/src/**/*.ts', 'packages/{server-kit,cluster-kit}/src/**/*.ts'],
+    // The fast-transfer client's refusals (`ClientError`, `RemoteError`) and the portal's answers to it
+    // (`WebError`) reach the page the same way.
+    files: [
+      'apps/{portal,efile,jobs,eshell,fastrans}/src/**/*.ts',
+      'packages/{server-kit,cluster-kit}/src/**/*.ts',
+    ],
     ignores: ['**/*.test.ts', '**/*.test-fixture.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         ...['Literal', 'TemplateLiteral', 'BinaryExpression', 'ConditionalExpression'].map((kind) => ({
-          selector: `NewExpression[callee.name='AppError'] > ${kind}.arguments:nth-child(2)`,
-          message: "an AppError's message is a ServerText of the package's catalogue (src/messages.ts)",
+          selector: `NewExpression[callee.name=/^(AppError|ClientError|RemoteError|WebError)$/] > ${kind}.arguments:nth-child(2)`,
+          message: "a refusal's message is a ServerText of the package's catalogue (src/messages.ts)",
         })),
       ],
     },

@@ -123,12 +123,22 @@ describe('fast-transfer client against the portal and efile', () => {
       const page = await Page.open(c.port, base);
       const check = await page.send('check', { sign: 'abc123' });
       expect(check).toMatchObject({ code: '0', data: { sign: 'abc123', protocolVersion: 1 } });
-      expect((await page.send('upload', { path: '/x', local: '/etc/passwd' })).code).toBe('30003');
-      expect((await page.send('nope')).code).toBe('2001');
+      // Each refusal of the client's own in both languages: the page shows the one of its language.
+      expect(await page.send('upload', { path: '/x', local: '/etc/passwd' })).toMatchObject({
+        code: '30003',
+        msg: 'Log in first',
+        zh: '请先登录',
+      });
+      expect(await page.send('nope')).toMatchObject({
+        code: '2001',
+        msg: 'Unknown action nope',
+        zh: '未知操作 nope',
+      });
       // Checked against contracts' table before the action runs, the first field at fault named.
       expect(await page.send('get_task_info', { control: 'pause' })).toMatchObject({
         code: '2001',
         msg: 'task_id is required',
+        zh: '缺少 task_id',
       });
       page.close();
     } finally {

@@ -16,6 +16,7 @@ import { ClientError, Owner, type Session } from './session';
 import { RemoteError } from './transfer/remote';
 import type { Runner } from './transfer/runner';
 import { CLIENT_VERSION, PROTOCOL_VERSION } from './version';
+import { FastransText } from './messages';
 
 /** A request as it arrives: the action's name, the page's id for the answer, the action's fields. */
 export interface Request {
@@ -27,6 +28,8 @@ export interface Answer {
   id: number;
   code: string;
   msg: string;
+  /** The refusal's Chinese, when the client wrote it (its own `FastransText`), for a page in Chinese. */
+  zh?: string;
   data: unknown;
 }
 
@@ -48,7 +51,8 @@ function validated<A extends FastransLocalAction>(action: A, m: Request): Fastra
     first?.instancePath.split('/')[1] ??
     'request';
   const missing = ['required', 'type', 'minLength', 'minItems', 'anyOf'].includes(first?.keyword ?? '');
-  throw new ClientError(FastransCodes.badRequest, `${field} ${missing ? 'is required' : 'is not valid'}`);
+  const text = missing ? FastransText.fieldRequired(field) : FastransText.fieldInvalid(field);
+  throw new ClientError(FastransCodes.badRequest, text);
 }
 
 /** A field of one or more paths as a list. */
@@ -61,12 +65,9 @@ const listOf = (v: string | string[]) => (Array.isArray(v) ? v : [v]);
 export function downloadTarget(local: string, home = os.homedir()): void {
   const segs = path.resolve(local).split(path.sep).filter(Boolean);
   if (path.resolve(local) === path.resolve(home) || path.resolve(local) === path.parse(local).root)
-    throw new ClientError(
-      FastransCodes.refused,
-      'Choose a folder inside your home folder to download into, not the home itself',
-    );
+    throw new ClientError(FastransCodes.refused, FastransText.homeItself);
   if (segs.some((s) => s.startsWith('.')))
-    throw new ClientError(FastransCodes.refused, 'Downloads do not go into hidden folders');
+    throw new ClientError(FastransCodes.refused, FastransText.hiddenFolder);
 }
 
 /**
@@ -97,7 +98,7 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
   // Logins one at a time: two pages logging in as two users at once must not both pass the owner check.
   let logins: Promise<unknown> = Promise.resolve();
   const remote = () => {
-    if (!session.remote) throw new ClientError(FastransCodes.notLoggedIn, 'Log in first');
+    if (!session.remote) throw new ClientError(FastransCodes.notLoggedIn, FastransText.logInFirst);
     return session.remote;
   };
 
@@ -121,7 +122,7 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
       return turn;
     },
     async servers() {
-      if (!session.info) throw new ClientError(FastransCodes.notLoggedIn, 'Log in first');
+      if (!session.info) throw new ClientError(FastransCodes.notLoggedIn, FastransText.logInFirst);
       return { servers: session.info.servers };
     },
     async list(m) {
@@ -155,10 +156,10 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
       const tasks = [];
       for (const p of picks) {
         const st = await fs.lstat(p).catch(() => null);
-        if (!st) throw new ClientError(FastransCodes.notFound, `${p} does not exist`);
+        if (!st) throw new ClientError(FastransCodes.notFound, FastransText.noSuchPath(p));
         const want = m.type ?? (st.isDirectory() ? 1 : 0);
-        if ((want === 1) !== st.isDirectory())
-          throw new ClientError(FastransCodes.badRequest, `${p} is not a ${want === 1 ? 'folder' : 'file'}`);
+        const text = want === 1 ? FastransText.notAFolder(p) : FastransText.notAFile(p);
+        if ((want === 1) !== st.isDirectory()) throw new ClientError(FastransCodes.badRequest, text);
         tasks.push(await runner.addUpload(p, target, m.cover === true || m.overwrite === true));
       }
       return { tasks };
@@ -176,7 +177,8 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
     },
     async remove(m) {
       const paths = m.paths ?? m.path;
-      if (paths === undefined) throw new ClientError(FastransCodes.badRequest, 'paths is required');
+      if (paths === undefined)
+        throw new ClientError(FastransCodes.badRequest, FastransText.fieldRequired('paths'));
       return remote().call('POST', '/remove.action?recursive=true', { paths: listOf(paths) });
     },
     async rename(m) {
@@ -207,7 +209,7 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
       const p = m.path;
       if (m.local === true) {
         const st = await fs.lstat(p).catch(() => null);
-        if (!st) throw new ClientError(FastransCodes.notFound, `${p} does not exist`);
+        if (!st) throw new ClientError(FastransCodes.notFound, FastransText.noSuchPath(p));
         return { path: p, dir: st.isDirectory(), size: st.size, mtime: st.mtimeMs };
       }
       return remote().call('POST', '/exist.action', { path: p });
@@ -227,7 +229,7 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
       const id = m.task_id;
       if (m.control) await runner.control(id, m.control);
       const info = runner.info(id);
-      if (!info) throw new ClientError(FastransCodes.notFound, 'No such task');
+      if (!info) throw new ClientError(FastransCodes.notFound, FastransText.noSuchTask);
       return info;
     },
     async logout() {
@@ -239,15 +241,17 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
 
   return async function handle(m: Request, origin: string): Promise<Answer> {
     const id = typeof m.id === 'number' ? m.id : 0;
-    if (!Object.hasOwn(actions, m.action))
-      return { id, code: FastransCodes.badRequest, msg: `Unknown action ${String(m.action)}`, data: null };
+    if (!Object.hasOwn(actions, m.action)) {
+      const { en, zh } = FastransText.unknownAction(String(m.action));
+      return { id, code: FastransCodes.badRequest, msg: en, zh, data: null };
+    }
     const action = m.action as FastransLocalAction;
     try {
       const run = actions[action] as (m: unknown, origin: string) => Promise<unknown>;
       return { id, code: FastransCodes.ok, msg: '', data: await run(validated(action, m), origin) };
     } catch (e) {
       if (e instanceof ClientError || e instanceof RemoteError)
-        return { id, code: e.code, msg: e.message, data: e.data };
+        return { id, code: e.code, msg: e.message, ...(e.zh ? { zh: e.zh } : {}), data: e.data };
       return { id, code: FastransCodes.transferFailed, msg: (e as Error).message, data: null };
     }
   };

@@ -4,6 +4,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { loopbackPeerUid } from './peer';
 import { FastransCodes } from '@hpc/contracts';
 import type { Answer, Request } from './protocol';
+import { FastransText } from './messages';
 
 export interface LocalServerOptions {
   ports: number[];
@@ -103,7 +104,13 @@ export async function startLocalServer(opts: LocalServerOptions) {
           if (!m || typeof m !== 'object' || typeof m.action !== 'string') throw new Error('not a request');
         } catch {
           ws.send(
-            JSON.stringify({ id: 0, code: FastransCodes.badRequest, msg: 'Send JSON requests', data: null }),
+            JSON.stringify({
+              id: 0,
+              code: FastransCodes.badRequest,
+              msg: FastransText.notJson.en,
+              zh: FastransText.notJson.zh,
+              data: null,
+            }),
           );
           return;
         }

@@ -1,6 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { FastransCodes, FastransRefusal, CommonCodes, type FastransLocalLogin } from '@hpc/contracts';
+import {
+  FastransCodes,
+  FastransRefusal,
+  CommonCodes,
+  type FastransLocalLogin,
+  type ServerText,
+} from '@hpc/contracts';
 import {
   ApiClient,
   ApiError,
@@ -12,6 +18,7 @@ import { nodeFetch } from './transfer/http';
 import { Remote } from './transfer/remote';
 import { writeAtomic } from './store/history';
 import { CLIENT_VERSION } from './version';
+import { FastransText } from './messages';
 
 /** Where the client is logged in: what its `login` action answers the page (contracts' local action table). */
 export type LoginInfo = FastransLocalLogin;
@@ -19,14 +26,19 @@ export type LoginInfo = FastransLocalLogin;
 /** After a failed renewal of the web login, the relay polls again this much later. */
 const RENEW_RETRY_MS = 60_000;
 
-/** A result code of the fast-transfer web server or the client (spec §8 client codes). */
+/**
+ * A result code of the fast-transfer web server or the client (spec §8 client codes). The client's own refusals
+ * are `FastransText` pairs and keep their Chinese (`zh`); one relayed from the portal is a plain string (zh null).
+ */
 export class ClientError extends Error {
+  readonly zh: string | null;
   constructor(
     readonly code: string,
-    msg: string,
+    msg: string | ServerText,
     readonly data: unknown = null,
   ) {
-    super(msg);
+    super(typeof msg === 'string' ? msg : msg.en);
+    this.zh = typeof msg === 'string' ? null : msg.zh;
   }
 }
 
@@ -50,11 +62,8 @@ async function web<T>(call: Promise<T>): Promise<T> {
     if (!(e instanceof ApiError)) throw e;
     if (e.kind === 'api') throw new ClientError(e.code, e.msg, e.data);
     if (e.kind === 'http')
-      throw new ClientError(
-        FastransCodes.webServerHttp,
-        `The fast-transfer web server answered HTTP ${e.status}`,
-      );
-    throw new ClientError(FastransCodes.timeout, `The portal does not answer: ${e.msg}`);
+      throw new ClientError(FastransCodes.webServerHttp, FastransText.webServerHttp(String(e.status)));
+    throw new ClientError(FastransCodes.timeout, FastransText.portalSilent(e.msg));
   }
 }
 
@@ -83,7 +92,7 @@ export class Owner {
     } catch {
       /* below */
     }
-    throw new ClientError(FastransCodes.badRequest, 'The login token is not a day token');
+    throw new ClientError(FastransCodes.badRequest, FastransText.notDayToken);
   }
 
   async get(): Promise<{ portal: string; sub: string } | null> {
@@ -98,11 +107,9 @@ export class Owner {
   async check(who: { portal: string; sub: string }): Promise<void> {
     const owner = await this.get();
     if (owner && (owner.portal !== who.portal || owner.sub !== who.sub))
-      throw new ClientError(
-        FastransCodes.refused,
-        'This fast-transfer client belongs to another portal user: run `fastrans unpair` on it to free it',
-        { reason: FastransRefusal.otherOwner },
-      );
+      throw new ClientError(FastransCodes.refused, FastransText.otherOwner, {
+        reason: FastransRefusal.otherOwner,
+      });
   }
 
   /** Pairs with the first owner to log in (after the portal accepted the token). */
@@ -145,8 +152,7 @@ export class Session {
     const me = await web(api.login(uk));
     const { servers } = await web(api.servers(me.token));
     const urls = servers.map((s) => new URL(s.url, portal + '/').toString().replace(/\/$/, ''));
-    if (urls.length === 0)
-      throw new ClientError(CommonCodes.noChange, 'No file service is enabled on the cluster');
+    if (urls.length === 0) throw new ClientError(CommonCodes.noChange, FastransText.noFileService);
     this.api = api;
     this.webToken = me.token;
     this.uk = uk;

@@ -190,4 +190,25 @@ export const PortalText = {
     en: 'The fast-transfer client package is not built (npm run build)',
     zh: '快传客户端安装包尚未构建（npm run build）',
   },
+  // The fast-transfer web server (the client's calls) and the relay (the page's actions for the client).
+  webLoginRevoked: { en: 'This login has been revoked: log in again', zh: '此登录已被撤销，请重新登录' },
+  webTokenGone: { en: 'This token is no longer valid: log in again', zh: '此令牌已失效，请重新登录' },
+  webUserDisabled: { en: 'The user or account is disabled', zh: '用户或账户已停用' },
+  webAccountExpired: { en: 'The account has expired', zh: '账户已过期' },
+  clientTooOld: { en: 'The client is too old, please update it', zh: '客户端版本过旧，请更新' },
+  webLogInFirst: { en: 'Log in first', zh: '请先登录' },
+  webTokenInvalid: { en: 'Invalid login token', zh: '登录令牌无效' },
+  webTokenExpired: { en: 'Invalid or expired login token', zh: '登录令牌无效或已过期' },
+  notFastransToken: { en: 'Not a fast-transfer token', zh: '不是快传令牌' },
+  webNotLoggedIn: {
+    en: 'Not logged in to the fast-transfer web server',
+    zh: '未登录快传 Web 服务',
+  },
+  webUnknownCall: (call: string) => ({ en: `Unknown call ${call}`, zh: `未知调用 ${call}` }),
+  clientNotRunning: { en: 'The fast-transfer client is not running', zh: '快传客户端未运行' },
+  chooseClient: {
+    en: 'Several fast-transfer clients are running: choose one',
+    zh: '有多个快传客户端正在运行，请选择一个',
+  },
+  clientSilent: { en: 'The fast-transfer client did not answer', zh: '快传客户端没有响应' },
 } satisfies Record<string, ServerText | ((...values: never[]) => ServerText)>;

@@ -107,7 +107,7 @@ export function fastransWebApi(client: ApiClient, version: string, who?: Fastran
     relayAnswer: (
       token: string,
       n: number,
-      answer: { code: string; msg: string; data: unknown },
+      answer: { code: string; msg: string; zh?: string; data: unknown },
       timeoutMs: number,
     ) =>
       client.request(

@@ -287,6 +287,8 @@ export const FastransWebQuery = Type.Object({ token: Type.Optional(Type.String({
 export const FastransClientAnswer = Type.Object({
   code: Type.String(),
   msg: Type.String(),
+  /** The Chinese of the client's own refusal (its `FastransText`); the relay answers the page in its language. */
+  zh: Type.Optional(Type.String()),
   data: Type.Unknown(),
 });
 

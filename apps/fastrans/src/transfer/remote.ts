@@ -6,19 +6,31 @@ import {
   type FastransCalls,
   type ManifestLine,
 } from '@hpc/api-client';
-import { CommonCodes, PortalCodes, sha256OfContentDigest, type TransferFileRef } from '@hpc/contracts';
+import {
+  CommonCodes,
+  PortalCodes,
+  sha256OfContentDigest,
+  type ServerText,
+  type TransferFileRef,
+} from '@hpc/contracts';
 import { NetworkError, nodeFetch, rangeBodyOf } from './http';
 import { RangeBuffers, sha256Of } from './local';
 import { DEFAULT_LIMITS } from '../engine/task';
 
-/** An answer of efile with a code other than "0". `auth` for refused tokens (the task waits for a new login). */
+/**
+ * An answer of efile with a code other than "0" (its words, a plain string), or the runner's own refusal of a
+ * transfer (a `FastransText` pair, its Chinese kept in `zh`). `auth` for refused tokens (the task waits for a new
+ * login).
+ */
 export class RemoteError extends Error {
+  readonly zh: string | null;
   constructor(
     readonly code: string,
-    msg: string,
+    msg: string | ServerText,
     readonly data: unknown = null,
   ) {
-    super(msg);
+    super(typeof msg === 'string' ? msg : msg.en);
+    this.zh = typeof msg === 'string' ? null : msg.zh;
   }
   get auth() {
     return this.code === CommonCodes.tokenWithoutUser || this.code === PortalCodes.unauthorized;
@@ -215,7 +227,8 @@ const bytesOf = (res: Response): Promise<Buffer> => res.arrayBuffer().then((b) =
 /** The error of a 2xx answer that is not what the call expects: its envelope's refusal, else an unexpected answer. */
 function errorOf(body: Buffer): Error {
   const env = parseEnvelope(body.toString('utf8'));
-  return env
-    ? new RemoteError(env.code, typeof env.msg === 'string' ? env.msg : '', env.data)
-    : new NetworkError('unexpected answer');
+  if (!env) return new NetworkError('unexpected answer');
+  // efile's own words, relayed as they came.
+  const relayed = typeof env.msg === 'string' ? env.msg : '';
+  return new RemoteError(env.code, relayed, env.data);
 }

@@ -16,6 +16,7 @@ import { fileThread, type WriteJob } from './file-thread';
 import { NetworkError } from './http';
 import * as L from './local';
 import { RemoteError, type Remote } from './remote';
+import { FastransText } from '../messages';
 
 /** What the page sees of a task (the `task` event and the task list): the local protocol's own type. */
 export type TaskSummary = FastransTaskSummary;
@@ -306,7 +307,7 @@ export class Runner {
       for await (const f of L.walkLocal(source.picked)) await add(f);
       return;
     }
-    if (!this.remote) throw new RemoteError(FastransCodes.notLoggedIn, 'Log in first');
+    if (!this.remote) throw new RemoteError(FastransCodes.notLoggedIn, FastransText.logInFirst);
     let realBase: string | undefined;
     // Folders are made as they come (empty ones included), before any file of theirs is listed.
     await this.remote.manifest(source.paths, async (e) => {
@@ -351,10 +352,10 @@ export class Runner {
 
   /** Downloads remote items (all under one remote folder) into a local folder. */
   async addDownload(remotePaths: string[], localDir: string, overwrite = false): Promise<TaskSummary> {
-    if (!this.remote) throw new RemoteError(FastransCodes.notLoggedIn, 'Log in first');
+    if (!this.remote) throw new RemoteError(FastransCodes.notLoggedIn, FastransText.logInFirst);
     const parent = path.posix.dirname(remotePaths[0]!);
     if (remotePaths.some((p) => path.posix.dirname(p) !== parent))
-      throw new RemoteError(FastransCodes.badRequest, 'Choose items of one folder');
+      throw new RemoteError(FastransCodes.badRequest, FastransText.oneFolder);
     return this.createFromList(
       { kind: 'download', local: path.resolve(localDir), remote: parent, overwrite },
       { paths: remotePaths },

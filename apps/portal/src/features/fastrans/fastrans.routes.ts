@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CommonCodes,
   FastransCodes,
   FastransPageRoutes,
   FastransWebRoutes,
   PortalCodes,
+  localisedErrorMessage,
 } from '@hpc/contracts';
 import { AppError, addRoute, ok, type AppServer } from '@hpc/server-kit';
 import type { SessionHttp } from '../identity';
@@ -47,16 +49,33 @@ export function fastransPageRoutes(
   // The second path (docs/FASTRANS.md "The relay"): the page's action, carried to the user's client through its
   // outbound long poll; the answer is the client's own envelope. `client` and `wait` are the relay's, not the
   // action's, so they do not travel on.
-  addRoute(app, FastransPageRoutes.relay, async (req) => {
+  addRoute(app, FastransPageRoutes.relay, async (req, reply) => {
     const { client, wait, ...m } = req.body;
-    const { code, msg, data } = await relay.send(http.live(req).user.id, client, m, wait);
-    return { code, msg, data };
+    const { code, msg, zh, data } = await relay.send(http.live(req).user.id, client, m, wait);
+    return said(req, reply, { code, msg, zh: zh ?? null, data });
   });
 }
 
+/**
+ * An answer with a result code, its message in the request's language: the Chinese of the client's or the portal's
+ * own refusal (`zh`) for a caller that prefers it, else the English; `Content-Language` says which, as the
+ * envelope's errors do.
+ */
+function said(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  a: { code: string; msg: string; zh: string | null; data: unknown },
+) {
+  if (a.code === FastransCodes.ok) return { code: a.code, msg: a.msg, data: a.data };
+  const local = localisedErrorMessage(a.code, a.msg, req.headers['accept-language'], a.zh);
+  void reply.header('content-language', local.lang);
+  return { code: a.code, msg: local.msg, data: a.data };
+}
+
 /** A web-server refusal as the client's answer (HTTP 200 with its result code). */
-const refusal = (e: unknown) => {
-  if (e instanceof WebError) return { code: e.code, msg: e.message, data: e.data };
+const refusal = (e: unknown, req: FastifyRequest, reply: FastifyReply) => {
+  if (e instanceof WebError)
+    return said(req, reply, { code: e.code, msg: e.message, zh: e.zh, data: e.data });
   throw e;
 };
 
@@ -70,7 +89,7 @@ export function fastransClientRoutes(
   relay: RelayService,
   origins: () => string[],
 ): void {
-  addRoute(app, FastransWebRoutes.relayPoll, async (req) => {
+  addRoute(app, FastransWebRoutes.relayPoll, async (req, reply) => {
     try {
       const session = await service.webSession(req.query.token);
       return {
@@ -79,17 +98,17 @@ export function fastransClientRoutes(
         data: await relay.poll(session.sub, clientIdentity(req.body), req.body.after),
       };
     } catch (e) {
-      return refusal(e);
+      return refusal(e, req, reply);
     }
   });
 
-  addRoute(app, FastransWebRoutes.relayAnswer, async (req) => {
+  addRoute(app, FastransWebRoutes.relayAnswer, async (req, reply) => {
     try {
       const session = await service.webSession(req.query.token);
       await relay.answer(session.sub, req.body.client || LEGACY_CLIENT_ID, req.body.n, req.body.answer);
       return { code: FastransCodes.ok, msg: '', data: null };
     } catch (e) {
-      return refusal(e);
+      return refusal(e, req, reply);
     }
   });
 
@@ -113,7 +132,7 @@ export function fastransClientRoutes(
   });
 
   // The fast-transfer web server: JSON bodies, answers always HTTP 200 with the client's result codes.
-  addRoute(app, FastransWebRoutes.api, async (req) => {
+  addRoute(app, FastransWebRoutes.api, async (req, reply) => {
     const { id, version, module, action, UK } = req.body;
     const answer = (data: unknown) => ({ id, code: FastransCodes.ok, msg: '', data });
     /** This client no longer calls (logged out or stopped): out of the user's presence and relay at once. */
@@ -143,9 +162,9 @@ export function fastransClientRoutes(
         await forget(session.sub);
         return answer(null);
       }
-      throw new WebError(CommonCodes.invalidInput, `Unknown call ${module}/${action}`);
+      throw new WebError(CommonCodes.invalidInput, PortalText.webUnknownCall(`${module}/${action}`));
     } catch (e) {
-      return { id, ...refusal(e) };
+      return { id, ...refusal(e, req, reply) };
     }
   });
 }

@@ -12,6 +12,7 @@ import {
   CommonCodes,
   FileCodes,
   refusalOf,
+  type ServerText,
 } from '@hpc/contracts';
 import type { EfileCalls } from '@hpc/api-client';
 import { AppError, createClusterTokenVerifier, credentialId, isAppError } from '@hpc/server-kit';
@@ -37,12 +38,15 @@ export interface WebSession {
 
 /** Web-server answers: HTTP 200 with the client's result codes of spec §8 (web server: 1000-1049). */
 export class WebError extends Error {
+  /** The Chinese of a message written for the occasion (a `PortalText` pair). */
+  readonly zh: string | null;
   constructor(
     readonly code: string,
-    msg: string,
+    msg: string | ServerText,
     readonly data: unknown = null,
   ) {
-    super(msg);
+    super(typeof msg === 'string' ? msg : msg.en);
+    this.zh = typeof msg === 'string' ? null : msg.zh;
   }
 }
 
@@ -96,13 +100,11 @@ export function fastransService(
    */
   async function assertAllowed(s: WebSession): Promise<void> {
     const revoked = await deps.revocations.revoked({ sub: s.sub, iat: s.iat, credential: s.credential });
-    if (revoked)
-      throw new WebError(CommonCodes.tokenWithoutUser, 'This login has been revoked: log in again');
+    if (revoked) throw new WebError(CommonCodes.tokenWithoutUser, PortalText.webLoginRevoked);
     const refused = refusalOf(await services.tokens.currentRights(s.sub, s.clusterId), s.cun, Date.now());
-    if (refused === 'no-user')
-      throw new WebError(CommonCodes.tokenWithoutUser, 'This token is no longer valid: log in again');
-    if (refused === 'disabled') throw new WebError(CommonCodes.userFrozen, 'The user or account is disabled');
-    if (refused === 'expired') throw new WebError(CommonCodes.userFrozen, 'The account has expired');
+    if (refused === 'no-user') throw new WebError(CommonCodes.tokenWithoutUser, PortalText.webTokenGone);
+    if (refused === 'disabled') throw new WebError(CommonCodes.userFrozen, PortalText.webUserDisabled);
+    if (refused === 'expired') throw new WebError(CommonCodes.userFrozen, PortalText.webAccountExpired);
   }
 
   return {
@@ -183,24 +185,24 @@ export function fastransService(
     /** Web server login: the day token (UK) and the client's version; answers a web session token. */
     async webLogin(uk: string | undefined, version: string) {
       if (compareVersions(version, FASTRANS_MIN_CLIENT_VERSION) < 0)
-        throw new WebError(CommonCodes.remoteCall, 'The client is too old, please update it', {
+        throw new WebError(CommonCodes.remoteCall, PortalText.clientTooOld, {
           minVersion: FASTRANS_MIN_CLIENT_VERSION,
         });
-      if (!uk) throw new WebError(CommonCodes.unavailable, 'Log in first');
+      if (!uk) throw new WebError(CommonCodes.unavailable, PortalText.webLogInFirst);
       let clusterId: string;
       try {
         const aud = decodeJwt(uk).aud;
         clusterId = String(Array.isArray(aud) ? aud[0] : aud);
       } catch {
-        throw new WebError(CommonCodes.unavailable, 'Invalid login token');
+        throw new WebError(CommonCodes.unavailable, PortalText.webTokenInvalid);
       }
       const claims = await verifierOf(clusterId)
         .verify(uk)
         .catch(() => {
-          throw new WebError(CommonCodes.unavailable, 'Invalid or expired login token');
+          throw new WebError(CommonCodes.unavailable, PortalText.webTokenExpired);
         });
       if ((claims as { use?: string }).use !== FASTRANS_USE)
-        throw new WebError(CommonCodes.unavailable, 'Not a fast-transfer token');
+        throw new WebError(CommonCodes.unavailable, PortalText.notFastransToken);
       const session: WebSession = {
         sub: claims.sub,
         clusterId,
@@ -228,8 +230,7 @@ export function fastransService(
 
     async webSession(token: string | undefined): Promise<WebSession> {
       const raw = token ? await deps.kv.get(`fastrans:web:${sha(token)}`) : null;
-      if (!raw)
-        throw new WebError(CommonCodes.incompleteParams, 'Not logged in to the fast-transfer web server');
+      if (!raw) throw new WebError(CommonCodes.incompleteParams, PortalText.webNotLoggedIn);
       const session = JSON.parse(raw) as WebSession;
       await assertAllowed(session);
       return session;
@@ -245,8 +246,10 @@ export function fastransService(
         const { info } = await placeOf(Number(s.sub), s.clusterId);
         return info.efileUrls.map((url) => ({ url, clusterId: info.clusterId }));
       } catch (e) {
-        if (isAppError(e)) throw new WebError(CommonCodes.noChange, e.message);
-        throw e;
+        if (!isAppError(e)) throw e;
+        // The portal's refusal, said as it was (its Chinese kept when it was written for the occasion).
+        const said = e.zh === null ? e.message : { en: e.message, zh: e.zh };
+        throw new WebError(CommonCodes.noChange, said);
       }
     },
 

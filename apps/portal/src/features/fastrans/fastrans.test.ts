@@ -189,7 +189,16 @@ describe('portal fast-transfer calls', () => {
 
     // The account disabled: the running web login and a new one are refused with "1007", the relay too.
     await post('/api/admin/accounts', { accountId: 'acct-zft', status: 'Disable' });
-    expect((await list()).code).toBe('1007');
+    expect(await list()).toMatchObject({ code: '1007', msg: 'The user or account is disabled' });
+    // A caller asking for Chinese is answered in Chinese, and told so.
+    const inChinese = await app.inject({
+      method: 'POST',
+      url: `/fastrans/api?token=${first.data.token}`,
+      headers: { 'accept-language': 'zh-CN' },
+      payload: { id: 1, version: '1.0.0', module: 'server', action: 'list' },
+    });
+    expect(inChinese.json()).toMatchObject({ code: '1007', msg: '用户或账户已停用' });
+    expect(inChinese.headers['content-language']).toBe('zh-CN');
     expect(await relayPoll()).toBe('1007');
     expect((await call({ module: 'user', action: 'login', UK: uk })).code).toBe('1007');
     expect((await call({ module: 'client', action: 'heartbeat' }, first.data.token)).code).toBe('1007');
@@ -248,10 +257,36 @@ describe('portal fast-transfer calls', () => {
     ]);
     expect((await answered).json()).toMatchObject({ code: '0' });
 
+    // A refusal of the client's own reaches the page in the page's language (its Chinese came with the answer);
+    // the relay's own refusal too, and both say which language they are in.
+    const zh = { 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' };
+    const next = poll(token, (await first).data.seq).then((r) =>
+      r.json<{ data: { requests: { n: number }[] } }>(),
+    );
+    void next.then(({ data }) =>
+      app.inject({
+        method: 'POST',
+        url: `/fastrans/relay/answer?token=${token}`,
+        payload: {
+          n: data.requests[0]!.n,
+          answer: { code: '30003', msg: 'Log in first', zh: '请先登录', data: null },
+        },
+      }),
+    );
+    const refused = await demo.post(`${PREFIX}/relay`, { json: { action: 'servers' }, headers: zh });
+    expect(refused.json()).toEqual({ code: '30003', msg: '请先登录', data: null });
+    expect(refused.headers['content-language']).toBe('zh-CN');
+    await next;
+
     // Another user's page does not reach demo's client (its own has never called); nobody without a session or
     // the CSRF header does; a client without a valid web token polls nothing.
     const lisi = await loggedIn(app, 'lisi');
     expect((await relay(lisi, { action: 'list' })).json()).toMatchObject({ code: '631013' });
+    const notRunning = await lisi.post(`${PREFIX}/relay`, { json: { action: 'list' }, headers: zh });
+    expect(notRunning.json()).toMatchObject({ code: '631013', msg: '快传客户端未运行' });
+    expect((await relay(lisi, { action: 'list' })).json()).toMatchObject({
+      msg: 'The fast-transfer client is not running',
+    });
     expect((await relay(new Browser(app), { action: 'list' })).statusCode).toBe(401);
     expect((await relay(demo, { action: 'list' }, { noCsrf: true })).json()).toMatchObject({ code: 'CSRF' });
     expect((await poll('not-a-token')).json()).toMatchObject({ code: '1003' });

@@ -1,12 +1,15 @@
 import type { KvStore } from '@hpc/server-kit';
 import { CommonCodes, FastransCodes, FastransRefusal, PortalCodes } from '@hpc/contracts';
 import type { ClientIdentity, ClientPresence } from './client-presence';
+import { PortalText } from '../../messages';
 
 /** An answer of the local protocol (docs/FASTRANS.md): the relay carries it unchanged. */
 export interface RelayAnswer {
   id?: number;
   code: string;
   msg: string;
+  /** The Chinese of the client's or the relay's own refusal (the relay route answers the page's language). */
+  zh?: string;
   data: unknown;
 }
 export interface RelayRequest {
@@ -49,7 +52,8 @@ export function relayService(kv: KvStore, presence: ClientPresence) {
     (await kv.get(key(userId, client, 'polling'))) !== null;
   const notRunning = (): RelayAnswer => ({
     code: PortalCodes.clientNotInstalled,
-    msg: 'The fast-transfer client is not running',
+    msg: PortalText.clientNotRunning.en,
+    zh: PortalText.clientNotRunning.zh,
     data: null,
   });
 
@@ -68,7 +72,8 @@ export function relayService(kv: KvStore, presence: ClientPresence) {
     if (live.length > 1)
       return {
         code: CommonCodes.invalidInput,
-        msg: 'Several fast-transfer clients are running: choose one',
+        msg: PortalText.chooseClient.en,
+        zh: PortalText.chooseClient.zh,
         data: { reason: FastransRefusal.chooseClient, clients: live },
       };
     return live[0]!;
@@ -103,7 +108,8 @@ export function relayService(kv: KvStore, presence: ClientPresence) {
         await sleep(TICK_MS);
       }
       await kv.del(key(userId, to, `q:${n}`));
-      return { code: FastransCodes.clientClosed, msg: 'The fast-transfer client did not answer', data: null };
+      const { en, zh } = PortalText.clientSilent;
+      return { code: FastransCodes.clientClosed, msg: en, zh, data: null };
     },
 
     /**

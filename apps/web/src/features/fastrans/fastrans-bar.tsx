@@ -17,6 +17,7 @@ import { setFastransOfferHandler, type FastransOffer } from './fastrans-offer';
 import { FastransPrompt, type PromptKind } from './fastrans-prompt';
 import { LocalPicker } from './local-picker';
 import { FastransTaskList } from './task-list';
+import { refusalText } from './refusal-text';
 import { useFastrans } from './use-fastrans';
 
 interface Props {
@@ -71,7 +72,7 @@ export function FastransBar({ clusterId, dir, homePath, selected, refresh, goTo,
       }
       if (key) void message.warning(t(key));
       else if (e instanceof FastransError)
-        void message.error(t('fastrans.failed', { code: e.code, msg: e.message }));
+        void message.error(t('fastrans.failed', { code: e.code, msg: refusalText(e, t) }));
       else if (isApiError(e)) notifyError(e);
       else void message.error(t('fastrans.failed', { code: '', msg: (e as Error).message }));
     },

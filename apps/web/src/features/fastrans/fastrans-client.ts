@@ -38,12 +38,16 @@ export type FastransTask = FastransTaskSummary;
 export type LocalEntry = FastransLocalEntry;
 export type LocalListing = FastransLocalListing;
 
-/** A refusal of the client (its result codes, spec §8) or of the portal, with the client's message. */
+/**
+ * A refusal of the client (its result codes, spec §8) or of the portal, with the client's message: the English, and
+ * the Chinese (`zh`) when the client or the portal wrote one (`refusalText` picks the page's language).
+ */
 export class FastransError extends Error {
   constructor(
     readonly code: string,
     msg: string,
     readonly data: unknown = null,
+    readonly zh: string | null = null,
   ) {
     super(msg);
   }
@@ -137,7 +141,7 @@ function openDirect(
       );
     };
     ws.onmessage = (ev) => {
-      let m: { id?: number; code?: string; msg?: string; data?: unknown; event?: string };
+      let m: { id?: number; code?: string; msg?: string; zh?: string; data?: unknown; event?: string };
       try {
         m = JSON.parse(String(ev.data)) as typeof m;
       } catch {
@@ -151,7 +155,15 @@ function openDirect(
       if (!w) return;
       waiting.delete(m.id!);
       if (m.code === FastransCodes.ok) w.ok(m.data);
-      else w.fail(new FastransError(String(m.code), String(m.msg ?? ''), m.data));
+      else
+        w.fail(
+          new FastransError(
+            String(m.code),
+            String(m.msg ?? ''),
+            m.data,
+            typeof m.zh === 'string' ? m.zh : null,
+          ),
+        );
     };
     ws.onerror = () => give(null);
     ws.onclose = () => {
@@ -170,7 +182,9 @@ const relayTransport = (client: () => string | null): Transport => ({
     try {
       return await fastransApi.relay(m, client() ?? undefined);
     } catch (e) {
-      if (isApiError(e)) throw new FastransError(e.code, e.msg, e.data);
+      // The portal answered in the page's language (`Accept-Language`); its `Content-Language` says which.
+      if (isApiError(e))
+        throw new FastransError(e.code, e.msg, e.data, e.lang?.toLowerCase().startsWith('zh') ? e.msg : null);
       throw e;
     }
   },
