@@ -290,6 +290,31 @@ describe('fast transfer', () => {
     await out.shot('fastrans-warn-outside-home-zh-CN');
     await out.ctx.close();
 
+    // A refusal of the client's own on a Chinese page is said in Chinese (the answer's zh), not in English.
+    fs.mkdirSync(path.join(remoteHome, 'zh-refusal'));
+    fs.writeFileSync(path.join(remoteHome, 'zh-refusal/a.txt'), 'a');
+    fs.mkdirSync(path.join(home, '.hidden-dl'));
+    const hidden = await efile('zh-CN');
+    await nameLink(hidden.page, 'zh-refusal').waitFor();
+    await select(hidden.page, 'zh-refusal');
+    await hidden.page.getByTestId('fastrans-download').click();
+    const picker = hidden.page.getByTestId('fastrans-picker');
+    await picker.waitFor({ timeout: STARTED_MS });
+    const where = picker.locator(
+      'input[data-testid="fastrans-picker-path"], [data-testid="fastrans-picker-path"] input',
+    );
+    await where.first().fill(path.join(home, '.hidden-dl'));
+    await where.first().press('Enter');
+    await picker.getByText('此文件夹为空').waitFor();
+    await hidden.page.getByTestId('fastrans-picker-ok').click();
+    await hidden.page
+      .locator('.ant-message-notice')
+      .filter({ hasText: '快传失败（2016）：不能下载到隐藏文件夹' })
+      .waitFor();
+    await hidden.shot('fastrans-refused-hidden-zh-CN');
+    expect(fs.readdirSync(path.join(home, '.hidden-dl'))).toEqual([]);
+    await hidden.ctx.close();
+
     // A folder without write permission (immutable: even root may not write into it).
     const ro = path.join(remoteHome, 'readonly');
     fs.mkdirSync(ro);

@@ -56,6 +56,64 @@ describe('relay', () => {
     expect(logs.join('\n')).not.toContain('web-token-secret');
   });
 
+  it('runs the requests a poll brought back after a new login started another loop', async () => {
+    // A portal whose first poll (the first login's) waits until the test lets it return a request; later polls
+    // (the new login's) wait until the test ends. Answers are recorded with the token they came with.
+    // In a holder: TypeScript does not see the server's callback set it.
+    const held: { release: (() => void) | null } = { release: null };
+    const answers: { token: string; body: unknown }[] = [];
+    let firstPoll = true;
+    const portalOf = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        const token = new URL(req.url ?? '/', 'http://x').searchParams.get('token') ?? '';
+        const reply = (data: unknown) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ code: '0', msg: '', data }));
+        };
+        if (req.url?.startsWith('/fastrans/relay/answer')) {
+          answers.push({ token, body: JSON.parse(body) });
+          reply(null);
+        } else if (firstPoll) {
+          firstPoll = false;
+          held.release = () =>
+            reply({ seq: 1, requests: [{ n: 1, m: { id: 1, action: 'check', sign: 's' } }] });
+        }
+        // Any later poll hangs until the server closes.
+      });
+    });
+    await new Promise<void>((r) => portalOf.listen(0, '127.0.0.1', r));
+    const portal = `http://127.0.0.1:${(portalOf.address() as { port: number }).port}`;
+    const handled: unknown[] = [];
+    const relay = new Relay({
+      handle: async (m) => {
+        handled.push(m);
+        return { id: 0, code: '0', msg: '', data: { sign: 's' } };
+      },
+      log: () => undefined,
+      onRefused: () => undefined,
+    });
+    try {
+      relay.start(portal, 'first-login');
+      while (!held.release) await new Promise((r) => setTimeout(r, 10));
+      relay.start(portal, 'second-login');
+      held.release();
+      while (answers.length === 0) await new Promise((r) => setTimeout(r, 10));
+      expect(handled).toEqual([{ id: 1, action: 'check', sign: 's' }]);
+      expect(answers).toEqual([
+        {
+          token: 'first-login',
+          body: expect.objectContaining({ n: 1, answer: expect.objectContaining({ code: '0' }) }),
+        },
+      ]);
+    } finally {
+      relay.stop();
+      portalOf.closeAllConnections();
+      await new Promise((r) => portalOf.close(r));
+    }
+  });
+
   it('polls as this client: an id made once in the config folder and kept across restarts, and the machine name', async () => {
     const dir = path.join(tmp.dir, 'config');
     const first = clientWho(dir, 'workstation.example.org');

@@ -51,16 +51,19 @@ export class Relay {
     while (run === this.run) {
       try {
         const { seq, requests } = await api.relayPoll<Request>(token, after, 60_000);
-        if (run !== this.run) return;
-        after = seq;
-        failures = 0;
-        // Each request on its own: a slow one (a login) does not hold up the next poll or a pause click.
+        // Each request on its own: a slow one (a login) does not hold up the next poll or a pause click. Run even
+        // when a new login started another loop while this poll waited (up to 20 s): the portal gave these
+        // requests to this poll alone, so dropping them left the page without an answer (its detection then took
+        // the client for stopped); this loop's token still answers them.
         for (const { n, m } of requests) {
           void this.opts
             .handle(m, portal)
             .then((answer) => api.relayAnswer(token, n, answer, 30_000))
             .catch((e: Error) => this.opts.log(`relay answer failed: ${e.message}`));
         }
+        if (run !== this.run) return;
+        after = seq;
+        failures = 0;
       } catch (e) {
         if (run !== this.run) return;
         if (e instanceof ApiError && e.kind === 'api') {
