@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import i18n, { initI18n, loadLanguage } from '../../shared/i18n/i18n';
 import { FastransError } from './fastrans-client';
-import { refusalText } from './refusal-text';
+import { refusalText, taskErrorText } from './refusal-text';
 
 describe('a fast-transfer refusal in the page language', () => {
   beforeAll(async () => {
@@ -28,5 +28,17 @@ describe('a fast-transfer refusal in the page language', () => {
     expect(refusalText(new FastransError('1020', 'No such file: /x'), t, 'zh-CN')).not.toMatch(/[A-Za-z]{3}/);
     // A code nobody knows: the English rather than nothing.
     expect(refusalText(new FastransError('777', 'odd'), t, 'zh-CN')).toBe('odd');
+  });
+
+  it("says a task's error in the page language: the engine's words, a server's code; a diagnostic as it came", () => {
+    const zh = i18n.getFixedT('zh-CN');
+    const en = i18n.getFixedT('en-US');
+    expect(taskErrorText('cancelled', zh, 'zh-CN')).toBe('已取消');
+    expect(taskErrorText('checksum differs', en, 'en-US')).toBe('The checksum differs');
+    expect(taskErrorText('1020 No such file: /x', zh, 'zh-CN')).toBe(`1020 ${zh('errors.1020')}`);
+    expect(taskErrorText('1020 No such file: /x', en, 'en-US')).toBe('1020 No such file: /x');
+    expect(taskErrorText('connect ECONNREFUSED 127.0.0.1:1', zh, 'zh-CN')).toBe(
+      'connect ECONNREFUSED 127.0.0.1:1',
+    );
   });
 });

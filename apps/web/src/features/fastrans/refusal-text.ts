@@ -15,3 +15,23 @@ export function refusalText(e: FastransError, t: TFunction, lang: string = i18n.
     defaultValue: t(`errors.${e.code}`, { defaultValue: e.message }),
   });
 }
+
+/** The engine's own words for a file that failed, each with its text in the catalogue (`fastrans.taskError`). */
+const TASK_ERRORS: Record<string, string> = {
+  cancelled: 'cancelled',
+  'checksum differs': 'checksum',
+  'no answer': 'noAnswer',
+};
+
+/**
+ * A task's error (the first failed file's, as the client records it) in the page's language: the engine's own
+ * words from the catalogue; a server's refusal recorded as "<code> <message>" by its code's text on a Chinese page;
+ * anything else (a network failure's system text) as it came, a diagnostic.
+ */
+export function taskErrorText(error: string, t: TFunction, lang: string = i18n.language): string {
+  const own = TASK_ERRORS[error];
+  if (own) return t(`fastrans.taskError.${own}`);
+  const coded = /^(\d{3,6}) (.*)$/s.exec(error);
+  if (!coded || !lang.toLowerCase().startsWith('zh')) return error;
+  return `${coded[1]} ${t(`errors.${coded[1]}`, { defaultValue: coded[2] })}`;
+}

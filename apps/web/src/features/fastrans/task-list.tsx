@@ -13,6 +13,7 @@ import { FastransTaskState as S } from '@hpc/contracts';
 import { formatSize, formatSpeed } from '../../shared/utils/format-size';
 import type { FastransTask } from './fastrans-client';
 import { RelayNote } from './relay-note';
+import { taskErrorText } from './refusal-text';
 
 /** The names of spec §4's states 0-13, in order: the catalogue's keys `fastrans.state.<name>`. */
 export const STATE_NAMES = Object.keys(S) as (keyof typeof S)[];
@@ -107,7 +108,11 @@ export function FastransTaskList({ tasks, via, onClose, onControl, onOpenRemote 
                 title: t('fastrans.tasks.state'),
                 width: 120,
                 render: (_: unknown, r) => (
-                  <Tooltip title={r.error ? t('fastrans.tasks.error', { error: r.error }) : undefined}>
+                  <Tooltip
+                    title={
+                      r.error ? t('fastrans.tasks.error', { error: taskErrorText(r.error, t) }) : undefined
+                    }
+                  >
                     <Badge
                       status={stateColor(r.state)}
                       text={t(`fastrans.state.${STATE_NAMES[r.state] ?? 'unknown'}`)}
