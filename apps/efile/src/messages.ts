@@ -3,7 +3,6 @@ import type { ServerText } from '@hpc/contracts';
 /** efile's messages for the occasion, in both languages (DECISIONS.md, "Server messages"). */
 export const EfileText = {
   // Requests and the worker's wire
-  requestTooLarge: { en: 'Request too large', zh: '请求过大' },
   malformedSmallFilesRequest: { en: 'A malformed request of small files', zh: '小文件请求格式错误' },
   malformedSmallFilesAnswer: { en: 'A malformed answer of small files', zh: '小文件应答格式错误' },
   rangeNotSatisfiable: { en: 'Requested range not satisfiable', zh: '请求的范围无法满足' },
@@ -26,7 +25,6 @@ export const EfileText = {
   nameNotModified: { en: 'Name not modified!', zh: '名称未修改！' },
   nameReserved: { en: 'This name is reserved for unfinished uploads', zh: '该名称保留给未完成的上传' },
   emptyRelativePath: { en: 'Empty relative path', zh: '相对路径为空' },
-  pathSegmentTooLong: { en: 'A path segment is longer than 255 bytes', zh: '路径中有一段超过 255 字节' },
   unknownSortColumn: (column: string) => ({
     en: `Unknown sort column ${column}`,
     zh: `未知的排序列：${column}`,

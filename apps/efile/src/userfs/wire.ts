@@ -1,6 +1,7 @@
 import { CommonCodes, type ServerText } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { FsScope } from './types';
+import { readWhole } from '@hpc/cluster-kit';
 import { EfileText } from '../messages';
 
 /** Small files of a fast-transfer batch sent to the worker together: their names and checksums, then their bytes. */
@@ -33,14 +34,7 @@ export async function readFramed<T>(
   max: number,
   malformed: ServerText,
 ): Promise<{ head: T; body: Buffer; at: number }> {
-  const parts: Buffer[] = [];
-  let n = 0;
-  for await (const c of body) {
-    n += c.length;
-    if (n > max) throw new AppError(CommonCodes.invalidInput, EfileText.requestTooLarge);
-    parts.push(c);
-  }
-  const all = Buffer.concat(parts);
+  const all = await readWhole(body, max);
   const bad = () => new AppError(CommonCodes.invalidInput, malformed);
   if (all.length < 4) throw bad();
   const headEnd = 4 + all.readUInt32BE(0);

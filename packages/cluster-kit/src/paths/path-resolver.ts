@@ -44,6 +44,12 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  * is tolerated. Percent-encoded or look-alike characters are ordinary name characters: they are never decoded
  * again nor NFKC-folded, so `%2e%2e` or U+FF0E U+FF0E is a (harmless) file name, not a parent reference.
  */
+/** One segment of a path (a file name) as file systems take it: at most 255 bytes. */
+export function assertSegmentLength(seg: string): void {
+  if (Buffer.byteLength(seg) > 255)
+    throw new AppError(CommonCodes.illegalParams, ClusterKitText.pathSegmentTooLong);
+}
+
 export function normalizeClusterPath(input: unknown): string {
   if (typeof input !== 'string' || input.length === 0)
     throw new AppError(CommonCodes.incompleteParams, ClusterKitText.pathRequired);
@@ -54,8 +60,7 @@ export function normalizeClusterPath(input: unknown): string {
   for (const seg of p.slice(1).split('/')) {
     if (seg === '' || seg === '.' || seg === '..')
       throw new AppError(CommonCodes.illegalParams, ClusterKitText.pathSegmentNotAllowed);
-    if (Buffer.byteLength(seg) > 255)
-      throw new AppError(CommonCodes.illegalParams, ClusterKitText.pathSegmentTooLong);
+    assertSegmentLength(seg);
   }
   return p;
 }
@@ -232,8 +237,7 @@ export class PathResolver {
    * `name` must be one validated segment (no '/', '.', '..').
    */
   async child(dir: Resolved, name: string): Promise<Resolved> {
-    if (Buffer.byteLength(name) > 255)
-      throw new AppError(CommonCodes.illegalParams, ClusterKitText.pathSegmentTooLong);
+    assertSegmentLength(name);
     const host = path.join(dir.host, name);
     let stat: Stats | null = null;
     try {

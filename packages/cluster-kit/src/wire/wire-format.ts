@@ -41,16 +41,21 @@ export const gone = () => new AppError(CommonCodes.unavailable, ClusterKitText.w
 export const isGone = (e: unknown) =>
   isAppError(e) && e.code === CommonCodes.unavailable && e.message === ClusterKitText.workerGone.en;
 
-/** Reads a JSON body whole, at most `max` bytes. */
-export async function readJson<T>(req: IncomingMessage, max = 16 * 1024 * 1024): Promise<T> {
+/** Reads a body whole, at most `max` bytes (a refusal, `1004`, as soon as it has more). */
+export async function readWhole(body: AsyncIterable<Buffer>, max: number): Promise<Buffer> {
   const parts: Buffer[] = [];
   let n = 0;
-  for await (const c of req as AsyncIterable<Buffer>) {
+  for await (const c of body) {
     n += c.length;
     if (n > max) throw new AppError(CommonCodes.invalidInput, ClusterKitText.requestTooLarge);
     parts.push(c);
   }
-  return JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as T;
+  return Buffer.concat(parts);
+}
+
+/** Reads a JSON body whole, at most `max` bytes. */
+export async function readJson<T>(req: IncomingMessage, max = 16 * 1024 * 1024): Promise<T> {
+  return JSON.parse((await readWhole(req as AsyncIterable<Buffer>, max)).toString('utf8') || '{}') as T;
 }
 
 /** Arguments of a call whose body is bytes travel in this header (base64url JSON). */

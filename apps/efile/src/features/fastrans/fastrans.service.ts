@@ -18,7 +18,7 @@ import {
 import { AppError, acquireLock, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
-import { isUnder, normalizeClusterPath } from '@hpc/cluster-kit';
+import { assertSegmentLength, isUnder, normalizeClusterPath } from '@hpc/cluster-kit';
 import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '../../fs/names';
 import { giveRangeBuffer, takeRangeBuffer } from '../../fs/block-pool';
 import { readTar, readTarWhole, WHOLE_TAR_MAX } from '../../fs/tar-extract';
@@ -584,8 +584,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
         const p = homeOnly(user, join(basePath, rel));
         const name = path.posix.basename(p);
         validateName(name);
-        if (Buffer.byteLength(name) > 255)
-          throw new AppError(CommonCodes.illegalParams, EfileText.pathSegmentTooLong);
+        assertSegmentLength(name);
         const parent = await folder(user, path.posix.dirname(p), dirs);
         const size = data.reduce((a, d) => a + d.length, 0);
         const row = doneRow(join(parent.clusterPath, name), identifier, size);
