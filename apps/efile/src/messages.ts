@@ -179,7 +179,7 @@ export const EfileText = {
 
   // Linux commands
   uploadPathRequired: { en: 'Please enter the upload file or folder path', zh: '请输入上传文件或文件夹路径' },
-  accountExpired: { en: 'The account has expired', zh: '账号已过期' },
+  accountExpired: { en: 'The account has expired', zh: '账户已过期' },
   commandExpired: { en: 'The command has expired: generate a new one', zh: '命令已过期，请重新生成' },
   commandRevoked: { en: 'The command has been revoked: generate a new one', zh: '命令已被撤销，请重新生成' },
   commandInvalid: { en: 'The command is no longer valid: generate a new one', zh: '命令已失效，请重新生成' },

@@ -9,15 +9,15 @@ export const JobsText = {
   },
   accountExpired: {
     en: 'The account has expired: jobs cannot be submitted on this centre until it is renewed',
-    zh: '账号已过期：续期之前无法在该中心提交作业',
+    zh: '账户已过期：续期之前无法在该中心提交作业',
   },
   accountDeactivated: {
     en: 'The account is deactivated: jobs are unavailable on this centre until the sales manager reactivates it',
-    zh: '账号已停用：需由销售经理重新启用后，才能在该中心使用作业功能',
+    zh: '账户已停用：需由销售经理重新启用后，才能在该中心使用作业功能',
   },
   accountNotYours: (account: string) => ({
     en: `You may not charge the account ${account} on this cluster`,
-    zh: `您不能在此集群上使用账号 ${account} 计费`,
+    zh: `您不能在此集群上使用账户 ${account} 计费`,
   }),
 
   // worker/job-worker.ts

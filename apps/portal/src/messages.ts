@@ -84,7 +84,7 @@ export const PortalText = {
   },
   accountDeactivated: (account: string, centre: string) => ({
     en: `The account ${account} is deactivated: this feature is unavailable in ${centre} until the sales manager reactivates it`,
-    zh: `账号「${account}」已停用：该功能在计算中心「${centre}」暂不可用，需由销售经理重新启用`,
+    zh: `账户「${account}」已停用：该功能在计算中心「${centre}」暂不可用，需由销售经理重新启用`,
   }),
   noFileServiceEnabled: (centre: string) => ({
     en: `No file service is enabled on ${centre}`,
@@ -110,18 +110,18 @@ export const PortalText = {
     zh: `密码至少 ${min} 位`,
   }),
   managerOnly: { en: 'Only a manager may do this', zh: '仅管理员可执行此操作' },
-  noAccount: (accountId: string) => ({ en: `No account ${accountId}`, zh: `账号 ${accountId} 不存在` }),
+  noAccount: (accountId: string) => ({ en: `No account ${accountId}`, zh: `账户 ${accountId} 不存在` }),
   accountIdInvalid: {
     en: 'An account id has 1-64 letters, digits, _, - or .',
-    zh: '账号 ID 由 1-64 个字母、数字、_、- 或 . 组成',
+    zh: '账户 ID 由 1-64 个字母、数字、_、- 或 . 组成',
   },
-  accountNameRequired: { en: 'The account name is required', zh: '账号名称不能为空' },
+  accountNameRequired: { en: 'The account name is required', zh: '账户名称不能为空' },
   accountExists: (accountId: string) => ({
     en: `The account ${accountId} exists`,
-    zh: `账号 ${accountId} 已存在`,
+    zh: `账户 ${accountId} 已存在`,
   }),
   balanceInvalid: { en: 'The balance is not a valid amount', zh: '余额不是有效的金额' },
-  accountExpired: { en: 'The account has expired', zh: '账号已到期' },
+  accountExpired: { en: 'The account has expired', zh: '账户已到期' },
   groupIdInvalid: {
     en: 'A group id has 1-64 letters, digits, _, - or .',
     zh: '用户组 ID 由 1-64 个字母、数字、_、- 或 . 组成',
@@ -133,11 +133,11 @@ export const PortalText = {
   noUserGroup: (groupId: string) => ({ en: `No user group ${groupId}`, zh: `用户组 ${groupId} 不存在` }),
   notMember: (username: string, accountId: string) => ({
     en: `${username} is not a member of ${accountId}`,
-    zh: `${username} 不是账号 ${accountId} 的成员`,
+    zh: `${username} 不是账户 ${accountId} 的成员`,
   }),
   notMemberAddFirst: (username: string, accountId: string) => ({
     en: `${username} is not a member of ${accountId}: add the membership first`,
-    zh: `${username} 不是账号 ${accountId} 的成员：请先添加成员`,
+    zh: `${username} 不是账户 ${accountId} 的成员：请先添加成员`,
   }),
   computeUserNameInvalid: {
     en: 'A compute user name has lower-case letters, digits, _ or -, and starts with a letter',

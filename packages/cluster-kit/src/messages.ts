@@ -34,7 +34,7 @@ export const ClusterKitText = {
     en: 'This token is no longer valid: log in again',
     zh: '此令牌已失效：请重新登录',
   },
-  accountExpired: { en: 'The account has expired', zh: '账号已过期' },
+  accountExpired: { en: 'The account has expired', zh: '账户已过期' },
 
   // paths/
   pathRequired: { en: 'A path is required', zh: '缺少路径' },
