@@ -30,7 +30,7 @@ export function AppHeader() {
         to="/main-page"
         className="hpc-logo"
         // The visible site name is part of the accessible name (WCAG 2.5.3 "label in name").
-        aria-label={`${t('common.siteName')}: ${t('nav.logo')}`}
+        aria-label={`${t('common.siteName')}${t('common.colon')}${t('nav.logo')}`}
         title={t('common.siteName')}
       >
         <Logo />

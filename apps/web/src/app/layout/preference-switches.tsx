@@ -23,7 +23,7 @@ export function LanguageSwitch() {
         className="hpc-header-button"
         icon={<GlobalOutlined />}
         // The visible language name is part of the accessible name (WCAG 2.5.3 "label in name").
-        aria-label={`${t('common.language.switch')}: ${t(`common.language.${language}`)}`}
+        aria-label={`${t('common.language.switch')}${t('common.colon')}${t(`common.language.${language}`)}`}
       >
         {t(`common.language.${language}`)}
       </Button>

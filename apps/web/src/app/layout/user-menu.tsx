@@ -100,7 +100,7 @@ export function UserMenu() {
         type="text"
         className="hpc-header-button hpc-user-menu"
         // The visible user name is part of the accessible name (WCAG 2.5.3 "label in name").
-        aria-label={`${t('account.userMenu.label')}: ${name}`}
+        aria-label={`${t('account.userMenu.label')}${t('common.colon')}${name}`}
       >
         <Avatar size="small" icon={<UserOutlined />} />
         <span className="hpc-user-menu-name" data-testid="user-menu-name">

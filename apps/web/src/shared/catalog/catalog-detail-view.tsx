@@ -79,10 +79,14 @@ export function CatalogDetailView({ kind, listPath, item, loading, badges, tip, 
             <LabelTags labels={item.labelList} max={Number.POSITIVE_INFINITY} />
             <div className="hpc-detail-meta">
               <span>
-                <ClockCircleOutlined /> {t('catalog.card.updated')}: {formatDate(item.time, lang)}
+                <ClockCircleOutlined /> {t('catalog.card.updated')}
+                {t('common.colon')}
+                {formatDate(item.time, lang)}
               </span>
               <span>
-                <DownloadOutlined /> {t('catalog.card.downloads')}: {formatCount(item.downloadCount, lang)}
+                <DownloadOutlined /> {t('catalog.card.downloads')}
+                {t('common.colon')}
+                {formatCount(item.downloadCount, lang)}
               </span>
             </div>
           </div>

@@ -46,9 +46,9 @@ export function StorageWidgets({ clusterId, center }: { clusterId: string; cente
           ) : (
             <Space direction="vertical" className="hpc-dash-full">
               <Typography.Text>
-                {t('dashboard.storage.used')}:{' '}
-                <strong data-testid="dash-storage-used">{formatSize(u.usedBytes)}</strong> (
-                {t('dashboard.storage.files', { count: u.files })})
+                {t('dashboard.storage.usedLead')}
+                <strong data-testid="dash-storage-used">{formatSize(u.usedBytes)}</strong>
+                {t('dashboard.storage.files', { count: u.files })}
               </Typography.Text>
               {u.quotaBytes ? (
                 <Progress

@@ -301,7 +301,7 @@ export function TerminalPane({
           {status.kind === 'ready'
             ? t('eshell.status.ready', { node: status.node })
             : status.kind === 'ended'
-              ? `${t('eshell.status.ended')}: ${t(`eshell.end.${status.reason}`)}`
+              ? `${t('eshell.status.ended')}${t('common.colon')}${t(`eshell.end.${status.reason}`)}`
               : status.kind === 'failed'
                 ? t('eshell.status.failed', { message: status.message })
                 : t(`eshell.status.${status.kind}`)}

@@ -140,7 +140,9 @@ export function CopyToEfileDialog({ open, onClose, modelId, defaultName }: Props
       {job ? (
         <div className="hpc-copy-progress" data-testid="model-copy-progress">
           <Typography.Paragraph>
-            {t('models.copy.target')}: <Typography.Text code>{job.targetPath}</Typography.Text>
+            {t('models.copy.target')}
+            {t('common.colon')}
+            <Typography.Text code>{job.targetPath}</Typography.Text>
           </Typography.Paragraph>
           <Progress
             percent={job.bytesTotal ? Math.floor((job.bytesDone / job.bytesTotal) * 100) : 100}

@@ -79,8 +79,9 @@ export function ClustersCard() {
                   {t(`user-centre.clusters.member.${c.memberType}`)}
                   {c.adminFullName && (
                     <Typography.Text type="secondary" className="hpc-uc-small">
-                      {' '}
-                      ({t('user-centre.clusters.admin', { name: c.adminFullName })})
+                      {t('common.parenthesized', {
+                        text: t('user-centre.clusters.admin', { name: c.adminFullName }),
+                      })}
                     </Typography.Text>
                   )}
                 </>
