@@ -55,6 +55,9 @@ export async function openDb<T>(opts: DbOptions): Promise<Db<T>> {
   return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
 }
 
+/** The advisory lock between migrations in a schema of their own and `dropSchema` (any fixed number). */
+const SCHEMA_DROP_LOCK = 730_421_001;
+
 /**
  * Runs the given migrations (written once with Kysely's schema builder for both databases) up to the latest, in the
  * database's own PostgreSQL schema when it has one. It takes the opened `Db`, not a bare Kysely, because the schema
@@ -65,24 +68,44 @@ export async function migrate<T>(
   db: Pick<Db<T>, 'kysely' | 'schema'>,
   migrations: Record<string, Migration>,
 ): Promise<void> {
-  const migrator = new Migrator({
-    db: db.kysely,
-    provider: { getMigrations: async () => migrations },
-    ...(db.schema ? { migrationTableSchema: db.schema } : {}),
+  const run = async (kysely: Kysely<T>) => {
+    const migrator = new Migrator({
+      db: kysely,
+      provider: { getMigrations: async () => migrations },
+      ...(db.schema ? { migrationTableSchema: db.schema } : {}),
+    });
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === 'Error');
+    if (error || failed) {
+      throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    }
+  };
+  if (!db.schema) return run(db.kysely);
+  // The migrator's look at the tables reads every schema of the database by name (`has_schema_privilege`), and
+  // fails on one dropped at that moment: a test suite's schema, dropped by its cleanup while another suite
+  // migrates (seen once in CI: `schema "t_…" does not exist`). Migrations in a schema of their own hold this lock
+  // shared, `dropSchema` takes it alone; an advisory lock belongs to a session, hence one connection throughout.
+  await db.kysely.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock_shared(${SCHEMA_DROP_LOCK})`.execute(conn);
+    try {
+      await run(conn);
+    } finally {
+      await sql`select pg_advisory_unlock_shared(${SCHEMA_DROP_LOCK})`.execute(conn);
+    }
   });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
-  }
 }
 
-/** Drops a PostgreSQL schema created for a test suite. */
+/** Drops a PostgreSQL schema created for a test suite, never while a migration looks at the schemas. */
 export async function dropSchema(url: string, schema: string): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await admin.end();
+  try {
+    await admin.query('SELECT pg_advisory_lock($1)', [SCHEMA_DROP_LOCK]);
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    // Ending the session releases its lock.
+    await admin.end();
+  }
 }
 
 export { sql };
