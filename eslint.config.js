@@ -246,7 +246,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         ...['Literal', 'TemplateLiteral', 'BinaryExpression', 'ConditionalExpression'].map((kind) => ({
-          selector: `NewExpression[callee.name=/^(AppError|ClientError|RemoteError|WebError)$/] > ${kind}.arguments:nth-child(2)`,
+          selector: `NewExpression[callee.name=/^(AppError|Refusal|ClientError|RemoteError|WebError)$/] > ${kind}.arguments:nth-child(2)`,
           message: "a refusal's message is a ServerText of the package's catalogue (src/messages.ts)",
         })),
       ],

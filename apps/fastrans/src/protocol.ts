@@ -13,7 +13,7 @@ import {
 } from '@hpc/contracts';
 import type { ClientConfig } from './config';
 import { ClientError, Owner, type Session } from './session';
-import { RemoteError } from './transfer/remote';
+import { Refusal } from './refusal';
 import type { Runner } from './transfer/runner';
 import { CLIENT_VERSION, PROTOCOL_VERSION } from './version';
 import { FastransText } from './messages';
@@ -250,7 +250,7 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
       const run = actions[action] as (m: unknown, origin: string) => Promise<unknown>;
       return { id, code: FastransCodes.ok, msg: '', data: await run(validated(action, m), origin) };
     } catch (e) {
-      if (e instanceof ClientError || e instanceof RemoteError)
+      if (e instanceof Refusal)
         return { id, code: e.code, msg: e.message, ...(e.zh ? { zh: e.zh } : {}), data: e.data };
       return { id, code: FastransCodes.transferFailed, msg: (e as Error).message, data: null };
     }

@@ -1,12 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import {
-  FastransCodes,
-  FastransRefusal,
-  CommonCodes,
-  type FastransLocalLogin,
-  type ServerText,
-} from '@hpc/contracts';
+import { FastransCodes, FastransRefusal, CommonCodes, type FastransLocalLogin } from '@hpc/contracts';
 import {
   ApiClient,
   ApiError,
@@ -19,6 +13,7 @@ import { Remote } from './transfer/remote';
 import { writeAtomic } from './store/history';
 import { CLIENT_VERSION } from './version';
 import { FastransText } from './messages';
+import { Refusal } from './refusal';
 
 /** Where the client is logged in: what its `login` action answers the page (contracts' local action table). */
 export type LoginInfo = FastransLocalLogin;
@@ -26,21 +21,8 @@ export type LoginInfo = FastransLocalLogin;
 /** After a failed renewal of the web login, the relay polls again this much later. */
 const RENEW_RETRY_MS = 60_000;
 
-/**
- * A result code of the fast-transfer web server or the client (spec §8 client codes). The client's own refusals
- * are `FastransText` pairs and keep their Chinese (`zh`); one relayed from the portal is a plain string (zh null).
- */
-export class ClientError extends Error {
-  readonly zh: string | null;
-  constructor(
-    readonly code: string,
-    msg: string | ServerText,
-    readonly data: unknown = null,
-  ) {
-    super(typeof msg === 'string' ? msg : msg.en);
-    this.zh = typeof msg === 'string' ? null : msg.zh;
-  }
-}
+/** A result code of the fast-transfer web server or the client (spec §8 client codes). */
+export class ClientError extends Refusal {}
 
 /**
  * The portal's fast-transfer web server at `portal`, through the typed calls of `@hpc/api-client`. 30 s to answer:

@@ -19,9 +19,24 @@ export interface EnvelopeOptions {
 export const ok = <T>(data: T) => ({ code: '0' as const, msg: 'success', data });
 
 /**
- * Sends an error envelope, its message in the request's language when the registry has it (issue 13 §1.3: the
- * web shows some server messages as they are); `Content-Language` says which language the message is in.
+ * A refusal's message in the request's language when the server has it (issue 13 §1.3: the web shows some server
+ * messages as they are): the occasion's Chinese (`zh`) or the registry's; `Content-Language` on the reply says which
+ * language it is in. The error envelope uses it, and so do answers that carry a code with HTTP 200 (the fast-transfer
+ * web server's and the relay's).
  */
+export function localisedRefusal(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  code: string,
+  msg: string,
+  zh: string | null = null,
+): string {
+  const local = localisedErrorMessage(code, msg, req.headers['accept-language'], zh);
+  void reply.header('content-language', local.lang);
+  return local.msg;
+}
+
+/** Sends an error envelope, its message localised (`localisedRefusal`). */
 function sendError(
   req: FastifyRequest,
   reply: FastifyReply,
@@ -31,8 +46,7 @@ function sendError(
   data: unknown,
   zh: string | null = null,
 ) {
-  const local = localisedErrorMessage(code, msg, req.headers['accept-language'], zh);
-  return reply.status(status).header('content-language', local.lang).send({ code, msg: local.msg, data });
+  return reply.status(status).send({ code, msg: localisedRefusal(req, reply, code, msg, zh), data });
 }
 
 /**

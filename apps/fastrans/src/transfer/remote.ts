@@ -6,32 +6,18 @@ import {
   type FastransCalls,
   type ManifestLine,
 } from '@hpc/api-client';
-import {
-  CommonCodes,
-  PortalCodes,
-  sha256OfContentDigest,
-  type ServerText,
-  type TransferFileRef,
-} from '@hpc/contracts';
+import { CommonCodes, PortalCodes, sha256OfContentDigest, type TransferFileRef } from '@hpc/contracts';
 import { NetworkError, nodeFetch, rangeBodyOf } from './http';
 import { RangeBuffers, sha256Of } from './local';
 import { DEFAULT_LIMITS } from '../engine/task';
+import { Refusal } from '../refusal';
 
 /**
  * An answer of efile with a code other than "0" (its words, a plain string), or the runner's own refusal of a
  * transfer (a `FastransText` pair, its Chinese kept in `zh`). `auth` for refused tokens (the task waits for a new
  * login).
  */
-export class RemoteError extends Error {
-  readonly zh: string | null;
-  constructor(
-    readonly code: string,
-    msg: string | ServerText,
-    readonly data: unknown = null,
-  ) {
-    super(typeof msg === 'string' ? msg : msg.en);
-    this.zh = typeof msg === 'string' ? null : msg.zh;
-  }
+export class RemoteError extends Refusal {
   get auth() {
     return this.code === CommonCodes.tokenWithoutUser || this.code === PortalCodes.unauthorized;
   }

@@ -7,9 +7,8 @@ import {
   FastransPageRoutes,
   FastransWebRoutes,
   PortalCodes,
-  localisedErrorMessage,
 } from '@hpc/contracts';
-import { AppError, addRoute, ok, type AppServer } from '@hpc/server-kit';
+import { AppError, addRoute, localisedRefusal, ok, type AppServer } from '@hpc/server-kit';
 import type { SessionHttp } from '../identity';
 import { packagePath, packageTail } from './client-package';
 import { clientIdentity, LEGACY_CLIENT_ID } from './client-presence';
@@ -56,20 +55,14 @@ export function fastransPageRoutes(
   });
 }
 
-/**
- * An answer with a result code, its message in the request's language: the Chinese of the client's or the portal's
- * own refusal (`zh`) for a caller that prefers it, else the English; `Content-Language` says which, as the
- * envelope's errors do.
- */
+/** An answer with a result code, a refusal's message in the request's language (`localisedRefusal`). */
 function said(
   req: FastifyRequest,
   reply: FastifyReply,
   a: { code: string; msg: string; zh: string | null; data: unknown },
 ) {
   if (a.code === FastransCodes.ok) return { code: a.code, msg: a.msg, data: a.data };
-  const local = localisedErrorMessage(a.code, a.msg, req.headers['accept-language'], a.zh);
-  void reply.header('content-language', local.lang);
-  return { code: a.code, msg: local.msg, data: a.data };
+  return { code: a.code, msg: localisedRefusal(req, reply, a.code, a.msg, a.zh), data: a.data };
 }
 
 /** A web-server refusal as the client's answer (HTTP 200 with its result code). */
