@@ -7,17 +7,10 @@ import { Owner, Session } from './session';
 import { HistoryStore } from './store/history';
 import { Runner } from './transfer/runner';
 import { CLIENT_VERSION } from './version';
+import { CliText, cliLanguage, cliWords } from './cli-text';
 
-const STATE_NAMES = Object.fromEntries(Object.entries(FastransTaskState).map(([k, v]) => [v, k]));
-
-const USAGE = `fastrans ${CLIENT_VERSION}: the fast-transfer client of the HPC portal
-  fastrans [serve]                       run the local server the E-File page drives (with --token: logged in)
-  fastrans stop                          stop the running local server
-  fastrans upload <local> <remote-dir>   upload a file or folder
-  fastrans download <remote> <local-dir> download a remote file or folder
-  fastrans status                        list the transfer history
-  fastrans unpair                        free the client for another portal user's page (it pairs at the first)
-Options: --token T (or FASTRANS_TOKEN; the day token from the E-File page), --portal URL, --overwrite`;
+const words = cliWords(cliLanguage(process.env));
+const usage = () => words.say(CliText.usage(CLIENT_VERSION));
 
 function arg(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -26,6 +19,8 @@ function arg(args: string[], name: string): string | undefined {
   args.splice(i, 2);
   return v;
 }
+
+const files = (done: number, total: number) => words.say(CliText.files(String(done), String(total)));
 
 const human = (n: number) =>
   n >= 1 << 30
@@ -51,12 +46,12 @@ async function main(argv: string[]): Promise<number> {
   const pidFile = path.join(config.configDir, 'fastrans.pid');
 
   if (cmd === 'help' || args.includes('--help')) {
-    console.log(USAGE);
+    console.log(usage());
     return 0;
   }
   if (cmd === 'unpair') {
     await new Owner(config.configDir).unpair();
-    console.log('unpaired: the next page login pairs this client with its portal user');
+    console.log(words.say(CliText.unpaired));
     return 0;
   }
   if (cmd === 'version' || args.includes('--version')) {
@@ -71,7 +66,7 @@ async function main(argv: string[]): Promise<number> {
     if (token && portal) {
       const info = await client.session.login(portal, token);
       client.runner.setRemote(client.session.remote);
-      console.log(`logged in as ${info.clusterUserName} on cluster ${info.clusterId}`);
+      console.log(words.say(CliText.loggedIn(info.clusterUserName, info.clusterId)));
     }
     fs.mkdirSync(config.configDir, { recursive: true });
     fs.writeFileSync(pidFile, String(process.pid));
@@ -88,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
   if (cmd === 'stop') {
     const pid = Number(fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8') : NaN);
     if (!pid) {
-      console.error('the client is not running');
+      console.error(words.say(CliText.notRunning));
       return 1;
     }
     process.kill(pid, 'SIGTERM');
@@ -97,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
   if (cmd === 'status') {
     for (const t of await new HistoryStore(config.configDir).load()) {
       console.log(
-        `${t.id}  ${t.kind.padEnd(8)} ${String(STATE_NAMES[t.state]).padEnd(12)} ${t.filesDone}/${t.filesTotal} files  ${human(t.bytesDone)}/${human(t.bytesTotal)}  ${t.kind === 'upload' ? `${t.local} -> ${t.remote}` : `${t.remote} -> ${t.local}`}${t.error ? `  (${t.error})` : ''}`,
+        `${t.id}  ${t.kind.padEnd(8)} ${words.state(t.state).padEnd(12)} ${files(t.filesDone, t.filesTotal)}  ${human(t.bytesDone)}/${human(t.bytesTotal)}  ${t.kind === 'upload' ? `${t.local} -> ${t.remote}` : `${t.remote} -> ${t.local}`}${t.error ? `  (${words.taskError(t.error)})` : ''}`,
       );
     }
     return 0;
@@ -106,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
     const [, from, to] = pos;
     const portal = portalArg ? new URL(portalArg).origin : config.portal;
     if (!from || !to || !token || !portal) {
-      console.error(USAGE);
+      console.error(usage());
       return 2;
     }
     const session = new Session(config.configDir, clientWho(config.configDir, config.label));
@@ -115,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
       store: new HistoryStore(config.configDir),
       emit: (s) => {
         process.stderr.write(
-          `\r${String(STATE_NAMES[s.state])} ${s.count}/${s.files} files ${human(s.bytesDone)}/${human(s.bytesTotal)} ${human(s.speed)}/s   `,
+          `\r${words.state(s.state)} ${files(s.count, s.files)} ${human(s.bytesDone)}/${human(s.bytesTotal)} ${human(s.speed)}/s   `,
         );
       },
       log: (m) => console.error(m),
@@ -131,11 +126,11 @@ async function main(argv: string[]): Promise<number> {
     await session.close();
     process.stderr.write('\n');
     console.log(
-      `${String(STATE_NAMES[end.state])}: ${end.count}/${end.files} files${end.error ? ` (${end.error})` : ''}`,
+      `${words.state(end.state)}: ${files(end.count, end.files)}${end.error ? ` (${words.taskError(end.error)})` : ''}`,
     );
     return end.state === FastransTaskState.successful ? 0 : 1;
   }
-  console.error(USAGE);
+  console.error(usage());
   return 2;
 }
 
@@ -144,7 +139,7 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (e: unknown) => {
-    console.error((e as Error).message);
+    console.error(words.failure(e));
     process.exit(1);
   },
 );

@@ -5,6 +5,7 @@ import { Value } from 'typebox/value';
 import {
   FastransCodes,
   FastransLocalActions,
+  Refusal,
   type FastransLocalAction,
   type FastransLocalAnswer,
   type FastransLocalEntry,
@@ -13,7 +14,6 @@ import {
 } from '@hpc/contracts';
 import type { ClientConfig } from './config';
 import { ClientError, Owner, type Session } from './session';
-import { Refusal } from './refusal';
 import type { Runner } from './transfer/runner';
 import { CLIENT_VERSION, PROTOCOL_VERSION } from './version';
 import { FastransText } from './messages';

@@ -1,6 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { FastransCodes, FastransRefusal, CommonCodes, type FastransLocalLogin } from '@hpc/contracts';
+import {
+  FastransCodes,
+  FastransRefusal,
+  CommonCodes,
+  Refusal,
+  type FastransLocalLogin,
+} from '@hpc/contracts';
 import {
   ApiClient,
   ApiError,
@@ -13,7 +19,6 @@ import { Remote } from './transfer/remote';
 import { writeAtomic } from './store/history';
 import { CLIENT_VERSION } from './version';
 import { FastransText } from './messages';
-import { Refusal } from './refusal';
 
 /** Where the client is logged in: what its `login` action answers the page (contracts' local action table). */
 export type LoginInfo = FastransLocalLogin;

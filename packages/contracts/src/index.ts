@@ -3,6 +3,7 @@ export * from './wire-names';
 export * from './errors';
 export * from './error-names';
 export * from './error-messages-zh';
+export * from './refusal';
 export * from './limits';
 export * from './common';
 export * from './catalog';

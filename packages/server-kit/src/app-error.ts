@@ -1,4 +1,4 @@
-import { ErrorCodes, type ErrorCode, type ServerText } from '@hpc/contracts';
+import { ErrorCodes, Refusal, type ErrorCode, type ServerText } from '@hpc/contracts';
 
 /**
  * A failure the client should see: thrown anywhere in a service, turned into the `{ code, msg, data }` envelope
@@ -7,19 +7,13 @@ import { ErrorCodes, type ErrorCode, type ServerText } from '@hpc/contracts';
  * is answered in the request's language; a plain string (a message relayed from elsewhere) is English only. Lint
  * refuses a string or template literal here.
  */
-export class AppError extends Error {
-  readonly code: ErrorCode;
+export class AppError extends Refusal {
+  declare readonly code: ErrorCode;
   readonly status: number;
-  readonly data: unknown;
-  /** The message in Chinese, when written for the occasion; the registry's text otherwise (null). */
-  readonly zh: string | null;
 
   constructor(code: ErrorCode, msg?: string | ServerText, options: { status?: number; data?: unknown } = {}) {
-    super(msg === undefined ? ErrorCodes[code].en : typeof msg === 'string' ? msg : msg.en);
-    this.zh = msg !== undefined && typeof msg !== 'string' ? msg.zh : null;
-    this.code = code;
+    super(code, msg ?? ErrorCodes[code].en, options.data ?? null);
     this.status = options.status ?? ErrorCodes[code].status;
-    this.data = options.data ?? null;
   }
 }
 

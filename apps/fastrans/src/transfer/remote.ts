@@ -6,11 +6,16 @@ import {
   type FastransCalls,
   type ManifestLine,
 } from '@hpc/api-client';
-import { CommonCodes, PortalCodes, sha256OfContentDigest, type TransferFileRef } from '@hpc/contracts';
+import {
+  CommonCodes,
+  PortalCodes,
+  sha256OfContentDigest,
+  Refusal,
+  type TransferFileRef,
+} from '@hpc/contracts';
 import { NetworkError, nodeFetch, rangeBodyOf } from './http';
 import { RangeBuffers, sha256Of } from './local';
 import { DEFAULT_LIMITS } from '../engine/task';
-import { Refusal } from '../refusal';
 
 /**
  * An answer of efile with a code other than "0" (its words, a plain string), or the runner's own refusal of a

@@ -6,13 +6,13 @@ import {
   FASTRANS_MIN_CLIENT_VERSION,
   FASTRANS_TOKEN_USE,
   FastransRefusal,
+  Refusal,
   compareVersions,
   type FastransPresence,
   type FastransServer,
   CommonCodes,
   FileCodes,
   refusalOf,
-  type ServerText,
 } from '@hpc/contracts';
 import type { EfileCalls } from '@hpc/api-client';
 import { AppError, createClusterTokenVerifier, credentialId, isAppError } from '@hpc/server-kit';
@@ -37,18 +37,7 @@ export interface WebSession {
 }
 
 /** Web-server answers: HTTP 200 with the client's result codes of spec §8 (web server: 1000-1049). */
-export class WebError extends Error {
-  /** The Chinese of a message written for the occasion (a `PortalText` pair). */
-  readonly zh: string | null;
-  constructor(
-    readonly code: string,
-    msg: string | ServerText,
-    readonly data: unknown = null,
-  ) {
-    super(typeof msg === 'string' ? msg : msg.en);
-    this.zh = typeof msg === 'string' ? null : msg.zh;
-  }
-}
+export class WebError extends Refusal {}
 
 const isUnder = (p: string, root: string) =>
   p === root || p.startsWith(root.endsWith('/') ? root : root + '/');

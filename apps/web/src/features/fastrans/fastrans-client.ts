@@ -19,6 +19,7 @@ import type {
   FastransTaskSummary,
 } from '@hpc/contracts';
 import { isApiError } from '@hpc/api-client';
+import { sameLanguage } from '../../shared/i18n/languages';
 import { session, StorageKeys } from '../../shared/utils/storage';
 import { fastransApi } from './fastrans.api';
 
@@ -184,7 +185,7 @@ const relayTransport = (client: () => string | null): Transport => ({
     } catch (e) {
       // The portal answered in the page's language (`Accept-Language`); its `Content-Language` says which.
       if (isApiError(e))
-        throw new FastransError(e.code, e.msg, e.data, e.lang?.toLowerCase().startsWith('zh') ? e.msg : null);
+        throw new FastransError(e.code, e.msg, e.data, sameLanguage(e.lang, 'zh-CN') ? e.msg : null);
       throw e;
     }
   },

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import i18n from '../../shared/i18n/i18n';
+import { sameLanguage } from '../../shared/i18n/languages';
 import type { FastransError } from './fastrans-client';
 
 /**
@@ -9,7 +10,7 @@ import type { FastransError } from './fastrans-client';
  * resort. An English page shows the English as it came.
  */
 export function refusalText(e: FastransError, t: TFunction, lang: string = i18n.language): string {
-  if (!lang.toLowerCase().startsWith('zh')) return e.message;
+  if (!sameLanguage(lang, 'zh-CN')) return e.message;
   if (e.zh) return e.zh;
   return t(`fastrans.codes.${e.code}`, {
     defaultValue: t(`errors.${e.code}`, { defaultValue: e.message }),
@@ -32,6 +33,6 @@ export function taskErrorText(error: string, t: TFunction, lang: string = i18n.l
   const own = TASK_ERRORS[error];
   if (own) return t(`fastrans.taskError.${own}`);
   const coded = /^(\d{3,6}) (.*)$/s.exec(error);
-  if (!coded || !lang.toLowerCase().startsWith('zh')) return error;
+  if (!coded || !sameLanguage(lang, 'zh-CN')) return error;
   return `${coded[1]} ${t(`errors.${coded[1]}`, { defaultValue: coded[2] })}`;
 }

@@ -2,14 +2,14 @@ import type { TFunction } from 'i18next';
 import { DIRECT_MESSAGE_CODES } from '@hpc/contracts';
 import { isApiError, type ApiError } from '@hpc/api-client';
 import i18n from '../i18n/i18n';
+import { sameLanguage } from '../i18n/languages';
 
 /**
  * Whether the server wrote the message in the user's language (it says so in `Content-Language`; the servers
  * localise the registry's texts for the `Accept-Language` the web sends). A message in another language, or in
  * none declared, is not shown: the catalogue's text of the code is.
  */
-const inUsersLanguage = (error: ApiError, lang: string) =>
-  !!error.msg && !!error.lang && error.lang.toLowerCase().split('-')[0] === lang.toLowerCase().split('-')[0];
+const inUsersLanguage = (error: ApiError, lang: string) => !!error.msg && sameLanguage(error.lang, lang);
 
 /**
  * The message a failed call shows (spec §8 "Handling"), or null for a cancelled call, which stays silent.

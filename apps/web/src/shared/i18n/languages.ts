@@ -26,6 +26,13 @@ export const MENU_LANGUAGES: readonly Language[] = import.meta.env.DEV
 export const serverLocale = (lang: string | undefined): Locale =>
   lang?.startsWith('en') ? 'en-US' : 'zh-CN'; // before i18n is ready (tests), the default, Chinese
 
+/**
+ * Whether two language tags name one language (their primary subtags: `zh-CN` and `zh`; `en-US` and the
+ * pseudo-locale). A missing tag (a server that did not say) is no language.
+ */
+export const sameLanguage = (a: string | null | undefined, b: string | null | undefined): boolean =>
+  !!a && !!b && a.toLowerCase().split('-')[0] === b.toLowerCase().split('-')[0];
+
 export function storedLanguage(): Language {
   const v = local.get(StorageKeys.language);
   return isLanguage(v) ? v : DEFAULT_LANGUAGE;

@@ -130,7 +130,12 @@ export const FileTable = memo(function FileTable(p: Props) {
           e.isDirectory ? (
             '-'
           ) : (
-            <span title={`${formatSizeExact(e.size)} (${e.size.toLocaleString(i18n.language)} B)`}>
+            <span
+              title={
+                formatSizeExact(e.size) +
+                t('common.parenthesized', { text: `${e.size.toLocaleString(i18n.language)} B` })
+              }
+            >
               {formatSize(e.size)}
             </span>
           ),

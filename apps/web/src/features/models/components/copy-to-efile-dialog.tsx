@@ -168,7 +168,9 @@ export function CopyToEfileDialog({ open, onClose, modelId, defaultName }: Props
             <Select
               options={clusters.map((c) => ({
                 value: c.clusterId,
-                label: `${pick(i18n.language, c.centerName, c.centerNameEn)} (${c.clusterUserName})`,
+                label:
+                  pick(i18n.language, c.centerName, c.centerNameEn) +
+                  t('common.parenthesized', { text: c.clusterUserName }),
               }))}
             />
           </Form.Item>

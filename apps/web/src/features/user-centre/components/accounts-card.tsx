@@ -84,7 +84,12 @@ export function AccountsCard() {
                 <Typography.Text type={days <= Limits.expiryReminderDays ? 'warning' : undefined}>
                   {formatDate(a.endUseTime, i18n.language)}
                   {days <= Limits.expiryReminderDays &&
-                    ` (${days < 0 ? t('user-centre.accounts.expired') : t('user-centre.accounts.daysLeft', { count: days })})`}
+                    t('common.parenthesized', {
+                      text:
+                        days < 0
+                          ? t('user-centre.accounts.expired')
+                          : t('user-centre.accounts.daysLeft', { count: days }),
+                    })}
                 </Typography.Text>
               );
             },
