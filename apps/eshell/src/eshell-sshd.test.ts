@@ -392,7 +392,7 @@ describe.skipIf(missing !== null)('the shell service over a real sshd', () => {
     // The account disabled on the portal: the open shell ends.
     const a = await openOn(A);
     disabled = true;
-    expect(await a.ended()).toMatchObject({ reason: 'revoked', message: 'The account is disabled' });
+    expect(await a.ended()).toMatchObject({ reason: 'rights', message: 'The account is disabled' });
     disabled = false;
     // The service stops: the page is told, and the socket closes.
     const b = await openOn(A);

@@ -67,7 +67,7 @@ export type ShellClientMessage =
 
 /** Why a session ended, as the page is told (it translates it). */
 export type ShellEndReason =
-  'exit' | 'idle' | 'detached' | 'revoked' | 'closed' | 'shutdown' | 'limit' | 'error';
+  'exit' | 'idle' | 'detached' | 'revoked' | 'rights' | 'closed' | 'shutdown' | 'limit' | 'error';
 
 /**
  * What the service sends: the terminal's output as binary frames (the bytes of the pty, UTF-8), and these JSON text

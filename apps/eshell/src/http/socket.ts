@@ -193,11 +193,11 @@ function serve(ws: WebSocket, deps: EshellDeps, log: FastifyBaseLogger) {
       }
       target.credential = { token: grant.token, claims: grant.claims };
       // Asked again at the attach: a logout between the ticket and the socket ends it here.
-      const why = await refusalOfSession(target, deps.revocations, deps.ownerRights, deps.now());
-      if (why) {
-        target.end('revoked', why);
-        send(ws, { t: 'end', reason: 'revoked', code: null, message: why });
-        ws.close(CLOSE.ended, 'revoked');
+      const refused = await refusalOfSession(target, deps.revocations, deps.ownerRights, deps.now());
+      if (refused) {
+        target.end(refused.reason, refused.why);
+        send(ws, { t: 'end', reason: refused.reason, code: null, message: refused.why });
+        ws.close(CLOSE.ended, refused.reason);
         return;
       }
       if (ws.readyState !== ws.OPEN) {

@@ -1,25 +1,33 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { refusalOf, type OwnerRightsLookup } from '@hpc/cluster-kit';
 import { assertNotRevoked, type RevocationStore } from '@hpc/server-kit';
+import type { ShellEndReason } from '@hpc/contracts';
 import type { SessionManager, ShellSession } from './session-manager';
 
+/** Why a session was ended, for the page (`reason`) and the log (`why`). */
+export interface SessionRefusal {
+  reason: Extract<ShellEndReason, 'revoked' | 'rights'>;
+  why: string;
+}
+
 /**
- * Why a running session may no longer run: the portal ended the session it was opened from (logout, password change,
- * "sign out everywhere") or disabled the user (revocation store), or, when the portal can be asked, the cluster
- * account is disabled, expired or the compute user changed. `null`: it may. A portal that does not answer is no
- * reason to cut a working shell; the next look will tell.
+ * Why a running session may no longer run: `revoked`, the portal ended the session it was opened from (logout,
+ * password change, "sign out everywhere") or disabled the portal user (revocation store); `rights`, when the portal
+ * can be asked, the account on the cluster is disabled or has ended, or the compute user changed. The page names
+ * the two apart: the second is no sign-out and no act of the user's. `null`: it may. A portal that does not answer
+ * is no reason to cut a working shell; the next look will tell.
  */
 export async function refusalOfSession(
   s: ShellSession,
   revocations: RevocationStore,
   ownerRights: OwnerRightsLookup | null,
   now: number,
-): Promise<string | null> {
+): Promise<SessionRefusal | null> {
   if (!s.credential) return null;
   try {
     await assertNotRevoked(revocations, s.credential.token, s.credential.claims);
   } catch (e) {
-    return e instanceof Error ? e.message : 'revoked';
+    return { reason: 'revoked', why: e instanceof Error ? e.message : 'revoked' };
   }
   if (!ownerRights) return null;
   let rights;
@@ -29,8 +37,9 @@ export async function refusalOfSession(
     return null;
   }
   const why = refusalOf(rights, s.owner.cun, now);
-  if (why === 'disabled' || why === 'expired') return 'The account is disabled';
-  if (why === 'no-user') return 'The compute user is no longer yours';
+  if (why === 'disabled') return { reason: 'rights', why: 'The account is disabled' };
+  if (why === 'expired') return { reason: 'rights', why: 'The account has ended' };
+  if (why === 'no-user') return { reason: 'rights', why: 'The compute user is no longer yours' };
   return null;
 }
 
@@ -50,10 +59,10 @@ export function watchRevocations(o: {
     void (async () => {
       for (const s of o.sessions.all()) {
         if (s.ended) continue;
-        const why = await refusalOfSession(s, o.revocations, o.ownerRights, o.now());
-        if (why) {
-          o.log.info({ event: 'eshell.revoked', session: s.id, user: s.owner.sub }, why);
-          s.end('revoked', why);
+        const refused = await refusalOfSession(s, o.revocations, o.ownerRights, o.now());
+        if (refused) {
+          o.log.info({ event: 'eshell.revoked', session: s.id, user: s.owner.sub }, refused.why);
+          s.end(refused.reason, refused.why);
         }
       }
     })()

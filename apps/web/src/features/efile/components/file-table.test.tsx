@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import '../../../antd-jsdom.test-fixture';
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import i18n, { initI18n, loadLanguage } from '../../../shared/i18n/i18n';
 import type { FileEntry } from '@hpc/contracts';
 import { FileTable } from './file-table';
 
@@ -65,9 +66,8 @@ describe('FileTable', { timeout: 120_000 }, () => {
     expect(folder.getByText('drwxr-xr-x')).toBeTruthy();
     expect(within(rowOf('notes.txt')).getByText('TXT')).toBeTruthy();
     // The short size in the cell, the exact one with the bytes on hover.
-    expect(within(rowOf('big.bin')).getByText('5.0 MB').getAttribute('title')).toMatch(
-      /^5\.00 MB \(5.242.880 B\)$/,
-    );
+    // (its words in each language: the last test, with the catalogue loaded)
+    expect(within(rowOf('big.bin')).getByText('5.0 MB').getAttribute('title')).toMatch(/^5\.00 MB/);
     // Columns the user hid are not rendered at all.
     expect(screen.queryByText('efile.columns.mtime')).toBeNull();
   });
@@ -142,5 +142,23 @@ describe('FileTable', { timeout: 120_000 }, () => {
   it('says the folder is empty', () => {
     setup({ rows: [] });
     expect(screen.getByText('efile.empty')).toBeTruthy();
+  });
+});
+
+// Last in the file: the catalogue loaded, the keys the tests above read are texts from here on.
+describe('FileTable in both languages', { timeout: 120_000 }, () => {
+  beforeAll(async () => {
+    await initI18n();
+    await loadLanguage('en-US');
+  });
+  afterAll(() => i18n.changeLanguage('cimode'));
+  it.each([
+    ['zh-CN', '5.00 MB（5,242,880 B）'],
+    ['en-US', '5.00 MB (5,242,880 B)'],
+  ])('%s: the exact size on hover, with its bytes in the language’s brackets', async (lang, title) => {
+    await i18n.changeLanguage(lang);
+    setup();
+    expect(within(rowOf('big.bin')).getByText('5.0 MB').getAttribute('title')).toBe(title);
+    document.body.innerHTML = '';
   });
 });

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Space } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
@@ -27,13 +28,17 @@ import { EfileRequestPrompt } from './efile-request-prompt';
 const CLOSE_ENDED = 4000;
 const CLOSE_REPLACED = 4001;
 const RECONNECT_TRIES = 8;
+/** Why a session ended, in words: a shell that exited with a failure status says which (`exit 3`, ssh's 255). */
+const endText = (t: TFunction, reason: ShellEndReason, code: number | null) =>
+  reason === 'exit' && code ? t('eshell.end.exitCode', { code }) : t(`eshell.end.${reason}`);
+
 /** Characters per input message (at most 3 bytes each in UTF-8, in JSON: well under the service's 256 KiB). */
 const INPUT_PIECE = 32 * 1024;
 
 type Status =
   | { kind: 'connecting' | 'reconnecting' | 'replaced' }
   | { kind: 'ready'; node: string }
-  | { kind: 'ended'; reason: ShellEndReason; message?: string }
+  | { kind: 'ended'; reason: ShellEndReason; code: number | null; message?: string }
   | { kind: 'failed'; message: string };
 
 export interface TerminalHandle {
@@ -165,7 +170,7 @@ export function TerminalPane({
         const err = isApiError(e) ? e : null;
         if (err?.code === 'ESHELL_NO_SESSION') {
           ended = true;
-          setStatus({ kind: 'ended', reason: 'detached' });
+          setStatus({ kind: 'ended', reason: 'detached', code: null });
         } else if (current.sessionId && (!err || err.status === 0)) {
           // No answer (a network drop): try again, the session waits for its detach time.
           scheduleRetry();
@@ -204,8 +209,8 @@ export function TerminalPane({
           send({ t: 'resize', cols: term.cols, rows: term.rows });
         } else if (m.t === 'end') {
           ended = true;
-          setStatus({ kind: 'ended', reason: m.reason, message: m.message });
-          term.write(`\r\n\x1b[2m[${t(`eshell.end.${m.reason}`)}]\x1b[0m\r\n`);
+          setStatus({ kind: 'ended', reason: m.reason, code: m.code, message: m.message });
+          term.write(`\r\n\x1b[2m[${endText(t, m.reason, m.code)}]\x1b[0m\r\n`);
         }
       };
       socket.onclose = (ev) => {
@@ -301,7 +306,7 @@ export function TerminalPane({
           {status.kind === 'ready'
             ? t('eshell.status.ready', { node: status.node })
             : status.kind === 'ended'
-              ? `${t('eshell.status.ended')}${t('common.colon')}${t(`eshell.end.${status.reason}`)}`
+              ? `${t('eshell.status.ended')}${t('common.colon')}${endText(t, status.reason, status.code)}`
               : status.kind === 'failed'
                 ? t('eshell.status.failed', { message: status.message })
                 : t(`eshell.status.${status.kind}`)}
@@ -320,7 +325,7 @@ export function TerminalPane({
           showIcon
           title={
             status.kind === 'ended'
-              ? t(`eshell.end.${status.reason}`)
+              ? endText(t, status.reason, status.code)
               : status.kind === 'failed'
                 ? t('eshell.status.failed', { message: status.message })
                 : t('eshell.status.replaced')
