@@ -223,6 +223,12 @@ describe.skipIf(missing !== null)('the Job page and the Dashboard on the real Sl
       // sight to the side (a table there showed the names and hid balance, status and expiry behind a scroll).
       const accounts = page.getByTestId('dash-accounts');
       await expect.poll(() => accounts.textContent()).toContain('88.50');
+      // Each account's end as a date in the language's words, not a time of day to the second.
+      const accountsText = (await accounts.textContent()) ?? '';
+      expect(accountsText).toMatch(
+        language === 'zh-CN' ? /\d{4}年\d{1,2}月\d{1,2}日到期/ : /Expires [A-Z][a-z]{2} \d{1,2}, \d{4}/,
+      );
+      expect(accountsText).not.toMatch(/\d{1,2}:\d{2}:\d{2}/);
       const low = accounts.getByText(language === 'zh-CN' ? '余额不足 100 元' : 'Balance at most 100 yuan');
       const card = (await accounts.boundingBox())!;
       const tag = (await low.boundingBox())!;

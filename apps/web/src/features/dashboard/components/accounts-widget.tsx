@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Limits } from '@hpc/contracts';
 import { identity } from '../../../shared/api/client';
 import { errorMessage } from '../../../shared/api/error-message';
-import { formatTime } from '../../jobs';
+import { pick } from '../../../shared/i18n/languages';
+import { formatDate } from '../../../shared/utils/format';
 import { accountFlags } from '../lib/account-state';
 import { Widget, WidgetError } from './widget';
 
@@ -44,10 +45,10 @@ export function AccountsWidget() {
                   </span>
                 </div>
                 <div className="hpc-dash-muted">
-                  {i18n.language === 'en-US' ? a.centerNamesEn : a.centerNames}
+                  {pick(i18n.language, a.centerNames, a.centerNamesEn)}
                   {' · '}
                   {a.endUseTime
-                    ? `${t('dashboard.accounts.expiry')} ${formatTime(a.endUseTime, i18n.language)}`
+                    ? t('dashboard.accounts.expiresOn', { date: formatDate(a.endUseTime, i18n.language) })
                     : t('dashboard.accounts.noExpiry')}
                 </div>
                 <span className="hpc-dash-flags" data-testid={`dash-account-${a.accountId}`}>

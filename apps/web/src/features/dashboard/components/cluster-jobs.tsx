@@ -93,6 +93,10 @@ function MyJobs({ clusterId, data }: { clusterId: string; data: JobOverviewData 
   );
 }
 
+/**
+ * The cluster's partitions in a card a third of the page wide: short headers that never break inside a word (状态
+ * stood as 状 over 态), the nodes' three counts named under their header, the CPU bar wide enough to read.
+ */
 function Partitions({ list }: { list: Partition[] }) {
   const { t } = useTranslation();
   const pct = (used: number, total: number) => (total > 0 ? Math.round((used / total) * 100) : 0);
@@ -102,12 +106,18 @@ function Partitions({ list }: { list: Partition[] }) {
       size="small"
       pagination={false}
       dataSource={list}
+      className="hpc-dash-partitions"
       locale={{ emptyText: t('dashboard.partitions.none') }}
       columns={[
         { title: t('dashboard.partitions.partition'), dataIndex: 'name' },
         { title: t('dashboard.partitions.state'), dataIndex: 'state' },
         {
-          title: t('dashboard.partitions.nodes'),
+          title: (
+            <>
+              {t('dashboard.partitions.nodes')}
+              <div className="hpc-dash-th-hint">{t('dashboard.partitions.nodesHint')}</div>
+            </>
+          ),
           key: 'nodes',
           render: (_, p) => `${p.nodes.idle} / ${p.nodes.allocated} / ${p.nodes.down}`,
         },

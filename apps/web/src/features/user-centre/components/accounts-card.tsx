@@ -2,6 +2,7 @@ import { Card, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Limits, type UserAccount } from '@hpc/contracts';
+import { pick } from '../../../shared/i18n/languages';
 import { formatDate } from '../../../shared/utils/format';
 import { identity } from '../../../shared/api/client';
 
@@ -46,9 +47,7 @@ export function AccountsCard() {
             key: 'centres',
             title: t('user-centre.accounts.centres'),
             render: (_, a) => (
-              <span className="hpc-uc-data">
-                {i18n.language === 'en-US' ? a.centerNamesEn : a.centerNames}
-              </span>
+              <span className="hpc-uc-data">{pick(i18n.language, a.centerNames, a.centerNamesEn)}</span>
             ),
           },
           {
