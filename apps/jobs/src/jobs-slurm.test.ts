@@ -6,6 +6,7 @@ import type { JobActionResult, JobDetail, JobListData } from '@hpc/contracts';
 import { createUsers, idOf, openPathTo, removeGroups, removeUsers } from '../../../test-support/unix-users';
 import {
   addAccount,
+  lockAccounting,
   buildJobsWorkerBundle,
   cancelJobsOf,
   removeAccount,
@@ -33,6 +34,7 @@ type Env<T> = { code: string; msg: string; data: T };
 
 describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
   let h: JobsHarness;
+  let releaseAccounting = () => undefined as void;
   const tokens: Record<string, string> = {};
   const blockers: string[] = [];
 
@@ -79,6 +81,7 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
     await buildJobsWorkerBundle();
     if (spawnSync('getent', ['group', GROUP]).status !== 0) execFileSync('groupadd', [GROUP]);
     createUsers([A, B, C], { [A]: ['-G', GROUP] });
+    releaseAccounting = await lockAccounting();
     for (const u of [A, B, C]) addAccount(ACCT[u]!, [u]);
     h = await jobsHarness({ users: [A, B, C] });
     fs.mkdirSync(path.dirname(h.home(A)), { mode: 0o755 });
@@ -103,6 +106,7 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
     cancelJobsOf([A, B, C]);
     await h?.close();
     for (const u of [A, B, C]) removeAccount(ACCT[u]!, [u]);
+    releaseAccounting();
     removeUsers([A, B, C]);
     removeGroups([GROUP]);
   }, 120_000);
@@ -154,6 +158,11 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
     for (let i = 0; i < 2; i++)
       blockers.push((await submit(A, { script: '#!/bin/bash\nsleep 300\n', jobName: 'blocker' })).data.jobId);
     await until(A, blockers[1]!, (d) => d.state === 'RUNNING', 'RUNNING');
+    // A running job's detail has when it was submitted and started, and no end yet (its limit's end is no end).
+    const running = (await detail(A, blockers[1]!)).data;
+    expect(running.submitTime).toBeGreaterThan(0);
+    expect(running.startTime).toBeGreaterThanOrEqual(running.submitTime!);
+    expect(running.endTime).toBeNull();
     const ids = [(await submit(A)).data.jobId, (await submit(A)).data.jobId];
     const held = await act(A, 'hold', ids);
     expect(held.data.results.every((r) => r.ok)).toBe(true);

@@ -1,5 +1,5 @@
 import type { QueueJob } from '../scheduler';
-import { gpusOfTres, keyValues, mbOf, minutesOf, textOf, tresMap } from './slurm-values';
+import { factTimes, gpusOfTres, keyValues, mbOf, minutesOf, textOf, tresMap } from './slurm-values';
 
 /**
  * The fields the history asks `sacct` for, in this order, JobName last: `--parsable2` separates with `|`, and a job
@@ -100,8 +100,9 @@ export function parseSacct(text: string): QueueJob[] {
 }
 
 /**
- * `scontrol show job -o <id>`: the one place 22.05 gives a job's stdout and stderr paths (its squeue JSON leaves
- * them empty). Null when the line is not a job record.
+ * `scontrol show job -o <id>`, run with `SLURM_TIME_FORMAT=%s`: the one place 22.05 gives a job's stdout and stderr
+ * paths (its squeue JSON leaves them empty). Its times as the queue's (`factTimes`): the detail of a running job
+ * had no start (so nothing elapsed) when they were not read. Null when the line is not a job record.
  */
 export function parseScontrolJob(text: string): (Partial<QueueJob> & { jobId: string; user: string }) | null {
   const line = text.split('\n').find((l) => l.startsWith('JobId='));
@@ -109,6 +110,7 @@ export function parseScontrolJob(text: string): (Partial<QueueJob> & { jobId: st
   const kv = keyValues(line);
   const user = /^([^(]+)/.exec(kv.get('UserId') ?? '')?.[1] ?? '';
   const tres = tresMap(kv.get('TRES'));
+  const state = kv.get('JobState') ?? '';
   return {
     jobId:
       kv.get('ArrayJobId') && kv.get('ArrayTaskId')
@@ -116,7 +118,7 @@ export function parseScontrolJob(text: string): (Partial<QueueJob> & { jobId: st
         : (kv.get('JobId') ?? ''),
     name: kv.get('JobName') ?? '',
     user,
-    state: kv.get('JobState') ?? '',
+    state,
     reason: kv.get('Reason') ?? 'None',
     account: kv.get('Account') ?? '',
     partition: kv.get('Partition') ?? '',
@@ -129,6 +131,8 @@ export function parseScontrolJob(text: string): (Partial<QueueJob> & { jobId: st
     gpus: gpusOfTres(kv.get('TRES')),
     memoryMb: mbOf(tres.get('mem')),
     timeLimitMinutes: minutesOf(kv.get('TimeLimit')),
+    submitTime: epochMs(kv.get('SubmitTime')),
+    ...factTimes(state, epochMs(kv.get('StartTime')), epochMs(kv.get('EndTime'))),
     workDir: textOf(kv.get('WorkDir')),
     command: textOf(kv.get('Command')),
     exitCode: kv.get('ExitCode') ?? '0:0',

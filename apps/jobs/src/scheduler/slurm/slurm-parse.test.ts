@@ -139,6 +139,30 @@ describe('recorded Slurm output', () => {
     expect(parseScontrolJob('slurm_load_jobs error: Invalid job id specified')).toBeNull();
   });
 
+  it('reads scontrol show job times as the queue does (SLURM_TIME_FORMAT=%s): a running job started, a pending one not', () => {
+    // Recorded from Slurm 22.05 on this project's one-machine cluster: one job running, one held.
+    const [running, held] = recorded('scontrol-jobs-epoch.txt')
+      .split('\n')
+      .map((l) => parseScontrolJob(l)!);
+    expect(running).toMatchObject({
+      jobId: '15',
+      state: 'RUNNING',
+      submitTime: 1796040866_000,
+      startTime: 1796040866_000,
+      // The limit's end of a running job is no end.
+      endTime: null,
+      timeLimitMinutes: 5,
+    });
+    expect(held).toMatchObject({
+      jobId: '16',
+      state: 'PENDING',
+      reason: 'JobHeldUser',
+      submitTime: 1796040869_000,
+      startTime: null,
+      endTime: null,
+    });
+  });
+
   it('parses the targeted text read', () => {
     const line = [
       '7',

@@ -105,7 +105,10 @@ export function slurmUserCalls(o: SlurmOptions): SchedulerUserCalls {
     },
 
     async detail(jobId) {
-      const r = await o.run(bin(o, 'scontrol'), ['show', 'job', '-o', jobId], { env: baseEnv, timeoutMs });
+      const r = await o.run(bin(o, 'scontrol'), ['show', 'job', '-o', jobId], {
+        env: { ...baseEnv, SLURM_TIME_FORMAT: '%s' },
+        timeoutMs,
+      });
       if (r.code !== 0) {
         if (/Invalid job id/i.test(r.stderr)) return null;
         throw outage(r.stderr);

@@ -16,6 +16,23 @@ export function msOf(seconds: unknown): number | null {
   return s && s > 0 ? s * 1000 : null;
 }
 
+const PENDING_LIKE = new Set(['PENDING', 'REQUEUED']);
+/** A job that has not started (again): it has no nodes, and its times are forecasts. */
+export const isPendingLike = (state: string): boolean => PENDING_LIKE.has(state);
+
+/**
+ * A job's start and end as facts (ms): while it is pending Slurm shows the scheduler's forecasts of both, and while
+ * it runs the end is its time limit's, not an end: those are left out (null). Every reader of a job applies this.
+ */
+export function factTimes(
+  state: string,
+  start: number | null,
+  end: number | null,
+): { startTime: number | null; endTime: number | null } {
+  const pending = isPendingLike(state);
+  return { startTime: pending ? null : start, endTime: pending || state === 'RUNNING' ? null : end };
+}
+
 /**
  * A Slurm duration (`[days-]hours:minutes:seconds`, `minutes`, `minutes:seconds`, `hours:minutes:seconds`,
  * `UNLIMITED`, `INFINITE`, `N/A`) in whole minutes, rounded up; null for unlimited or unknown.

@@ -1,5 +1,5 @@
 import type { QueueJob } from '../scheduler';
-import { gpusOfTres, mbOf, msOf, num, tresMap } from './slurm-values';
+import { factTimes, gpusOfTres, isPendingLike, mbOf, msOf, num, tresMap } from './slurm-values';
 
 /** The fields of one job of `squeue --json` (Slurm 22.05, data_parser v0.0.38) this service reads. */
 interface SqueueJob {
@@ -39,15 +39,11 @@ export function exitCodeOf(status: unknown): string {
   return (s & 0x7f) !== 0 ? `0:${s & 0x7f}` : `${(s >> 8) & 0xff}:0`;
 }
 
-const PENDING_LIKE = new Set(['PENDING', 'REQUEUED']);
-
 /** One job of the JSON as the service keeps it. */
 export function queueJobOf(j: SqueueJob): QueueJob {
   const state = j.job_state ?? 'UNKNOWN';
-  const pending = PENDING_LIKE.has(state);
-  // While pending, the start and end times are the scheduler's forecasts, not facts: left out.
-  const startTime = pending ? null : msOf(j.start_time);
-  const endTime = pending || state === 'RUNNING' ? null : msOf(j.end_time);
+  const pending = isPendingLike(state);
+  const { startTime, endTime } = factTimes(state, msOf(j.start_time), msOf(j.end_time));
   const arrayTask = num(j.array_task_id);
   const jobId =
     arrayTask !== null && j.array_job_id ? `${j.array_job_id}_${arrayTask}` : String(j.job_id ?? '');

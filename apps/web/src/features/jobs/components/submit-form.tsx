@@ -49,8 +49,8 @@ function limitsOf(p: PartitionsData['partitions'][number] | undefined, t: TFunct
   return t('jobs.form.partitionLimits', {
     max: time(p.maxTimeMinutes),
     def: time(p.defaultTimeMinutes),
-    cpus: p.maxCpusPerNode,
-    nodes: p.nodes.total,
+    cpus: t('jobs.form.coresPerNode', { count: p.maxCpusPerNode }),
+    nodes: t('jobs.form.nodeCount', { count: p.nodes.total }),
   });
 }
 
