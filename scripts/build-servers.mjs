@@ -54,11 +54,20 @@ export async function buildServers(only = entries) {
       logLevel: 'warning',
       plugins: [externalizeNpm],
       metafile: true,
+      // Written below under a temp name, then renamed: test files build the worker bundles in their setup while
+      // another file's service may be starting workers from them, and esbuild's own write truncates the file first.
+      write: false,
       // The bundle sits in <app>/dist; code that finds files relative to itself (web dist, seed content) works
       // from both src/ and dist/ because both are one level below the app folder.
     });
     const testOnly = Object.keys(result.metafile.inputs).filter((input) => TEST_ONLY.test(input));
     if (testOnly.length) throw new Error(`${out} would bundle test helpers: ${testOnly.join(', ')}`);
+    for (const file of result.outputFiles) {
+      fs.mkdirSync(path.dirname(file.path), { recursive: true });
+      const temp = `${file.path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      fs.writeFileSync(temp, file.contents);
+      fs.renameSync(temp, file.path);
+    }
   }
 }
 

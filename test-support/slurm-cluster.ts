@@ -21,6 +21,55 @@ export function schedulerMissing(): string | null {
 
 const sacctmgr = (...args: string[]) =>
   execFileSync('sacctmgr', ['-i', ...args], { stdio: 'pipe', timeout: 60_000 }).toString();
+
+const ACCOUNTING_LOCK = '/run/lock/hpc-test-slurm-accounting';
+const pidAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Slurm's accounting to this test file alone, from before its first `addAccount` until after its last
+ * `removeAccount` (call the function it resolves with). slurmdbd (22.05) keeps its associations as a nested set,
+ * and changes from two processes close together corrupt it: three `sacctmgr add account` side by side left two
+ * (each exiting 0 with the usual report), and the job tests' two files, whose setups ran side by side, lost a user's
+ * association when the other file removed its own account (8 of 11 failed, every run of the two together; one
+ * command at a time under `flock` did not help, the deletion still took the other file's association). A lock
+ * folder holds the owner's pid; a dead owner's is taken over.
+ */
+export async function lockAccounting(timeoutMs = 300_000): Promise<() => void> {
+  const deadline = Date.now() + timeoutMs;
+  // Taken by renaming a folder that already holds the pid: a rename onto a lock folder (never empty) fails.
+  const mine = `${ACCOUNTING_LOCK}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  fs.mkdirSync(mine);
+  fs.writeFileSync(`${mine}/pid`, String(process.pid));
+  for (;;) {
+    try {
+      fs.renameSync(mine, ACCOUNTING_LOCK);
+      return () => fs.rmSync(ACCOUNTING_LOCK, { recursive: true, force: true });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw e;
+    }
+    let owner = NaN;
+    try {
+      owner = Number(fs.readFileSync(`${ACCOUNTING_LOCK}/pid`, 'utf8'));
+    } catch {
+      // Released meanwhile: try again at once.
+      continue;
+    }
+    if (Number.isFinite(owner) && !pidAlive(owner))
+      fs.rmSync(ACCOUNTING_LOCK, { recursive: true, force: true });
+    else if (Date.now() > deadline) {
+      fs.rmSync(mine, { recursive: true, force: true });
+      throw new Error(`Slurm's accounting stayed locked by pid ${owner} (${ACCOUNTING_LOCK})`);
+    } else await pause(200);
+  }
+}
 const listed = (...args: string[]) =>
   execFileSync('sacctmgr', ['-n', '-P', ...args], { stdio: 'pipe', timeout: 60_000 })
     .toString()

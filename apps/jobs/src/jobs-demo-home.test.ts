@@ -6,6 +6,7 @@ import {
   addAccount,
   buildJobsWorkerBundle,
   cancelJobsOf,
+  lockAccounting,
   removeAccount,
   schedulerMissing,
 } from '../../../test-support/slurm-cluster';
@@ -29,6 +30,7 @@ type Env<T> = { code: string; msg: string; data: T };
 
 describe.skipIf(noRoot !== null)("the job service's demo homes", () => {
   let h: JobsHarness;
+  let releaseAccounting = () => undefined as void;
   const tokens: Record<string, string> = {};
   const call = async <T>(user: string, method: 'GET' | 'POST', url: string, body?: unknown) => {
     const res = await h.app.inject({
@@ -43,7 +45,10 @@ describe.skipIf(noRoot !== null)("the job service's demo homes", () => {
   beforeAll(async () => {
     await buildJobsWorkerBundle();
     createUsers([A, B]);
-    if (!noScheduler) addAccount(ACCT, [B]);
+    if (!noScheduler) {
+      releaseAccounting = await lockAccounting();
+      addAccount(ACCT, [B]);
+    }
     h = await jobsHarness({ users: [A, B], env: { JOBS_DEMO: 'true' } });
     // The folder of the homes exists (other users' homes are there), the users' own homes not yet.
     fs.mkdirSync(path.dirname(h.home(A)), { mode: 0o755 });
@@ -57,6 +62,7 @@ describe.skipIf(noRoot !== null)("the job service's demo homes", () => {
     cancelJobsOf([B]);
     await h?.close();
     if (!noScheduler) removeAccount(ACCT, [B]);
+    releaseAccounting();
     removeUsers([A, B]);
   }, 120_000);
 
