@@ -148,10 +148,10 @@ export function JobDetailDrawer({
             <Descriptions.Item label={t('jobs.detail.exit')}>{j.exitCode}</Descriptions.Item>
             <Descriptions.Item label={t('jobs.detail.requested')}>
               {t('jobs.detail.requestedText', {
-                nodes: j.requested.nodes,
-                tasks: j.requested.tasks,
-                cpus: j.requested.cpusPerTask,
-                gpus: j.requested.gpus,
+                nodes: t('jobs.detail.nodes', { count: j.requested.nodes }),
+                tasks: t('jobs.detail.tasks', { count: j.requested.tasks }),
+                cpus: t('jobs.detail.cpus', { count: j.requested.cpusPerTask }),
+                gpus: t('jobs.detail.gpus', { count: j.requested.gpus }),
                 mem,
                 time:
                   j.requested.timeLimitMinutes === null
