@@ -343,30 +343,35 @@ describe.skipIf(!isRoot)('E-Shell in the browser', () => {
     await page.context().close();
   }, 60_000);
 
-  it('says in Chinese that the shell exited, keeps its output, and opens a new session from the notice', async () => {
-    const { page, errors } = await logInAs(browser, portal.url, 'demo', { language: 'zh-CN', at: '/eshell' });
-    await page.getByTestId('eshell-new').click();
-    await page.locator('[data-testid=eshell-status][data-status=ready]').waitFor({ timeout: 15_000 });
-    await page.locator('.xterm-helper-textarea').focus();
-    // After the prompt: what is typed before it is echoed by the terminal amid the login banner, as in any ssh.
-    await expect.poll(() => screen(page), { timeout: 10_000 }).toMatch(/\$ *$/m);
-    await page.keyboard.type('echo bye-$((6*7)); exit 3\n');
-    await page.locator('[data-testid=eshell-status][data-status=ended]').waitFor({ timeout: 15_000 });
-    // The status line and the notice in Chinese, with Chinese punctuation; the output stays readable.
-    expect(await page.getByTestId('eshell-status').innerText()).toBe('会话已结束：Shell 已退出，退出码 3');
-    const notice = page.getByRole('alert').filter({ hasText: 'Shell 已退出，退出码 3' });
-    await expect.poll(() => notice.count()).toBe(1);
-    expect(await notice.getByTestId('eshell-restart').innerText()).toBe('新建会话');
-    expect(await screen(page)).toContain('bye-42');
-    await screenshotter(page)('eshell-ended-zh-CN');
-    // The notice's button opens a new shell in the same tab.
-    await page.getByTestId('eshell-restart').click();
-    await page.locator('[data-testid=eshell-status][data-status=ready]').waitFor({ timeout: 15_000 });
-    expect(await notice.count()).toBe(0);
-    await closeSessions(page);
-    expect(errors).toEqual([]);
-    await page.context().close();
-  }, 60_000);
+  for (const [language, ended, exited, restart] of [
+    ['zh-CN', '会话已结束：', 'Shell 已退出，退出码 3', '新建会话'],
+    ['en-US', 'Session ended: ', 'The shell exited with status 3', 'Start a new session'],
+  ] as const) {
+    it(`says that the shell exited with its status, keeps its output, and opens a new session from the notice (${language})`, async () => {
+      const { page, errors } = await logInAs(browser, portal.url, 'demo', { language, at: '/eshell' });
+      await page.getByTestId('eshell-new').click();
+      await page.locator('[data-testid=eshell-status][data-status=ready]').waitFor({ timeout: 15_000 });
+      await page.locator('.xterm-helper-textarea').focus();
+      // After the prompt: what is typed before it is echoed by the terminal amid the login banner, as in any ssh.
+      await expect.poll(() => screen(page), { timeout: 10_000 }).toMatch(/\$ *$/m);
+      await page.keyboard.type('echo bye-$((6*7)); exit 3\n');
+      await page.locator('[data-testid=eshell-status][data-status=ended]').waitFor({ timeout: 15_000 });
+      // The status line and the notice in the page's language and punctuation; the output stays readable.
+      expect(await page.getByTestId('eshell-status').innerText()).toBe(ended + exited);
+      const notice = page.getByRole('alert').filter({ hasText: exited });
+      await expect.poll(() => notice.count()).toBe(1);
+      expect(await notice.getByTestId('eshell-restart').innerText()).toBe(restart);
+      expect(await screen(page)).toContain('bye-42');
+      await screenshotter(page)(`eshell-ended-${language}`);
+      // The notice's button opens a new shell in the same tab.
+      await page.getByTestId('eshell-restart').click();
+      await page.locator('[data-testid=eshell-status][data-status=ready]').waitFor({ timeout: 15_000 });
+      expect(await notice.count()).toBe(0);
+      await closeSessions(page);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }, 60_000);
+  }
 
   it('says plainly that a centre without a shell service has none', async () => {
     const { page } = await logInAs(browser, portal.url, 'demo', {
