@@ -11,7 +11,8 @@ import { Widget, WidgetError } from './widget';
 /**
  * One cluster's job widgets (issue 22 §4), from its job service's overview call (the poller's reading, never a
  * scheduler command): my running and pending jobs with the latest few, and the partitions' nodes, CPUs and GPUs.
- * A centre without a scheduler says so; a service that fails shows its error here only.
+ * A centre without a scheduler (or whose job service does not answer) says so once, in one card: two cards that
+ * both said "no scheduler" were one fact twice. A service that fails shows its error here only.
  */
 export function ClusterJobs({ clusterId, center }: { clusterId: string; center: string }) {
   const { t } = useTranslation();
@@ -24,9 +25,13 @@ export function ClusterJobs({ clusterId, center }: { clusterId: string; center: 
   });
   const jobsTitle = t('dashboard.jobs.title', { center });
   const partsTitle = t('dashboard.partitions.title', { center });
+  if (state === 'none' || state === 'unreachable')
+    return (
+      <Widget testId={`dash-jobs-${clusterId}`} title={jobsTitle}>
+        <NoScheduler state={state} center={center} compact />
+      </Widget>
+    );
   const body = (what: 'jobs' | 'parts') => {
-    if (state === 'none' || state === 'unreachable')
-      return <NoScheduler state={state} center={center} compact />;
     if (overview.error)
       return (
         <WidgetError
