@@ -91,6 +91,17 @@ describe.skipIf(missing !== null)('the Job page and the Dashboard on the real Sl
       const jobId = new URL(page.url()).searchParams.get('job') ?? '';
       expect(jobId).toMatch(/^\d+$/);
       await expect.poll(() => accounted(jobId).user, { timeout: 20_000 }).toBe('demo');
+      // Running, its elapsed time counts on every second between the detail's readings (5 s apart): over 4 s, at
+      // least three different values (the readings alone would give two at most).
+      await expect
+        .poll(() => detail.locator('[data-state]').first().getAttribute('data-state'), { timeout: 30_000 })
+        .toBe('RUNNING');
+      const seen = new Set<string>();
+      for (let i = 0; i < 16; i++) {
+        seen.add((await detail.getByTestId('job-elapsed').textContent()) ?? '');
+        await page.waitForTimeout(250);
+      }
+      expect(seen.size).toBeGreaterThanOrEqual(3);
       await shot(`jobs-detail-${language}`);
       const axeDetail = formatViolations(`job-detail-${language}`, await axeViolations(page));
       await page.keyboard.press('Escape');
@@ -217,8 +228,14 @@ describe.skipIf(missing !== null)('the Job page and the Dashboard on the real Sl
       await expect
         .poll(async () => page.locator('.hpc-dash').textContent(), { timeout: 20_000 })
         .toMatch(/normal[\s\S]*short|short[\s\S]*normal/);
-      // The clusters without a scheduler say so, they are not errors; nothing failed.
+      // The clusters without a scheduler say so, they are not errors; nothing failed. Each says it once, in one
+      // card: only the scheduler's cluster has a partitions card.
       expect(await page.getByTestId('widget-error').count()).toBe(0);
+      await page.getByTestId('jobs-no-scheduler').first().waitFor();
+      const noScheduler = await page.getByTestId('jobs-no-scheduler').count();
+      expect(noScheduler).toBeGreaterThan(0);
+      expect(await page.locator('[data-testid^="dash-partitions-"]').count()).toBe(1);
+      expect(await page.locator('[data-testid^="dash-jobs-"]').count()).toBe(noScheduler + 1);
       // My accounts: the low balance of the demo's Kunshan account and its alert in the card, nothing of it out of
       // sight to the side (a table there showed the names and hid balance, status and expiry behind a scroll).
       const accounts = page.getByTestId('dash-accounts');

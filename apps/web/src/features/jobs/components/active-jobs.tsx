@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { App, Button, Segmented, Space, Table, Typography, type TableColumnsType } from 'antd';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { type JobListState, type JobSummary } from '@hpc/contracts';
 import type { JobAction } from '@hpc/api-client';
 import { notifyError } from '../../../shared/api/notify';
 import type { JobsApi } from '../api/jobs.api';
+import { useNow } from '../hooks/use-now';
 import { useTablePage } from '../hooks/use-table-page';
 import { elapsedNow, formatDuration, formatTime, secondsLeft } from '../lib/job-format';
 import { useReasonText } from './job-state-tag';
@@ -17,16 +18,6 @@ import { leadingJobColumns } from './job-columns';
 export const REFRESH_MS = 3_000;
 
 export const jobListKey = (clusterId: string) => ['jobs', clusterId, 'list'] as const;
-
-/** Ticks every second, for the elapsed and time-left columns between two refreshes. */
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const id = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(id);
-  }, []);
-  return now;
-}
 
 /** Cancel, hold and release several jobs at once, with each job's own outcome reported. */
 export function useJobActions(api: JobsApi) {

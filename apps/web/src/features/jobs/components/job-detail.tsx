@@ -6,7 +6,8 @@ import { Link } from 'react-router';
 import type { JobDetailData } from '@hpc/api-client';
 import { errorMessage } from '../../../shared/api/error-message';
 import type { JobsApi } from '../api/jobs.api';
-import { folderOf, formatDuration, formatTime } from '../lib/job-format';
+import { useNow } from '../hooks/use-now';
+import { elapsedNow, folderOf, formatDuration, formatTime } from '../lib/job-format';
 import { JobStateTag, useReasonText } from './job-state-tag';
 
 /** Keeps at most this much of a live tail in the page. */
@@ -25,6 +26,11 @@ function EfileLink({ clusterId, path, file = false }: { clusterId: string; path:
       <Link to={to}>{t('jobs.detail.openInEfile')}</Link>
     </span>
   );
+}
+
+/** A running job's elapsed time, counted on every second between two readings of the detail (they are 5 s apart). */
+function Elapsed({ job, fetchedAt }: { job: JobDetailData; fetchedAt: number }) {
+  return <span data-testid="job-elapsed">{formatDuration(elapsedNow(job, fetchedAt, useNow()))}</span>;
 }
 
 /** A live tail of a job's stdout: asks again from where it stopped while the job runs (issue 22 §3). */
@@ -142,7 +148,7 @@ export function JobDetailDrawer({
               {formatTime(j.endTime, i18n.language)}
             </Descriptions.Item>
             <Descriptions.Item label={t('jobs.detail.elapsed')}>
-              {formatDuration(j.elapsedSeconds)}
+              <Elapsed job={j} fetchedAt={detail.dataUpdatedAt} />
             </Descriptions.Item>
             <Descriptions.Item label={t('jobs.detail.nodeList')}>{j.nodeList}</Descriptions.Item>
             <Descriptions.Item label={t('jobs.detail.exit')}>{j.exitCode}</Descriptions.Item>
