@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Space } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
@@ -19,6 +18,7 @@ import { errorMessage } from '../../../shared/api/error-message';
 import type { ThemeName } from '../../../shared/preferences/themes';
 import type { EshellApi } from '../api/eshell.api';
 import { EfileRequestGate } from '../lib/efile-requests';
+import { endText } from '../lib/end-text';
 import type { ShellTab } from '../lib/tabs-store';
 import { TERMINAL_THEMES } from '../lib/terminal-theme';
 import { EfileCommandHelp } from './efile-command-help';
@@ -28,9 +28,6 @@ import { EfileRequestPrompt } from './efile-request-prompt';
 const CLOSE_ENDED = 4000;
 const CLOSE_REPLACED = 4001;
 const RECONNECT_TRIES = 8;
-/** Why a session ended, in words: a shell that exited with a failure status says which (`exit 3`, ssh's 255). */
-const endText = (t: TFunction, reason: ShellEndReason, code: number | null) =>
-  reason === 'exit' && code ? t('eshell.end.exitCode', { code }) : t(`eshell.end.${reason}`);
 
 /** Characters per input message (at most 3 bytes each in UTF-8, in JSON: well under the service's 256 KiB). */
 const INPUT_PIECE = 32 * 1024;
