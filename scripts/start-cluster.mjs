@@ -18,6 +18,7 @@ import { startMunge, stopMunge } from './cluster/munge.mjs';
 import { startSlurm, stopSlurm } from './cluster/slurm.mjs';
 import { installMissing, isDebian, startedRecord } from './cluster/system.mjs';
 import { ensureDemoAssociations, ensureUnixUsers } from './cluster/users.mjs';
+import { SERVER_NODE_FLAGS } from './node-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PACKAGES = ['munge', 'slurmctld', 'slurmd', 'slurm-client', 'slurmdbd', 'mariadb-server'];
@@ -121,7 +122,7 @@ const env = {
 };
 const portal = spawn(
   process.execPath,
-  ['--enable-source-maps', path.join(root, 'apps/all-in-one/dist/main.js')],
+  [...SERVER_NODE_FLAGS, path.join(root, 'apps/all-in-one/dist/main.js')],
   {
     stdio: 'inherit',
     env,

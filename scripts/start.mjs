@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildAll } from './build.mjs';
+import { SERVER_NODE_FLAGS } from './node-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 await buildAll();
@@ -11,7 +12,7 @@ await buildAll();
 const env = { UV_THREADPOOL_SIZE: '64', ...process.env };
 const child = spawn(
   process.execPath,
-  ['--enable-source-maps', path.join(root, 'apps/all-in-one/dist/main.js')],
+  [...SERVER_NODE_FLAGS, path.join(root, 'apps/all-in-one/dist/main.js')],
   {
     stdio: 'inherit',
     env,

@@ -18,6 +18,7 @@ import { HistoryStore } from '../../apps/fastrans/src/store/history';
 import { efileCalls, startStandInPortal, warmUp } from '../../test-support/stand-in-portal';
 import { startEfileProcess } from '../../test-support/efile-process';
 import { createUsers, makeHome, openPathTo, removeUsers } from '../../test-support/unix-users';
+import { SERVER_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -54,7 +55,11 @@ export async function startFastransBench(o: { mode: BenchMode; profileDir?: stri
   execFileSync(process.execPath, ['scripts/build-servers.mjs'], { cwd: path.resolve(here, '../..') });
   const server = await startEfileProcess({
     // A CPU profile of the server (run the bench with --cpu-prof for the client).
-    nodeArgs: o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`] : [],
+    // The flags operators run efile with (scripts/node-flags.mjs; the systemd unit's ExecStart).
+    nodeArgs: [
+      ...SERVER_NODE_FLAGS,
+      ...(o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`] : []),
+    ],
     log: 'inherit',
     env: {
       UV_THREADPOOL_SIZE: '64',
