@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { ApiClient, ApiError, efileApi, type EfileCalls } from '@hpc/api-client';
-import { CommonCodes, isErrorCode } from '@hpc/contracts';
+import { CommonCodes, ErrorCodes, isErrorCode, preferredMessageLanguage } from '@hpc/contracts';
 import { AppError, type AppServer } from '@hpc/server-kit';
 import { PortalText } from './messages';
 
@@ -37,15 +37,19 @@ export function portalEfileFetch(app: AppServer): typeof fetch {
   };
 }
 
-/** The efile calls of one instance at `base` with the user's cluster token; no deadline unless the call sets one. */
+/**
+ * The efile calls of one instance at `base` with the user's cluster token; no deadline unless the call sets one.
+ * `lang` is the user's `Accept-Language`: efile then writes its refusals in the user's language (`efileFailure`).
+ */
 export function portalEfileClient(
   app: AppServer,
   base: string,
   clusterId: string,
   token: string | undefined,
   timeoutMs = 0,
+  lang?: string,
 ): EfileCalls {
-  return efileCallsOver(portalEfileFetch(app), base, clusterId, token, timeoutMs);
+  return efileCallsOver(portalEfileFetch(app), base, clusterId, token, timeoutMs, lang);
 }
 
 /** The same calls over any `fetch` (a test's fake efile). */
@@ -55,11 +59,16 @@ export function efileCallsOver(
   clusterId: string,
   token: string | undefined,
   timeoutMs = 0,
+  lang?: string,
 ): EfileCalls {
+  const headers: Record<string, string> = {
+    ...(token ? { token } : {}),
+    ...(lang ? { 'accept-language': lang } : {}),
+  };
   const client = new ApiClient({
     baseUrl: base.replace(/\/$/, ''),
     fetch: fetcher,
-    headers: (): Record<string, string> => (token ? { token } : {}),
+    headers: () => headers,
     timeoutMs,
   });
   return efileApi(client, clusterId);
@@ -71,8 +80,16 @@ export function efileCallsOver(
  */
 export function efileFailure(e: unknown): unknown {
   if (!(e instanceof ApiError) || e.kind === 'cancelled') return e;
-  // efile's own message, relayed as it came (a plain string: not the portal's to translate).
-  if (e.kind === 'api') return new AppError(isErrorCode(e.code) ? e.code : CommonCodes.remoteCall, e.msg);
+  if (e.kind === 'api') {
+    const code = isErrorCode(e.code) ? e.code : CommonCodes.remoteCall;
+    // efile's own message, relayed as it came (its words, not the portal's catalogue's). Written in Chinese (asked
+    // in the user's language; its Content-Language says so), it is the Chinese of a pair whose English is the
+    // code's: as a plain string, the portal's answer to a Chinese reader would call it English, and the page would
+    // show the code's text alone.
+    if (preferredMessageLanguage(e.lang ?? undefined) === 'zh-CN')
+      return new AppError(code, { en: ErrorCodes[code].en, zh: e.msg });
+    return new AppError(code, e.msg);
+  }
   if (e.kind === 'http') return new AppError(CommonCodes.remoteCall, PortalText.fileServiceHttp(e.status));
   return new AppError(CommonCodes.unavailable, PortalText.fileServiceUnreachable(e.msg));
 }

@@ -66,7 +66,8 @@ export async function catalogFeature(app: AppServer, deps: PortalDeps): Promise<
       return entry.token;
     },
     // The root server: relative efile URLs are the instances the all-in-one start mounts on it.
-    efile: (base, clusterId, token, timeoutMs) => portalEfileClient(app, base, clusterId, token, timeoutMs),
+    efile: (base, clusterId, token, timeoutMs, lang) =>
+      portalEfileClient(app, base, clusterId, token, timeoutMs, lang),
     warn: (err, msg) => app.log.warn({ err }, msg),
   });
   await app.register(async (scope) => {

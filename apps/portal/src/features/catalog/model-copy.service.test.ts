@@ -23,6 +23,8 @@ interface FakeRequest {
   path: string;
   query: URLSearchParams;
   token: string | undefined;
+  /** The `Accept-Language` the portal sent. */
+  lang: string | undefined;
   /** A form body's fields, each as the list of its values. */
   form?: Record<string, string[]>;
   /** A streamed body (the tar PUT). */
@@ -36,7 +38,10 @@ const BASE = 'http://efile.test/efile/c1';
  * Linux-upload token) and hands the tar PUT to `onPut`; every request is recorded. The copy's calls go through the
  * real typed client (`efileCallsOver`), so paths, methods and bodies are those the route table declares.
  */
-function fakeEfile(onPut: (req: FakeRequest) => Promise<unknown> = async () => null) {
+function fakeEfile(
+  onPut: (req: FakeRequest) => Promise<unknown> = async () => null,
+  onExist?: (req: FakeRequest) => { answer: unknown; lang: string },
+) {
   const calls: FakeRequest[] = [];
   const fetcher = (async (input: string, init: RequestInit = {}) => {
     const url = new URL(input);
@@ -46,6 +51,7 @@ function fakeEfile(onPut: (req: FakeRequest) => Promise<unknown> = async () => n
       path: url.pathname.slice(new URL(BASE).pathname.length),
       query: url.searchParams,
       token: headers.token,
+      lang: headers['accept-language'],
     };
     if (typeof init.body === 'string') {
       const fields = new URLSearchParams(init.body);
@@ -59,16 +65,23 @@ function fakeEfile(onPut: (req: FakeRequest) => Promise<unknown> = async () => n
     }
     calls.push(req);
     let answer: unknown = { code: '0', msg: '', data: null };
-    if (req.path === '/check.action') answer = { check_result: 'ok', clusterId: 'c1' };
+    let contentLanguage: string | undefined;
+    if (req.path === '/exist.action' && onExist) ({ answer, lang: contentLanguage } = onExist(req));
+    else if (req.path === '/check.action') answer = { check_result: 'ok', clusterId: 'c1' };
     else if (req.path === '/exist.action')
       answer = { code: '0', msg: '', data: { exist: false, isDirectory: false } };
     else if (req.path === '/linuxUpload.action') answer = { code: '0', msg: '', data: { token: 'scoped' } };
     else if (req.method === 'PUT') answer = await onPut(req);
     if (init.signal?.aborted) throw new DOMException('The operation was aborted', 'AbortError');
-    return Response.json(answer);
+    return Response.json(answer, contentLanguage ? { headers: { 'content-language': contentLanguage } } : {});
   }) as unknown as typeof fetch;
-  const efile = (base: string, clusterId: string, token: string | undefined, timeoutMs: number) =>
-    efileCallsOver(fetcher, base, clusterId, token, timeoutMs);
+  const efile = (
+    base: string,
+    clusterId: string,
+    token: string | undefined,
+    timeoutMs: number,
+    lang?: string,
+  ) => efileCallsOver(fetcher, base, clusterId, token, timeoutMs, lang);
   return { calls, efile };
 }
 
@@ -314,5 +327,23 @@ describe('model copy archive', () => {
       lang: 'en-US',
     });
     await second.kv.close();
+  });
+
+  it("asks efile in the user's language, and a refusal written in Chinese reaches the Chinese reader as it was", async () => {
+    // efile refuses the target in the language it is asked in, as its envelope handler does.
+    const refusal = (req: FakeRequest) =>
+      req.lang?.startsWith('zh')
+        ? { answer: { code: '1030', msg: '没有权限访问：/home/u', data: null }, lang: 'zh-CN' }
+        : { answer: { code: '1030', msg: 'No permission for /home/u', data: null }, lang: 'en-US' };
+    const { calls, efile } = fakeEfile(undefined, refusal);
+    const { service, kv } = copyService({ rows: async () => [ROW] }, efile);
+    const body = { clusterId: 'c1', parentPath: '/home/u', name: 'model' };
+    const zh = await service.start(7, 1, body, 'zh-CN,zh;q=0.9').catch((e: unknown) => e);
+    expect(calls.find((c) => c.path === '/exist.action')?.lang).toBe('zh-CN,zh;q=0.9');
+    expect(zh).toMatchObject({ code: '1030', zh: '没有权限访问：/home/u', message: 'Insufficient permission' });
+    // In English: efile's English, as it came.
+    const en = await service.start(7, 1, body, 'en-US').catch((e: unknown) => e);
+    expect(en).toMatchObject({ code: '1030', zh: null, message: 'No permission for /home/u' });
+    await kv.close();
   });
 });

@@ -67,9 +67,16 @@ export interface ModelCopyDeps {
   clusterToken: (userId: number, clusterId: string) => Promise<string>;
   /**
    * The calls of one efile instance (contracts' declared routes through `@hpc/api-client`): `token` the user's
-   * cluster token (none for the health check), `timeoutMs` 0 for none.
+   * cluster token (none for the health check), `timeoutMs` 0 for none, `lang` the user's `Accept-Language` (efile's
+   * refusals then come in the user's language).
    */
-  efile: (base: string, clusterId: string, token: string | undefined, timeoutMs: number) => EfileCalls;
+  efile: (
+    base: string,
+    clusterId: string,
+    token: string | undefined,
+    timeoutMs: number,
+    lang?: string,
+  ) => EfileCalls;
   warn: (err: unknown, msg: string) => void;
   /** How often progress is written to the store (and a cancel from another instance noticed). */
   flushMs?: number;
@@ -144,7 +151,8 @@ export class ModelCopyService {
     this.flushMs = deps.flushMs ?? 500;
   }
 
-  async start(userId: number, modelId: number, body: ModelCopyBody): Promise<ModelCopyJob> {
+  /** Starts a copy; `lang` (the request's `Accept-Language`) is the language efile is asked to refuse in. */
+  async start(userId: number, modelId: number, body: ModelCopyBody, lang?: string): Promise<ModelCopyJob> {
     const { deps } = this;
     checkName(body.name);
     const parent = normalParent(body.parentPath);
@@ -155,7 +163,7 @@ export class ModelCopyService {
     const base = await this.workingBase(info);
     const targetPath = `${parent === '/' ? '' : parent}/${body.name}`;
 
-    const efile = deps.efile(base, body.clusterId, token, SMALL_CALL_MS);
+    const efile = deps.efile(base, body.clusterId, token, SMALL_CALL_MS, lang);
     const exist = await efile.exist(targetPath).catch(rethrow);
     if (exist.exist) throw new AppError(exist.isDirectory ? FileCodes.sameNameDir : FileCodes.sameNameFile);
 
@@ -182,7 +190,14 @@ export class ModelCopyService {
       await this.save(userId, job);
       const stage = `.${body.name.slice(0, 40)}.copy-${jobId.slice(0, 8)}`;
       const answer = answered(job, undefined);
-      void this.run(userId, job, rows, { base, parent, stage, name: body.name, uploadToken: upload.token });
+      void this.run(userId, job, rows, {
+        base,
+        parent,
+        stage,
+        name: body.name,
+        uploadToken: upload.token,
+        lang,
+      });
       return answer;
     } catch (e) {
       await deps.kv.del(lockKey(userId));
@@ -236,7 +251,7 @@ export class ModelCopyService {
     userId: number,
     job: CopyJob,
     rows: CatalogModelFileTable[],
-    t: { base: string; parent: string; stage: string; name: string; uploadToken: string },
+    t: { base: string; parent: string; stage: string; name: string; uploadToken: string; lang?: string },
   ): Promise<void> {
     const { deps } = this;
     const abort = new AbortController();
@@ -318,7 +333,7 @@ export class ModelCopyService {
 
     try {
       const result = await deps
-        .efile(t.base, job.clusterId, undefined, 0)
+        .efile(t.base, job.clusterId, undefined, 0, t.lang)
         .linuxTar(
           t.uploadToken,
           Readable.toWeb(Readable.from(archive())) as ReadableStream,
@@ -332,7 +347,10 @@ export class ModelCopyService {
         throw new AppError(FileCodes.abnormalFile, PortalText.notCopied(result.skipped.join(', ')));
       }
       const token = await deps.clusterToken(userId, job.clusterId);
-      await deps.efile(t.base, job.clusterId, token, SMALL_CALL_MS).rename(stagePath, t.name).catch(rethrow);
+      await deps
+        .efile(t.base, job.clusterId, token, SMALL_CALL_MS, t.lang)
+        .rename(stagePath, t.name)
+        .catch(rethrow);
       job.state = 'success';
     } catch (e) {
       const cancelled =

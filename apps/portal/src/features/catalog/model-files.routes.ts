@@ -31,7 +31,9 @@ export function modelFileRoutes(app: AppServer, files: ModelFilesService): void 
  */
 export function modelCopyRoutes(app: AppServer, copies: ModelCopyService, http: SessionHttp): void {
   addRoute(app, ModelRoutes.startCopy, async (req) => {
-    return ok(await copies.start(http.live(req).user.id, req.params.id, req.body));
+    return ok(
+      await copies.start(http.live(req).user.id, req.params.id, req.body, req.headers['accept-language']),
+    );
   });
 
   addRoute(app, ModelRoutes.copyProgress, async (req) =>
