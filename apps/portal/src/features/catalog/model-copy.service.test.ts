@@ -340,7 +340,11 @@ describe('model copy archive', () => {
     const body = { clusterId: 'c1', parentPath: '/home/u', name: 'model' };
     const zh = await service.start(7, 1, body, 'zh-CN,zh;q=0.9').catch((e: unknown) => e);
     expect(calls.find((c) => c.path === '/exist.action')?.lang).toBe('zh-CN,zh;q=0.9');
-    expect(zh).toMatchObject({ code: '1030', zh: '没有权限访问：/home/u', message: 'Insufficient permission' });
+    expect(zh).toMatchObject({
+      code: '1030',
+      zh: '没有权限访问：/home/u',
+      message: 'Insufficient permission',
+    });
     // In English: efile's English, as it came.
     const en = await service.start(7, 1, body, 'en-US').catch((e: unknown) => e);
     expect(en).toMatchObject({ code: '1030', zh: null, message: 'No permission for /home/u' });
