@@ -30,7 +30,11 @@ function EfileLink({ clusterId, path, file = false }: { clusterId: string; path:
 
 /** A running job's elapsed time, counted on every second between two readings of the detail (they are 5 s apart). */
 function Elapsed({ job, fetchedAt }: { job: JobDetailData; fetchedAt: number }) {
-  return <span data-testid="job-elapsed">{formatDuration(elapsedNow(job, fetchedAt, useNow()))}</span>;
+  return (
+    <span data-testid="job-elapsed">
+      {formatDuration(elapsedNow(job, fetchedAt, useNow(job.state === 'RUNNING')))}
+    </span>
+  );
 }
 
 /** A live tail of a job's stdout: asks again from where it stopped while the job runs (issue 22 §3). */
