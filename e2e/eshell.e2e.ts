@@ -373,6 +373,28 @@ describe.skipIf(!isRoot)('E-Shell in the browser', () => {
     }, 60_000);
   }
 
+  for (const [language, lost] of [
+    ['zh-CN', '与登录节点的连接已断开或无法建立（ssh 退出码 255）'],
+    ['en-US', "The connection to the login node was lost or could not be made (ssh's status 255)"],
+  ] as const) {
+    it(`says that the connection was lost when the login node drops it, not that the shell exited 255 (${language})`, async () => {
+      const { page, errors } = await logInAs(browser, portal.url, 'demo', { language, at: '/eshell' });
+      await page.getByTestId('eshell-new').click();
+      await page.locator('[data-testid=eshell-status][data-status=ready]').waitFor({ timeout: 15_000 });
+      await page.locator('.xterm-helper-textarea').focus();
+      await expect.poll(() => screen(page), { timeout: 10_000 }).toMatch(/\$ *$/m);
+      // The node's side of the connection dies (the shell's parent is demo's sshd session process): ssh exits 255.
+      await page.keyboard.type('kill -9 $PPID\n');
+      await page.locator('[data-testid=eshell-status][data-status=ended]').waitFor({ timeout: 15_000 });
+      expect(await page.getByTestId('eshell-status').innerText()).toContain(lost);
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: lost }).count()).toBe(1);
+      await screenshotter(page)(`eshell-lost-${language}`);
+      await closeSessions(page);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }, 60_000);
+  }
+
   it('says plainly that a centre without a shell service has none', async () => {
     const { page } = await logInAs(browser, portal.url, 'demo', {
       language: 'zh-CN',
