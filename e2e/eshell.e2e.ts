@@ -360,6 +360,8 @@ describe.skipIf(!isRoot)('E-Shell in the browser', () => {
       expect(await page.getByTestId('eshell-status').innerText()).toBe(ended + exited);
       const notice = page.getByRole('alert').filter({ hasText: exited });
       await expect.poll(() => notice.count()).toBe(1);
+      // A shell that exited, whatever its status, ended as sessions do: information, not a warning.
+      expect(await notice.getAttribute('class')).toContain('ant-alert-info');
       expect(await notice.getByTestId('eshell-restart').innerText()).toBe(restart);
       expect(await screen(page)).toContain('bye-42');
       await screenshotter(page)(`eshell-ended-${language}`);
@@ -387,7 +389,10 @@ describe.skipIf(!isRoot)('E-Shell in the browser', () => {
       await page.keyboard.type('kill -9 $PPID\n');
       await page.locator('[data-testid=eshell-status][data-status=ended]').waitFor({ timeout: 15_000 });
       expect(await page.getByTestId('eshell-status').innerText()).toContain(lost);
-      await expect.poll(() => page.getByRole('alert').filter({ hasText: lost }).count()).toBe(1);
+      const notice = page.getByRole('alert').filter({ hasText: lost });
+      await expect.poll(() => notice.count()).toBe(1);
+      // The session broke rather than ended: a warning (endTone).
+      expect(await notice.getAttribute('class')).toContain('ant-alert-warning');
       await screenshotter(page)(`eshell-lost-${language}`);
       await closeSessions(page);
       expect(errors).toEqual([]);

@@ -18,7 +18,7 @@ import { errorMessage } from '../../../shared/api/error-message';
 import type { ThemeName } from '../../../shared/preferences/themes';
 import type { EshellApi } from '../api/eshell.api';
 import { EfileRequestGate } from '../lib/efile-requests';
-import { endText } from '../lib/end-text';
+import { endText, endTone } from '../lib/end-text';
 import type { ShellTab } from '../lib/tabs-store';
 import { TERMINAL_THEMES } from '../lib/terminal-theme';
 import { EfileCommandHelp } from './efile-command-help';
@@ -318,7 +318,13 @@ export function TerminalPane({
       </div>
       {status.kind === 'ended' || status.kind === 'failed' || status.kind === 'replaced' ? (
         <Alert
-          type={status.kind === 'failed' ? 'error' : 'info'}
+          type={
+            status.kind === 'failed'
+              ? 'error'
+              : status.kind === 'ended'
+                ? endTone(status.reason, status.code)
+                : 'info'
+          }
           showIcon
           title={
             status.kind === 'ended'

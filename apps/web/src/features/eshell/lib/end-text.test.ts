@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import i18n, { initI18n, loadLanguage } from '../../../shared/i18n/i18n';
-import { endText } from './end-text';
+import { endText, endTone } from './end-text';
 
 describe('endText', () => {
   beforeAll(async () => {
@@ -27,5 +27,21 @@ describe('endText', () => {
   ] as const)('%s: %s with %s', async (lang, reason, code, text) => {
     await i18n.changeLanguage(lang);
     expect(endText(i18n.t.bind(i18n), reason, code)).toEqual(text);
+  });
+});
+
+describe('endTone', () => {
+  it.each([
+    ['exit', 0, 'info'],
+    ['exit', 3, 'info'],
+    ['exit', 255, 'warning'],
+    ['idle', null, 'info'],
+    ['closed', null, 'info'],
+    ['limit', null, 'info'],
+    ['error', null, 'warning'],
+    ['revoked', 255, 'warning'],
+    ['rights', null, 'warning'],
+  ] as const)('%s with %s: %s', (reason, code, tone) => {
+    expect(endTone(reason, code)).toBe(tone);
   });
 });

@@ -13,3 +13,13 @@ export function endText(t: TFunction, reason: ShellEndReason, code: number | nul
   if (reason !== 'exit' || !code) return t(`eshell.end.${reason}`);
   return code === SSH_FAILED ? t('eshell.end.lost', { code }) : t('eshell.end.exitCode', { code });
 }
+
+/**
+ * How loud the end's notice is: a warning where the session broke rather than ended (the connection lost, a
+ * failure of the service, the right to a shell taken away), information where it ended as sessions do (the shell
+ * exited, whatever its status, idle, closed, replaced by a limit).
+ */
+export function endTone(reason: ShellEndReason, code: number | null): 'info' | 'warning' {
+  if (reason === 'exit') return code === SSH_FAILED ? 'warning' : 'info';
+  return reason === 'error' || reason === 'revoked' || reason === 'rights' ? 'warning' : 'info';
+}
