@@ -1,6 +1,7 @@
 /**
  * Fast transfer against what an HPC user has everywhere (issue 24 §1): OpenSSH's scp, `rsync -a -e ssh` and
- * `tar | ssh` (and, for an upload of many files, `rsync -a --fsync`, which syncs each file as efile does), to
+ * `tar | ssh` (and, for an upload of many files, `rsync -a --fsync`, which syncs each file as efile does; for the
+ * large file's upload, scp followed by `sync` of the file it wrote, for the same reason), to
  * Debian's sshd on a free loopback port (scripts/cluster/sshd.mjs, with a CA of its own; the bench signs a user
  * certificate), in alternating rounds from the same cache state, the client's runner in this process
  * against efile as operators run it. Then both through `bench/long-link.ts` (20 ms each way, 2 MiB in flight per
@@ -177,6 +178,16 @@ async function compareAll(sshEnv: { ESHELL_LOGIN_NODES: string; ESHELL_CA_KEY: s
         scp: {
           run: () => scp(port, src, `${at}:${home}/scp.bin`),
           clean: () => fs.rmSync(path.join(home, 'scp.bin')),
+        },
+        // scp returns while much of the file is still only in the page cache; the client returns once the file is
+        // on disk under its final name (fdatasync'd before the rename). `sync FILE` (an fsync of it) after scp is
+        // the like-for-like figure, as rsync --fsync is for many files.
+        'scp, then sync': {
+          run: async () => {
+            await scp(port, src, `${at}:${home}/scps.bin`);
+            await sh('sync', [path.join(home, 'scps.bin')]);
+          },
+          clean: () => fs.rmSync(path.join(home, 'scps.bin')),
         },
         fastrans: {
           client: true,
