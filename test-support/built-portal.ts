@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { endsWithThisProcess } from './child-process';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(root, 'apps/all-in-one/dist/main.js');
@@ -71,6 +72,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Run
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  endsWithThisProcess(child);
   const append = (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-20_000);
   };

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { endsWithThisProcess } from './child-process';
 
 export const EFILE_BUNDLE = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -45,6 +46,7 @@ export async function startEfileProcess(opts: EfileProcessOptions): Promise<Efil
       stdio: ['ignore', opts.log === 'inherit' ? 'inherit' : 'ignore', 'inherit', 'ipc'],
     },
   );
+  endsWithThisProcess(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -36,6 +36,7 @@ import {
   type Layout,
   type StartScaledOptions,
 } from '../scripts/scaled-layout.mjs';
+import { endsWithThisProcess } from './child-process';
 import { nodeClient, portalLoginCall, sessionClient } from './portal-session';
 
 export { freePort, type Layout };
@@ -90,6 +91,7 @@ export class OwnRedis {
       ],
       { stdio: 'ignore' },
     );
+    endsWithThisProcess(child);
     this.child = child;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
