@@ -102,6 +102,18 @@ describe.skipIf(missing !== null)('the Job page and the Dashboard on the real Sl
         await page.waitForTimeout(250);
       }
       expect(seen.size).toBeGreaterThanOrEqual(3);
+      // Not ended yet: no end time and no exit code (Slurm's 0:0 of a running job is not one), a dash for each.
+      const field = (label: string) => detail.locator('tr', { has: page.locator('th', { hasText: label }) });
+      expect(
+        await field(zh ? '结束时间' : 'Ended')
+          .locator('td')
+          .innerText(),
+      ).toBe('—');
+      expect(
+        await field(zh ? '退出码' : 'Exit code')
+          .locator('td')
+          .innerText(),
+      ).toBe('—');
       await shot(`jobs-detail-${language}`);
       const axeDetail = formatViolations(`job-detail-${language}`, await axeViolations(page));
       await page.keyboard.press('Escape');

@@ -7,7 +7,7 @@ import type { JobDetailData } from '@hpc/api-client';
 import { errorMessage } from '../../../shared/api/error-message';
 import type { JobsApi } from '../api/jobs.api';
 import { useNow } from '../hooks/use-now';
-import { elapsedNow, folderOf, formatDuration, formatTime } from '../lib/job-format';
+import { elapsedNow, folderOf, formatDuration, formatTime, isActive, NONE } from '../lib/job-format';
 import { JobStateTag, useReasonText } from './job-state-tag';
 
 /** Keeps at most this much of a live tail in the page. */
@@ -44,7 +44,7 @@ function OutputTail({ api, job }: { api: JobsApi; job: JobDetailData }) {
   const [missing, setMissing] = useState(false);
   const next = useRef<number | null>(null);
   const box = useRef<HTMLPreElement>(null);
-  const live = job.state === 'RUNNING' || job.state === 'COMPLETING' || job.state === 'PENDING';
+  const live = isActive(job.state);
   const tail = useQuery({
     queryKey: ['jobs', api.clusterId, 'tail', job.jobId],
     queryFn: async ({ signal }) => {
@@ -107,8 +107,7 @@ export function JobDetailDrawer({
     queryKey: ['jobs', api.clusterId, 'detail', jobId],
     queryFn: ({ signal }) => api.detail({ query: { jobId: jobId! } }, { signal }),
     enabled: jobId !== null,
-    refetchInterval: (q) =>
-      q.state.data && ['RUNNING', 'PENDING', 'COMPLETING'].includes(q.state.data.state) ? 5_000 : false,
+    refetchInterval: (q) => (q.state.data && isActive(q.state.data.state) ? 5_000 : false),
   });
   const j = detail.data;
   const mem = j && j.requested.memoryMb > 0 ? `${j.requested.memoryMb} MB` : t('jobs.detail.memDefault');
@@ -146,16 +145,19 @@ export function JobDetailDrawer({
               {formatTime(j.submitTime, i18n.language)}
             </Descriptions.Item>
             <Descriptions.Item label={t('jobs.detail.start')}>
-              {formatTime(j.startTime, i18n.language)}
+              {formatTime(j.startTime, i18n.language) || NONE}
             </Descriptions.Item>
             <Descriptions.Item label={t('jobs.detail.end')}>
-              {formatTime(j.endTime, i18n.language)}
+              {formatTime(j.endTime, i18n.language) || NONE}
             </Descriptions.Item>
             <Descriptions.Item label={t('jobs.detail.elapsed')}>
               <Elapsed job={j} fetchedAt={detail.dataUpdatedAt} />
             </Descriptions.Item>
-            <Descriptions.Item label={t('jobs.detail.nodeList')}>{j.nodeList}</Descriptions.Item>
-            <Descriptions.Item label={t('jobs.detail.exit')}>{j.exitCode}</Descriptions.Item>
+            <Descriptions.Item label={t('jobs.detail.nodeList')}>{j.nodeList || NONE}</Descriptions.Item>
+            <Descriptions.Item label={t('jobs.detail.exit')}>
+              {/* Slurm says 0:0 until the job ends: not an exit code yet. */}
+              {isActive(j.state) ? NONE : j.exitCode}
+            </Descriptions.Item>
             <Descriptions.Item label={t('jobs.detail.requested')}>
               {t('jobs.detail.requestedText', {
                 nodes: t('jobs.detail.nodes', { count: j.requested.nodes }),

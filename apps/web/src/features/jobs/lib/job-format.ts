@@ -30,6 +30,13 @@ export const elapsedNow = (
     ? j.elapsedSeconds + Math.max(0, Math.floor((now - fetchedAt) / 1000))
     : j.elapsedSeconds;
 
+/** A job in the queue or on its nodes: its end, its exit code and more output are still to come. */
+export const isActive = (state: string): boolean =>
+  state === 'RUNNING' || state === 'COMPLETING' || state === 'PENDING';
+
+/** What a detail shows for a value not there (yet), the same in both languages; a blank row read as a fault. */
+export const NONE = '—';
+
 /** Date and time in the page's language. */
 export const formatTime = (ms: number | null, lang: string): string =>
   ms ? new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium' }).format(ms) : '';
