@@ -159,6 +159,10 @@ describe('E-File in the browser', () => {
     await expect.poll(() => nameLink(page, 'renamed.txt').count()).toBe(0);
     await rowOf(page, 'A').locator('td').nth(2).click();
     await page.keyboard.press('Delete');
+    // One folder: by its name, and that everything in it goes too.
+    expect(await page.locator('.ant-modal-confirm-content').innerText()).toBe(
+      '确定删除文件夹“A”及其中的全部内容吗？删除后不可恢复。',
+    );
     await page.locator('.ant-modal-confirm .ant-btn-dangerous').click();
     await message(page, '删除成功');
     expect(fs.existsSync(host(`${HOME.slice(1)}/A`))).toBe(false);
@@ -244,6 +248,14 @@ describe('E-File in the browser', () => {
     await page.getByTestId('efile-action-delete').click();
     await message(page, 'Please choose the files to delete first');
     await select(page, 'job.slurm');
+    // One file: by its name alone, no plural left to guess ("item(s)").
+    await page.getByTestId('efile-action-delete').click();
+    expect(await page.locator('.ant-modal-confirm-content').innerText()).toBe(
+      'Delete "job.slurm"? This cannot be undone.',
+    );
+    await shot('efile-delete-one-en');
+    await page.locator('.ant-modal-confirm .ant-btn').filter({ hasText: 'Cancel' }).click();
+    await page.locator('.ant-modal-confirm').waitFor({ state: 'detached' });
     await page.getByTestId('efile-action-rename').click();
     await page.getByTestId('efile-name-input').press('Enter');
     await page.locator('.ant-form-item-explain-error').filter({ hasText: 'Name not modified!' }).waitFor();

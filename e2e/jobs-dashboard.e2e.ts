@@ -168,7 +168,7 @@ describe.skipIf(missing !== null)('the Job page and the Dashboard on the real Sl
       const run = page.getByTestId('app-run');
       await run.waitFor();
       expect(await run.textContent()).toBe(zh ? '运行此应用' : 'Run this application');
-      expect(await page.getByTestId('app-run-card').textContent()).toContain(zh ? '1 个节点' : '1 node(s)');
+      expect(await page.getByTestId('app-run-card').textContent()).toContain(zh ? '1 个节点' : 'nodes: 1');
       await page.locator('.hpc-markdown h1').first().waitFor();
       await shot(`app-run-detail-${language}`);
       const axeDetail = formatViolations(`app-run-detail-${language}`, await axeViolations(page));

@@ -9,7 +9,7 @@ export function loginErrorMessage(error: unknown, t: TFunction): string | null {
     if (error.code === PortalCodes.loginThrottled || error.status === 429) {
       const seconds = (error.data as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;
       return typeof seconds === 'number' && seconds > 0
-        ? t('account.login.errors.throttledFor', { minutes: Math.ceil(seconds / 60) })
+        ? t('account.login.errors.throttledFor', { count: Math.ceil(seconds / 60) })
         : t('account.login.errors.throttled');
     }
     if (error.code === PortalCodes.loginFailed) return t('account.login.errors.wrongPassword');

@@ -58,7 +58,7 @@ describe('alertMessages', () => {
     const soon = alert({ endUseTime: END, daysLeft: 3, kinds: ['expiring'] });
     expect(alertMessages(soon, 'zh-CN', 100)[0]).toMatchObject({
       key: 'alerts.expiring',
-      params: { days: 3, date: END },
+      params: { count: 3, date: END },
     });
     const past = alert({ endUseTime: END, daysLeft: -1, kinds: ['expired'] });
     expect(alertMessages(past, 'zh-CN', 100)[0]).toMatchObject({

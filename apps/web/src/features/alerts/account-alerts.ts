@@ -17,7 +17,8 @@ export interface AlertMessage {
     centers: string;
     balance?: string;
     threshold?: number;
-    days?: number;
+    /** Days left (i18next's plural count). */
+    count?: number;
     date?: number;
   };
 }
@@ -42,7 +43,7 @@ export function alertMessages(alert: AccountAlert, lang: string, balanceThreshol
             params: { ...base, balance: alert.balance.toFixed(2), threshold: balanceThreshold },
           };
         case 'expiring':
-          return { key: 'alerts.expiring', kind, params: { ...base, days: alert.daysLeft ?? 0, date } };
+          return { key: 'alerts.expiring', kind, params: { ...base, count: alert.daysLeft ?? 0, date } };
         case 'expired':
           return { key: 'alerts.expired', kind, params: { ...base, date } };
         case 'disabled':

@@ -61,7 +61,7 @@ export function AccountsWidget() {
                     </Tag>
                   ) : null}
                   {flags.includes('expiring') ? (
-                    <Tag color="warning">{t('dashboard.accounts.expiring', { days: daysLeft })}</Tag>
+                    <Tag color="warning">{t('dashboard.accounts.expiring', { count: daysLeft })}</Tag>
                   ) : null}
                   {flags.includes('expired') ? (
                     <Tag color="error">{t('dashboard.accounts.expired')}</Tag>

@@ -18,7 +18,15 @@ export const deleteAction = defineAction({
     const paths = selection.map((e) => e.path);
     modal.confirm({
       title: t('efile.delete.title'),
-      content: t('efile.delete.confirm', { count: selection.length, name: selection[0]?.name }),
+      // One item by its name (a folder says that its contents go too); several by the first one's name and how many.
+      content: t(
+        selection.length > 1
+          ? 'efile.delete.confirm'
+          : selection[0]?.isDirectory
+            ? 'efile.delete.confirmFolder'
+            : 'efile.delete.confirmFile',
+        { count: selection.length, name: selection[0]?.name },
+      ),
       okType: 'danger',
       okText: t('efile.actions.delete'),
       cancelText: t('efile.cancel'),
