@@ -135,7 +135,14 @@ describe.skipIf(missing !== null)('the Job page and the Dashboard on the real Sl
       fs.rmSync(out, { force: true });
       const axe = formatViolations(`jobs-${language}`, await axeViolations(page));
       await row.getByRole('checkbox').check();
+      // One job selected, in the singular.
+      expect(await page.getByTestId('jobs-active').innerText()).toContain(
+        zh ? '已选 1 个作业' : '1 job selected',
+      );
       await page.getByTestId('jobs-cancel').click();
+      expect(await page.getByRole('dialog').innerText()).toContain(
+        zh ? '确定取消 1 个作业？' : 'Cancel 1 job?',
+      );
       await page
         .getByRole('dialog')
         .getByRole('button', { name: zh ? '确 定' : 'Yes' })
