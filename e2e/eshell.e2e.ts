@@ -343,17 +343,23 @@ describe.skipIf(!isRoot)('E-Shell in the browser', () => {
     await page.context().close();
   }, 60_000);
 
+  /** demo logged in, a new session ready and its prompt shown, the terminal focused. */
+  async function shellAtPrompt(language: 'zh-CN' | 'en-US') {
+    const at = await logInAs(browser, portal.url, 'demo', { language, at: '/eshell' });
+    await at.page.getByTestId('eshell-new').click();
+    await at.page.locator('[data-testid=eshell-status][data-status=ready]').waitFor({ timeout: 15_000 });
+    await at.page.locator('.xterm-helper-textarea').focus();
+    // After the prompt: what is typed before it is echoed by the terminal amid the login banner, as in any ssh.
+    await expect.poll(() => screen(at.page), { timeout: 10_000 }).toMatch(/\$ *$/m);
+    return at;
+  }
+
   for (const [language, ended, exited, restart] of [
     ['zh-CN', '会话已结束：', 'Shell 已退出，退出码 3', '新建会话'],
     ['en-US', 'Session ended: ', 'The shell exited with status 3', 'Start a new session'],
   ] as const) {
     it(`says that the shell exited with its status, keeps its output, and opens a new session from the notice (${language})`, async () => {
-      const { page, errors } = await logInAs(browser, portal.url, 'demo', { language, at: '/eshell' });
-      await page.getByTestId('eshell-new').click();
-      await page.locator('[data-testid=eshell-status][data-status=ready]').waitFor({ timeout: 15_000 });
-      await page.locator('.xterm-helper-textarea').focus();
-      // After the prompt: what is typed before it is echoed by the terminal amid the login banner, as in any ssh.
-      await expect.poll(() => screen(page), { timeout: 10_000 }).toMatch(/\$ *$/m);
+      const { page, errors } = await shellAtPrompt(language);
       await page.keyboard.type('echo bye-$((6*7)); exit 3\n');
       await page.locator('[data-testid=eshell-status][data-status=ended]').waitFor({ timeout: 15_000 });
       // The status line and the notice in the page's language and punctuation; the output stays readable.
@@ -380,11 +386,7 @@ describe.skipIf(!isRoot)('E-Shell in the browser', () => {
     ['en-US', "The connection to the login node was lost or could not be made (ssh's status 255)"],
   ] as const) {
     it(`says that the connection was lost when the login node drops it, not that the shell exited 255 (${language})`, async () => {
-      const { page, errors } = await logInAs(browser, portal.url, 'demo', { language, at: '/eshell' });
-      await page.getByTestId('eshell-new').click();
-      await page.locator('[data-testid=eshell-status][data-status=ready]').waitFor({ timeout: 15_000 });
-      await page.locator('.xterm-helper-textarea').focus();
-      await expect.poll(() => screen(page), { timeout: 10_000 }).toMatch(/\$ *$/m);
+      const { page, errors } = await shellAtPrompt(language);
       // The node's side of the connection dies (the shell's parent is demo's sshd session process): ssh exits 255.
       await page.keyboard.type('kill -9 $PPID\n');
       await page.locator('[data-testid=eshell-status][data-status=ended]').waitFor({ timeout: 15_000 });
