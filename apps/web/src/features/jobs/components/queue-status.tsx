@@ -1,7 +1,7 @@
 import { Alert, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { QueueStatus } from '@hpc/contracts';
-import { formatTime } from '../lib/job-format';
+import { formatTime, NONE } from '../lib/job-format';
 
 /**
  * How fresh the lists are: when the poller last read the scheduler, and, while the scheduler does not answer, that
@@ -18,7 +18,7 @@ export function QueueStatusLine({ status }: { status: QueueStatus | undefined })
         data-testid="jobs-outage"
         title={t('jobs.outage', {
           since: formatTime(status.downSince, i18n.language),
-          at: formatTime(status.updatedAt, i18n.language) || '—',
+          at: formatTime(status.updatedAt, i18n.language) || NONE,
         })}
       />
     );
