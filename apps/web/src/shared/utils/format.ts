@@ -8,3 +8,6 @@ export function formatCount(n: number, lang: string): string {
   if (n < 10_000) return new Intl.NumberFormat(lang).format(n);
   return new Intl.NumberFormat(lang, { notation: 'compact', maximumFractionDigits: 1 }).format(n);
 }
+
+/** What a table or detail shows for a value that is not there (yet), the same in both languages; a blank reads as a fault. */
+export const NONE = '—';

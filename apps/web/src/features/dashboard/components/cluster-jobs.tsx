@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import type { Partition } from '@hpc/contracts';
 import type { JobOverviewData } from '@hpc/api-client';
 import { errorMessage } from '../../../shared/api/error-message';
+import { NONE } from '../../../shared/utils/format';
 import { JobStateTag, NoScheduler, QueueStatusLine, useJobsClient } from '../../jobs';
 import { Widget, WidgetError } from './widget';
 
@@ -141,7 +142,7 @@ function Partitions({ list }: { list: Partition[] }) {
         {
           title: t('dashboard.partitions.gpus'),
           key: 'gpus',
-          render: (_, p) => (p.gpus.total > 0 ? `${p.gpus.allocated}/${p.gpus.total}` : '—'),
+          render: (_, p) => (p.gpus.total > 0 ? `${p.gpus.allocated}/${p.gpus.total}` : NONE),
         },
       ]}
     />

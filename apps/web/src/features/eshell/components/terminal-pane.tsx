@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Space } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
@@ -291,6 +292,7 @@ export function TerminalPane({
     setGeneration((g) => g + 1);
   };
 
+  const notice = endNotice(status, t);
   return (
     <div className="hpc-eshell-pane">
       <div className="hpc-eshell-bar">
@@ -316,23 +318,11 @@ export function TerminalPane({
           </Button>
         </Space>
       </div>
-      {status.kind === 'ended' || status.kind === 'failed' || status.kind === 'replaced' ? (
+      {notice ? (
         <Alert
-          type={
-            status.kind === 'failed'
-              ? 'error'
-              : status.kind === 'ended'
-                ? endTone(status.reason, status.code)
-                : 'info'
-          }
+          type={notice.type}
           showIcon
-          title={
-            status.kind === 'ended'
-              ? endText(t, status.reason, status.code)
-              : status.kind === 'failed'
-                ? t('eshell.status.failed', { message: status.message })
-                : t('eshell.status.replaced')
-          }
+          title={notice.title}
           action={
             <Button size="small" onClick={restart} data-testid="eshell-restart">
               {t('eshell.restart')}
@@ -355,4 +345,27 @@ export function TerminalPane({
       <div className="hpc-eshell-terminal" ref={box} data-testid="eshell-terminal" />
     </div>
   );
+}
+
+/**
+ * The notice under the bar once a session is over: an error where the pane could not get or keep a session, the
+ * end's own tone and words (end-text.ts) where it ended, information where another window opened it; none while it
+ * runs or connects.
+ */
+function endNotice(
+  status: Status,
+  t: TFunction,
+): { type: 'info' | 'warning' | 'error'; title: string } | null {
+  switch (status.kind) {
+    case 'failed':
+      return { type: 'error', title: t('eshell.status.failed', { message: status.message }) };
+    case 'ended':
+      return { type: endTone(status.reason, status.code), title: endText(t, status.reason, status.code) };
+    case 'replaced':
+      return { type: 'info', title: t('eshell.status.replaced') };
+    case 'connecting':
+    case 'reconnecting':
+    case 'ready':
+      return null;
+  }
 }

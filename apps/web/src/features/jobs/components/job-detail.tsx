@@ -7,7 +7,8 @@ import type { JobDetailData } from '@hpc/api-client';
 import { errorMessage } from '../../../shared/api/error-message';
 import type { JobsApi } from '../api/jobs.api';
 import { useNow } from '../hooks/use-now';
-import { elapsedNow, folderOf, formatDuration, formatTime, isActive, NONE } from '../lib/job-format';
+import { NONE } from '../../../shared/utils/format';
+import { elapsedNow, folderOf, formatDuration, formatTime, isActive } from '../lib/job-format';
 import { JobStateTag, useReasonText } from './job-state-tag';
 
 /** Keeps at most this much of a live tail in the page. */

@@ -1,7 +1,8 @@
 import { Alert, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { QueueStatus } from '@hpc/contracts';
-import { formatTime, NONE } from '../lib/job-format';
+import { NONE } from '../../../shared/utils/format';
+import { formatTime } from '../lib/job-format';
 
 /**
  * How fresh the lists are: when the poller last read the scheduler, and, while the scheduler does not answer, that

@@ -34,9 +34,6 @@ export const elapsedNow = (
 export const isActive = (state: string): boolean =>
   state === 'RUNNING' || state === 'COMPLETING' || state === 'PENDING';
 
-/** What a detail shows for a value not there (yet), the same in both languages; a blank row read as a fault. */
-export const NONE = '—';
-
 /** Date and time in the page's language. */
 export const formatTime = (ms: number | null, lang: string): string =>
   ms ? new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium' }).format(ms) : '';
