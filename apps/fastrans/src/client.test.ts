@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { FASTRANS_PORTS, FastransTaskState as S } from '@hpc/contracts';
 import type { AppServer } from '@hpc/server-kit';
@@ -14,6 +14,7 @@ import { holdProxy } from './testing/hold-proxy';
 import { loadConfig } from './config';
 import type { EngineLimits } from './engine/task';
 import { DEFAULT_LIMITS } from './engine/task';
+import { Remote } from './transfer/remote';
 
 const LIMITS: EngineLimits = {
   ...DEFAULT_LIMITS,
@@ -221,7 +222,18 @@ describe('fast-transfer client against the portal and efile', () => {
       big2[100] = big2[100]! ^ 1;
       fs.writeFileSync(path.join(remote, 'big2.bin'), big2);
       // Run again without overwrite: the 120 files already there count as done, the two that differ fail as taken.
-      expect(await upload()).toMatchObject({ state: S.failed, count: 120, failed: 2 });
+      // Of the small files only the changed one is sent: the server said which it has byte for byte.
+      const batches = vi.spyOn(Remote.prototype, 'batch');
+      try {
+        expect(await upload()).toMatchObject({ state: S.failed, count: 120, failed: 2 });
+        const sent = batches.mock.calls.map(([, tar]) => tar);
+        expect(sent).toHaveLength(1);
+        expect(sent[0]!.includes('again/f7.txt')).toBe(true);
+        expect(sent[0]!.includes('again/f8.txt')).toBe(false);
+        expect(sent[0]!.length).toBeLessThan(8 * 1024);
+      } finally {
+        batches.mockRestore();
+      }
       expect(fs.readFileSync(path.join(remote, 'f7.txt'), 'utf8')).toBe('SMALL 7');
       expect(sha(path.join(remote, 'big2.bin'))).toBe(sha256Hex(big2));
       expect(sha(path.join(remote, 'big.bin'))).toBe(sha(path.join(src, 'big.bin')));

@@ -23,6 +23,8 @@ import {
   TransferRangeResponse,
   TransferReadBatchBody,
   TransferReadQuery,
+  TransferSameBody,
+  TransferSameResponse,
   TransferShaBody,
   TransferShaResponse,
   TransferStatusBody,
@@ -76,6 +78,14 @@ export const TransferRoutes = {
     query: TransferBatchQuery,
     bodyAs: 'bytes',
     response: TransferBatchResponse,
+    tags: ['fastrans'],
+  }),
+  /** Which small files of a batch to be are already there, byte for byte (a folder sent again). */
+  same: defineRoute({
+    method: 'POST',
+    path: '/fastrans/same.action',
+    body: TransferSameBody,
+    response: TransferSameResponse,
     tags: ['fastrans'],
   }),
   cancel: defineRoute({

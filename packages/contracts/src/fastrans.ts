@@ -169,6 +169,27 @@ export const TransferBatchResponse = Envelope(
   }),
 );
 
+/**
+ * `POST /fastrans/same.action`: which of these small files (relative to the folder `path`, as a batch names them)
+ * are already there with exactly these bytes: a regular file of that size and SHA-256, read and hashed by the
+ * server. A client sending a folder again leaves those out of its batches instead of sending every byte to be
+ * compared (rsync, run again, sends nothing). Anything the server cannot read as such (missing, another size, a
+ * link, a FIFO, outside the home) is simply not listed.
+ */
+export const TransferSameBody = Obj({
+  path: ClusterPath,
+  files: Type.Array(
+    Obj({
+      name: Type.String({ minLength: 1, maxLength: 4096 }),
+      size: Type.Integer({ minimum: 0, maximum: 1024 * 1024 }),
+      sha256: Sha256,
+    }),
+    { minItems: 1, maxItems: 1_000 },
+  ),
+});
+export type TransferSameBody = Static<typeof TransferSameBody>;
+export const TransferSameResponse = Envelope(Obj({ same: Type.Array(Type.String()) }));
+
 /** `POST /fastrans/cancel.action`: removes unfinished uploads of these ids with their partial files. */
 export const TransferCancelBody = Obj({
   ids: Type.Array(Type.String({ pattern: '^[0-9a-f]{40}$' }), { maxItems: 10_000 }),

@@ -140,6 +140,10 @@ export class Remote {
   batch(base: string, tar: Buffer, overwrite: boolean) {
     return this.via((c) => c.batch(base, tar, overwrite));
   }
+  /** Which of these small files under `base` the server has already, byte for byte (a folder sent again). */
+  async same(base: string, files: { name: string; size: number; sha256: string }[]) {
+    return (await this.via((c) => c.same(base, files))).same;
+  }
   cancel(ids: string[]) {
     return this.via((c) => c.cancel(ids));
   }

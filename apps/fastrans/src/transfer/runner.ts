@@ -40,6 +40,11 @@ interface Run {
    * task: a file whose every range is here is verified, with no whole-file digest after its last byte.
    */
   checkedRanges: Map<number, Set<number>>;
+  /**
+   * Whether an upload asks, before a batch goes, which of its files the server has already with the same bytes
+   * (`same`): from the start of a task without overwrite, until a batch of which the server had none.
+   */
+  askSame: boolean;
   /** Whether the server was asked (once) what it has, since this process began the task. */
   recovered: boolean;
   retryTimer: NodeJS.Timeout | null;
@@ -129,7 +134,9 @@ export class Runner {
       saving: Promise.resolve(),
       saveWaiting: null,
       overwrite: overwrite || (t as { overwrite?: boolean }).overwrite === true,
+      askSame: false,
     };
+    run.askSame = t.kind === 'upload' && !run.overwrite;
     this.runs.set(t.id, run);
     return run;
   }
@@ -669,14 +676,20 @@ export class Runner {
       // few MiB at most); the manifest of SHA-256s leads it, its size known before the files are hashed (a digest is
       // 64 hex digits whatever it is).
       const ids = jobs.map((f) => this.ref(t, f).identifier);
-      let digests = jobs.map(() => '0'.repeat(64));
-      const manifestOf = () => {
+      const manifestOf = (list: number[], digests: string[]) => {
         const files: Record<string, { sha256: string; identifier: string }> = {};
-        jobs.forEach((f, k) => (files[f.rel] = { sha256: digests[k]!, identifier: ids[k]! }));
+        for (const k of list) files[jobs[k]!.rel] = { sha256: digests[k]!, identifier: ids[k]! };
         return Buffer.from(JSON.stringify({ files }));
       };
+      const all = jobs.map((_, k) => k);
       const w = new TarWriter();
-      const manifestAt = w.add(MANIFEST, manifestOf().length);
+      const manifestAt = w.add(
+        MANIFEST,
+        manifestOf(
+          all,
+          all.map(() => '0'.repeat(64)),
+        ).length,
+      );
       const at = jobs.map((f) => w.add(f.rel, f.size));
       const laidOut = Buffer.alloc(w.size());
       w.build(laidOut);
@@ -684,13 +697,31 @@ export class Runner {
         laidOut,
         jobs.map((f, k) => ({ path: L.localPath(t.local, f.rel), at: at[k]!, length: f.size })),
       );
-      const tar = read.archive;
-      digests = read.digests;
-      manifestOf().copy(tar, manifestAt);
+      const { digests } = read;
+      let tar = read.archive;
+      // A folder sent again: the files the server has byte for byte stay out of the archive.
+      const same = await this.sameOnServer(run, jobs, digests);
+      const sent = all.filter((k) => !same.has(jobs[k]!.rel));
+      if (sent.length === 0) return { stored: jobs.map((f) => f.seq), failed: [] };
+      if (sent.length === jobs.length) manifestOf(all, digests).copy(tar, manifestAt);
+      else {
+        const manifest = manifestOf(sent, digests);
+        const fewer = new TarWriter();
+        const mAt = fewer.add(MANIFEST, manifest.length);
+        const now = sent.map((k) => fewer.add(jobs[k]!.rel, jobs[k]!.size));
+        const whole = tar;
+        tar = Buffer.alloc(fewer.size());
+        fewer.build(tar);
+        manifest.copy(tar, mAt);
+        sent.forEach((k, j) => whole.copy(tar, now[j], at[k], at[k]! + jobs[k]!.size));
+      }
       const res = await this.remote!.batch(t.remote, tar, run.overwrite);
       const index = new Map(jobs.map((f) => [f.rel, f.seq]));
       return {
-        stored: res.stored.flatMap((rel) => (index.has(rel) ? [index.get(rel)!] : [])),
+        stored: [
+          ...jobs.flatMap((f) => (same.has(f.rel) ? [f.seq] : [])),
+          ...res.stored.flatMap((rel) => (index.has(rel) ? [index.get(rel)!] : [])),
+        ],
         failed: res.failed.flatMap((x) =>
           index.has(x.path)
             ? [
@@ -704,6 +735,27 @@ export class Runner {
         ),
       };
     });
+  }
+
+  /**
+   * The names of a batch's files that the server has already with these bytes (`same.action`), while the task
+   * still asks: a task stops asking at the first batch of which the server had none (a first upload pays a few
+   * such calls, the batches in flight before that answer), and when the server cannot answer it (an older efile,
+   * a refusal). A call that fails on the way costs nothing but the skip: the batch then goes whole, as before.
+   */
+  private async sameOnServer(run: Run, jobs: E.FileJob[], digests: string[]): Promise<Set<string>> {
+    if (!run.askSame) return new Set();
+    try {
+      const same = await this.remote!.same(
+        run.t.remote,
+        jobs.map((f, k) => ({ name: f.rel, size: f.size, sha256: digests[k]! })),
+      );
+      if (same.length === 0) run.askSame = false;
+      return new Set(same);
+    } catch (e) {
+      if (!(e instanceof NetworkError)) run.askSame = false;
+      return new Set();
+    }
   }
 
   private async downloadBatch(run: Run, files: number[]) {

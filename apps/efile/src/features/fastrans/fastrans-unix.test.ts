@@ -255,6 +255,22 @@ describe.skipIf(!isRoot)('unix mode: fast transfer runs as the user', () => {
 
     const sum = await call('POST', '/fastrans/sha256.action', { path: `${home}/secret.txt` });
     expect(sum.json().code).toBe('1030');
+    // Whether a file is there with these bytes is read as the user too: root's secret, whose bytes the caller
+    // names exactly, is not confirmed.
+    const entry = (name: string, text: string) => ({
+      name,
+      size: text.length,
+      sha256: sha(Buffer.from(text)),
+    });
+    const same = await call('POST', '/fastrans/same.action', {
+      path: home,
+      files: [
+        entry('mine.txt', 'mine'),
+        entry('secret.txt', 'root only'),
+        entry('rootdir/inner-secret.txt', 'root only'),
+      ],
+    });
+    expect(same.json()).toMatchObject({ code: '0', data: { same: ['mine.txt'] } });
     // The walk of a folder the user cannot open stops there (the answer is cut or an error): never its content.
     const m = await call('POST', '/fastrans/manifest.action', { paths: [`${home}/rootdir`] }).catch(
       () => null,

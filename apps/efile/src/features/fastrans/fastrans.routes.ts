@@ -45,6 +45,10 @@ export function fastransRoutes(app: EfileApp, { auth }: EfileContext, transfers:
       ),
     ),
   );
+  // A batch's worth of names and digests (at most 1,000 by the schema).
+  addRoute(app, R.same, { bodyLimit: 4 * 1024 * 1024 }, async (req) =>
+    ok({ same: await transfers.same(auth.user(req), req.body.path, req.body.files) }),
+  );
   addRoute(app, R.cancel, async (req) =>
     ok({ cancelled: await transfers.cancel(auth.user(req), req.body.ids) }),
   );

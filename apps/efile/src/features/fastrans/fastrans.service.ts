@@ -14,6 +14,7 @@ import {
   type TransferBeginBody,
   type TransferFileRef,
   type TransferFileStatus,
+  type TransferSameBody,
 } from '@hpc/contracts';
 import { AppError, acquireLock, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
@@ -158,6 +159,42 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
   }
 
   /** A done row counts only while its final file is still there with its size. */
+  /**
+   * Where each file a batch names is: its path checked to be in the home first, then its folder's real path, once per
+   * folder (a batch's files share a few), so that a file is opened by name in it, never following a link, and checked
+   * to be where the folder is (fs/file-ops' openForRead): the resolver's guarantee without its realpath and lstat per
+   * file. A link named in a batch is refused: the walk that made the list skips links. A refusal is the file's own
+   * `code`.
+   */
+  function batchLocator(user: EfileUser) {
+    const folders = new Map<string, Promise<string>>();
+    const folderOf = (dir: string) => {
+      let f = folders.get(dir);
+      if (!f) {
+        f = userfs.resolve(user, dir).then((d) => {
+          if (!d.stat?.isDir) throw new AppError(FileCodes.notAFolder);
+          return d.host;
+        });
+        f.catch(() => undefined);
+        folders.set(dir, f);
+      }
+      return f;
+    };
+    /** Where one file of the batch is (its path checked first and its folder's real path), or why not. */
+    return async (input: string): Promise<{ p: string; host?: string; code?: string }> => {
+      let p = input;
+      try {
+        p = homeOnly(user, input);
+        if (p === '/') throw new AppError(FileCodes.notAFolder, EfileText.notARegularFile);
+        const dirHost = await folderOf(path.posix.dirname(p));
+        return { p, host: path.join(dirHost, path.posix.basename(p)) };
+      } catch (e) {
+        if (!isAppError(e)) throw e;
+        return { p, code: e.code };
+      }
+    };
+  }
+
   async function stillDone(user: FsScope, row: PartialRow, host: string): Promise<boolean> {
     return (await userfs.fileSize(user, host).catch(() => null)) === Number(row.size);
   }
@@ -749,36 +786,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
     async *readBatch(user: EfileUser, paths: string[]): AsyncGenerator<Buffer> {
       const files: Record<string, { sha256: string }> = {};
       const failed: Record<string, string> = {};
-      // Each folder's real path once per batch (a batch's files share a few folders): a file is then opened by
-      // name in it, never following a link, and checked to be where the folder is (fs/file-ops' openForRead), which
-      // is the resolver's guarantee without its realpath and lstat per file. A link named in a batch is refused:
-      // the walk that made the list skips links.
-      const folders = new Map<string, Promise<string>>();
-      const folderOf = (dir: string) => {
-        let f = folders.get(dir);
-        if (!f) {
-          f = userfs.resolve(user, dir).then((d) => {
-            if (!d.stat?.isDir) throw new AppError(FileCodes.notAFolder);
-            return d.host;
-          });
-          f.catch(() => undefined);
-          folders.set(dir, f);
-        }
-        return f;
-      };
-      /** Where one file of the batch is (its path checked first and its folder's real path), or why not. */
-      const locate = async (input: string): Promise<{ p: string; host?: string; code?: string }> => {
-        let p = input;
-        try {
-          p = homeOnly(user, input);
-          if (p === '/') throw new AppError(FileCodes.notAFolder, EfileText.notARegularFile);
-          const dirHost = await folderOf(path.posix.dirname(p));
-          return { p, host: path.join(dirHost, path.posix.basename(p)) };
-        } catch (e) {
-          if (!isAppError(e)) throw e;
-          return { p, code: e.code };
-        }
-      };
+      const locate = batchLocator(user);
       // READ_AHEAD files are read at once (one call to the user file system: one request to the worker in unix
       // mode, read and hashed in the store threads), then written as one piece; at most READ_AHEAD MiB of a batch is
       // in memory, whatever the client asked for.
@@ -807,6 +815,42 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
       }
       const end = tarPack([{ name: MANIFEST_NAME, data: Buffer.from(JSON.stringify({ files, failed })) }]);
       yield Buffer.from(end.buffer, end.byteOffset, end.byteLength);
+    },
+
+    /**
+     * Which of `files` (named relative to the folder `base`, as a batch names them) are there already with exactly
+     * these bytes: a regular file of that size whose SHA-256 is the one given, read and hashed as a download batch
+     * reads (opened in its folder's real path, never through a link nor blocking on a FIFO). Anything else is
+     * left out, never an error: the client then sends those files, and the batch refuses what it must.
+     */
+    async same(user: EfileUser, base: string, files: TransferSameBody['files']): Promise<string[]> {
+      const basePath = homeOnly(user, base);
+      const locate = batchLocator(user);
+      const same: string[] = [];
+      for (let at = 0; at < files.length; at += READ_AHEAD) {
+        const part = files.slice(at, at + READ_AHEAD);
+        const located = await Promise.all(
+          part.map(async (f) => {
+            try {
+              validateRelativePath(f.name);
+            } catch (e) {
+              if (isAppError(e)) return { code: e.code };
+              throw e;
+            }
+            return locate(join(basePath, f.name));
+          }),
+        );
+        const hosts = located.flatMap((l) => ('host' in l && l.host ? [l.host] : []));
+        const reads = hosts.length ? await userfs.readSmall(user, hosts, SMALL) : [];
+        let next = 0;
+        part.forEach((f, k) => {
+          const l = located[k]!;
+          if (!('host' in l) || !l.host) return;
+          const r = reads[next++];
+          if (r && !('code' in r) && r.data.length === f.size && r.sha256 === f.sha256) same.push(f.name);
+        });
+      }
+      return same;
     },
 
     async sha256(user: EfileUser, p: string) {

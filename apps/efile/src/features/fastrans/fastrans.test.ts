@@ -451,6 +451,61 @@ describe.each(testDbTargets())('fast-transfer calls ($name)', (db) => {
     expect(s.json().data).toEqual({ sha256: sha(big), size: big.length });
   });
 
+  it('says which small files of a folder sent again are there byte for byte, and nothing about anything else', async () => {
+    const dir = h.host(`${HOME}/same`);
+    fs.mkdirSync(`${dir}/sub`, { recursive: true });
+    const a = Buffer.from('alpha');
+    const b = Buffer.from('bravo');
+    fs.writeFileSync(`${dir}/a.txt`, a);
+    fs.writeFileSync(`${dir}/sub/b.txt`, b);
+    fs.writeFileSync(`${dir}/other.txt`, 'OTHER'); // the same size as `other`, other bytes
+    fs.symlinkSync(`${dir}/a.txt`, `${dir}/link.txt`); // a link to a file with the bytes asked about
+    execFileSync('mkfifo', [`${dir}/fifo`]); // must not block the call
+    fs.mkdirSync(`${dir}/folder.txt`);
+    const entry = (name: string, data: Buffer) => ({ name, size: data.length, sha256: sha(data) });
+    const files = [
+      entry('a.txt', a),
+      entry('sub/b.txt', b),
+      entry('other.txt', Buffer.from('other')),
+      entry('link.txt', a),
+      entry('fifo', a),
+      entry('folder.txt', a),
+      entry('missing.txt', a),
+      entry('../same/a.txt', a),
+      entry('sub/../a.txt', a),
+      { ...entry('a.txt', a), size: a.length + 1 },
+    ];
+    const r = await call(h2, token2, 'POST', '/fastrans/same.action', { path: `${HOME}/same`, files });
+    expect(r.json()).toEqual({ code: '0', msg: expect.any(String), data: { same: ['a.txt', 'sub/b.txt'] } });
+    // Outside the home: the fast-transfer warning, as for every call of fast transfer.
+    const out = await call(h, token, 'POST', '/fastrans/same.action', {
+      path: '/tmp',
+      files: [entry('x', a)],
+    });
+    expect(out.json()).toMatchObject({ code: '1030', data: { reason: FastransRefusal.outsideHome } });
+    // A size beyond a batch's files, a bad digest, too many names: refused by the schema.
+    for (const bad of [
+      [{ ...entry('a.txt', a), size: 2 * 1024 * 1024 }],
+      [{ ...entry('a.txt', a), sha256: 'x' }],
+      Array.from({ length: 1001 }, (_, i) => entry(`f${i}`, a)),
+    ]) {
+      const refused = await call(h, token, 'POST', '/fastrans/same.action', {
+        path: `${HOME}/same`,
+        files: bad,
+      });
+      expect(refused.statusCode).toBe(400);
+    }
+    // Nothing was written or removed.
+    expect(fs.readdirSync(dir).sort()).toEqual([
+      'a.txt',
+      'fifo',
+      'folder.txt',
+      'link.txt',
+      'other.txt',
+      'sub',
+    ]);
+  });
+
   it('single mode: the write check is the service account’s, even where the compute user is a real account', async () => {
     // A folder owned by the service, 0755: as RO_USER's mode bits it is read-only, but single mode writes as the
     // service, so it checks as the service too (issue 25 §2). The refusal itself is unix mode's (the kernel's):
