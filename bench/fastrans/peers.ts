@@ -9,7 +9,8 @@
  *
  * Needs root. Run: `node --import tsx bench/fastrans/peers.ts` (FASTRANS_BENCH_MODE=unix for unix mode).
  * PEERS_MIB (4096), PEERS_FILES (10,000 of 10 KB), PEERS_TINY (100,000 of 1 KB), PEERS_LONG_MIB (4096),
- * PEERS_ROUNDS (2), PEERS_ONLY=large,small,tiny,long-large,long-small scale it or pick sections; PEERS_AB_RAW=1 adds
+ * PEERS_AGAIN (1,000 of 1 MiB, sent again), PEERS_ROUNDS (2),
+ * PEERS_ONLY=large,small,tiny,again,long-large,long-small,long-again scale it or pick sections; PEERS_AB_RAW=1 adds
  * the client with its range downloads through node:http (before range-get.ts) to the large download's rounds.
  */
 import { execFile } from 'node:child_process';
@@ -32,6 +33,8 @@ const LARGE = env('PEERS_MIB', 4096) * MiB;
 const FILES = env('PEERS_FILES', 10_000);
 const TINY = env('PEERS_TINY', 100_000);
 const LONG = env('PEERS_LONG_MIB', 4096) * MiB;
+/** Files of 1 MiB (the largest that go in batches) in the folder sent again. */
+const AGAIN = env('PEERS_AGAIN', 1_000);
 const ROUNDS = env('PEERS_ROUNDS', 2);
 const ONLY = process.env.PEERS_ONLY?.split(',');
 const section = (s: string) => !ONLY || ONLY.includes(s);
@@ -291,10 +294,48 @@ async function compareAll(sshEnv: { ESHELL_LOGIN_NODES: string; ESHELL_CA_KEY: s
     fs.rmSync(dir, { recursive: true });
   };
 
+  /**
+   * A folder sent again where it went (the command typed again after an interruption, a folder updated in place):
+   * rsync compares sizes and times and sends nothing; the client asks efile which files it has byte for byte
+   * (`same.action`) and sends none of them. Each tool's first send is not timed; every round is a re-run.
+   */
+  const again = async (label: string, n: number, size: number, port: number, runner: Runner) => {
+    const dir = path.join(tmp, 'again');
+    smallFiles(dir, n, size);
+    settle();
+    let t0 = process.hrtime.bigint();
+    await rsync(port, `${dir}/`, `${at}:${home}/again-rs/`);
+    const rsFirst = secs(t0);
+    owned(path.join(home, 'again-fr'));
+    settle();
+    t0 = process.hrtime.bigint();
+    await transfer(runner, () => runner.addUpload(dir, `${HOME}/again-fr`));
+    say(
+      `  ${label}: the first send of the ${n} files: rsync -a ${rsFirst.toFixed(1)} s, fastrans ${secs(t0).toFixed(1)} s`,
+    );
+    await compare(`${label}: the same ${n} files of ${size / 1024} KB uploaded again`, n * size, {
+      'rsync -a': { run: () => rsync(port, `${dir}/`, `${at}:${home}/again-rs/`), clean: () => undefined },
+      // rsync's quick check takes an equal size and time for equal bytes; with --checksum it reads and hashes every
+      // file on both sides, as the client and efile do: the like-for-like figure.
+      'rsync -a --checksum': {
+        run: () => rsync(port, `${dir}/`, `${at}:${home}/again-rs/`, '--checksum'),
+        clean: () => undefined,
+      },
+      fastrans: {
+        client: true,
+        run: () => transfer(runner, () => runner.addUpload(dir, `${HOME}/again-fr`)),
+        clean: () => undefined,
+      },
+    });
+    for (const d of ['again-rs', 'again-fr']) fs.rmSync(path.join(home, d), { recursive: true });
+    fs.rmSync(dir, { recursive: true });
+  };
+
   if (section('large')) await large('same machine', LARGE, sshPort, runnerDirect);
+  if (section('again')) await again('same machine', AGAIN, 1024 * 1024, sshPort, runnerDirect);
   if (section('small')) await many('same machine', FILES, 10 * 1024, sshPort, runnerDirect);
   if (section('tiny')) await many('same machine', TINY, 1024, sshPort, runnerDirect);
-  if (section('long-large') || section('long-small')) {
+  if (section('long-large') || section('long-small') || section('long-again')) {
     const efilePort = Number(new URL(bench.base).port);
     const sshLink = await longLink({ host: '127.0.0.1', port: sshPort }, 20, 2 * MiB);
     const efileLink = await longLink({ host: '127.0.0.1', port: efilePort }, 20, 2 * MiB);
@@ -304,6 +345,14 @@ async function compareAll(sshEnv: { ESHELL_LOGIN_NODES: string; ESHELL_CA_KEY: s
         await large('long link (20 ms each way, 2 MiB in flight)', LONG, sshLink.port, runnerLong);
       if (section('long-small'))
         await many('long link (20 ms each way, 2 MiB in flight)', FILES, 10 * 1024, sshLink.port, runnerLong);
+      if (section('long-again'))
+        await again(
+          'long link (20 ms each way, 2 MiB in flight)',
+          AGAIN,
+          1024 * 1024,
+          sshLink.port,
+          runnerLong,
+        );
     } finally {
       await runnerLong.close();
       await sshLink.close();
