@@ -327,7 +327,28 @@ async function compareAll(sshEnv: { ESHELL_LOGIN_NODES: string; ESHELL_CA_KEY: s
         clean: () => undefined,
       },
     });
+    // The same folder fetched again into where it went, each tool's first fetch not timed.
+    const back = path.join(tmp, 'again-back');
+    fs.mkdirSync(path.join(back, 'fr'), { recursive: true });
+    await rsync(port, `${at}:${home}/again-rs/`, `${back}/rs/`);
+    await transfer(runner, () => runner.addDownload([`${HOME}/again-fr`], path.join(back, 'fr')));
+    await compare(`${label}: the same ${n} files of ${size / 1024} KB downloaded again`, n * size, {
+      'rsync -a': {
+        run: () => rsync(port, `${at}:${home}/again-rs/`, `${back}/rs/`),
+        clean: () => undefined,
+      },
+      'rsync -a --checksum': {
+        run: () => rsync(port, `${at}:${home}/again-rs/`, `${back}/rs/`, '--checksum'),
+        clean: () => undefined,
+      },
+      fastrans: {
+        client: true,
+        run: () => transfer(runner, () => runner.addDownload([`${HOME}/again-fr`], path.join(back, 'fr'))),
+        clean: () => undefined,
+      },
+    });
     for (const d of ['again-rs', 'again-fr']) fs.rmSync(path.join(home, d), { recursive: true });
+    fs.rmSync(back, { recursive: true });
     fs.rmSync(dir, { recursive: true });
   };
 

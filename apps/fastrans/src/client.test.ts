@@ -244,6 +244,49 @@ describe('fast-transfer client against the portal and efile', () => {
     }
   });
 
+  it('downloads a folder again where it went: only what is not here with the same bytes is fetched', async () => {
+    const c = await client('cfg-again-down');
+    const page = await Page.open(c.port, base);
+    try {
+      expect((await page.send('login', { token: uk })).code).toBe('0');
+      const remote = path.join(home(), 'results');
+      fs.mkdirSync(remote, { recursive: true });
+      for (let i = 0; i < 150; i++) fs.writeFileSync(path.join(remote, `r${i}.txt`), `result ${i}`);
+      const into = path.join(tmp.dir, 'fetched');
+      const download = async () => {
+        const down = await page.send<{ task: { task_id: string } }>('download', {
+          src: ['/public/home/demo/results'],
+          path: into,
+        });
+        const id = down.data.task.task_id;
+        await Promise.race([page.until(id, S.successful), page.until(id, S.failed)]);
+        return (
+          await page.send<{ state: number; count: number; failed: number }>('get_task_info', { task_id: id })
+        ).data;
+      };
+      expect(await download()).toMatchObject({ state: S.successful, count: 150 });
+      // Here meanwhile: one file changed in place (its size kept), one removed; on the cluster one new result.
+      fs.writeFileSync(path.join(into, 'results/r7.txt'), 'RESULT 7');
+      fs.rmSync(path.join(into, 'results/r8.txt'));
+      fs.writeFileSync(path.join(remote, 'r150.txt'), 'result 150');
+      const batches = vi.spyOn(Remote.prototype, 'readBatch');
+      try {
+        // The changed file stays as it is (never replaced without overwrite); the removed and the new are fetched.
+        expect(await download()).toMatchObject({ state: S.failed, count: 150, failed: 1 });
+        const asked = batches.mock.calls.flatMap(([paths]) => paths).sort();
+        expect(asked).toEqual(['r150.txt', 'r7.txt', 'r8.txt'].map((n) => `/public/home/demo/results/${n}`));
+      } finally {
+        batches.mockRestore();
+      }
+      expect(fs.readFileSync(path.join(into, 'results/r7.txt'), 'utf8')).toBe('RESULT 7');
+      expect(fs.readFileSync(path.join(into, 'results/r8.txt'), 'utf8')).toBe('result 8');
+      expect(fs.readFileSync(path.join(into, 'results/r150.txt'), 'utf8')).toBe('result 150');
+    } finally {
+      page.close();
+      await c.close();
+    }
+  });
+
   it('stays with its owner: a login as another portal user is refused, the owner stays logged in (issue 24 §3.1)', async () => {
     const c = await client('cfg-owner');
     const page = await Page.open(c.port, base);

@@ -41,7 +41,7 @@ export function fastransApi(client: ApiClient) {
     /** A tar of small files under the folder `path`, each checked against its `hpc.sha256` pax header. */
     batch: (path: string, tar: Bytes, overwrite: boolean) =>
       client.request(TransferRoutes.batch, { query: { path, overwrite }, body: tar }, { headers: octets }),
-    /** Which of these small files under `path` are already there with these bytes (a folder sent again). */
+    /** Which of these small files under `path` are there already with these bytes (sent or fetched again). */
     same: (path: string, files: { name: string; size: number; sha256: string }[]) =>
       client.request(TransferRoutes.same, { body: { path, files } }),
     cancel: (ids: string[]) => client.request(TransferRoutes.cancel, { body: { ids } }),

@@ -80,7 +80,7 @@ export const TransferRoutes = {
     response: TransferBatchResponse,
     tags: ['fastrans'],
   }),
-  /** Which small files of a batch to be are already there, byte for byte (a folder sent again). */
+  /** Which of a batch's small files are there already, byte for byte (a folder sent or fetched again). */
   same: defineRoute({
     method: 'POST',
     path: '/fastrans/same.action',

@@ -173,8 +173,9 @@ export const TransferBatchResponse = Envelope(
  * `POST /fastrans/same.action`: which of these small files (relative to the folder `path`, as a batch names them)
  * are already there with exactly these bytes: a regular file of that size and SHA-256, read and hashed by the
  * server. A client sending a folder again leaves those out of its batches instead of sending every byte to be
- * compared (rsync, run again, sends nothing). Anything the server cannot read as such (missing, another size, a
- * link, a FIFO, outside the home) is simply not listed.
+ * compared (rsync, run again, sends nothing); one fetching a folder again names the digests of its own files and
+ * fetches only the others. Anything the server cannot read as such (missing, another size, a link, a FIFO) is
+ * simply not listed; a folder outside the home is refused as every fast-transfer call is.
  */
 export const TransferSameBody = Obj({
   path: ClusterPath,

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
+import fs from 'node:fs/promises';
 import {
   CommonCodes,
   FastransCodes,
@@ -41,8 +42,9 @@ interface Run {
    */
   checkedRanges: Map<number, Set<number>>;
   /**
-   * Whether an upload asks, before a batch goes, which of its files the server has already with the same bytes
-   * (`same`): from the start of a task without overwrite, until a batch of which the server had none.
+   * Whether the task asks efile which small files are the same on both sides before a batch (`same`), from its
+   * start without overwrite: an upload until a batch of which efile had none, a download (which asks only about
+   * files already here with their size) until efile cannot answer.
    */
   askSame: boolean;
   /** Whether the server was asked (once) what it has, since this process began the task. */
@@ -136,7 +138,7 @@ export class Runner {
       overwrite: overwrite || (t as { overwrite?: boolean }).overwrite === true,
       askSame: false,
     };
-    run.askSame = t.kind === 'upload' && !run.overwrite;
+    run.askSame = !run.overwrite;
     this.runs.set(t.id, run);
     return run;
   }
@@ -762,8 +764,13 @@ export class Runner {
     const { t } = run;
     const jobs = files.map((i) => E.fileOf(t, i)!);
     return this.batch(run, files, async () => {
-      const byName = new Map(jobs.map((f) => [join(t.remote, f.rel).slice(1), f.seq]));
-      const body = await this.remote!.readBatch(jobs.map((f) => join(t.remote, f.rel)));
+      // A folder fetched again: the files here already with efile's bytes are not fetched.
+      const here = await this.sameHere(run, jobs);
+      const fetch = jobs.filter((f) => !here.has(f.rel));
+      const kept = jobs.flatMap((f) => (here.has(f.rel) ? [f.seq] : []));
+      if (fetch.length === 0) return { stored: kept, failed: [] };
+      const byName = new Map(fetch.map((f) => [join(t.remote, f.rel).slice(1), f.seq]));
+      const body = await this.remote!.readBatch(fetch.map((f) => join(t.remote, f.rel)));
       const entries = tarFiles(body);
       const m = entries.find((e) => e.name === MANIFEST);
       if (!m) throw new NetworkError('incomplete batch');
@@ -771,7 +778,7 @@ export class Runner {
         files: Record<string, { sha256: string }>;
         failed: Record<string, string>;
       };
-      const stored: number[] = [];
+      const stored: number[] = kept;
       const failed: BatchFailure[] = [];
       // Checked, written and named in the file thread, the answer's memory moved there (file-thread.ts says why).
       const writes: WriteJob[] = [];
@@ -799,6 +806,38 @@ export class Runner {
       }
       return { stored, failed };
     });
+  }
+
+  /**
+   * The names of a download batch's files that are here already with efile's bytes: those under their local name
+   * as a regular file of their size are read and hashed (in the file thread) and efile is asked which it has with
+   * those digests (`same.action`). Nothing here of that size, no call. A server that cannot answer stops the asking;
+   * anything failing on the way costs only the skip (the batch is fetched whole, and a file already here with the
+   * same bytes still counts as written when it arrives).
+   */
+  private async sameHere(run: Run, jobs: E.FileJob[]): Promise<Set<string>> {
+    if (!run.askSame) return new Set();
+    const { t } = run;
+    const stats = await Promise.all(jobs.map((f) => fs.lstat(L.localPath(t.local, f.rel)).catch(() => null)));
+    const here = jobs.filter((f, k) => stats[k]?.isFile() && stats[k].size === f.size);
+    if (here.length === 0) return new Set();
+    try {
+      let at = 0;
+      const spans = here.map((f) => {
+        const span = { path: L.localPath(t.local, f.rel), at, length: f.size };
+        at += f.size;
+        return span;
+      });
+      const { digests } = await fileThread.read(Buffer.alloc(at), spans);
+      const same = await this.remote!.same(
+        t.remote,
+        here.map((f, k) => ({ name: f.rel, size: f.size, sha256: digests[k]! })),
+      );
+      return new Set(same);
+    } catch (e) {
+      if (e instanceof RemoteError) run.askSame = false;
+      return new Set();
+    }
   }
 
   /**
