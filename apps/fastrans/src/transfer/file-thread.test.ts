@@ -32,6 +32,20 @@ describe('the file thread', () => {
     expect(archive.length).toBe(0);
   });
 
+  it('refuses to read a link or a FIFO put under a listed name, without following or waiting', async () => {
+    fs.writeFileSync(path.join(dir, 'secret'), 'secret!');
+    fs.symlinkSync(path.join(dir, 'secret'), path.join(dir, 'link'));
+    execFileSync('mkfifo', [path.join(dir, 'fifo')]);
+    for (const name of ['link', 'fifo'])
+      await expect(
+        fileThread.read(Buffer.alloc(64), [{ path: path.join(dir, name), at: 0, length: 7 }]),
+        name,
+      ).rejects.toThrow(/no longer a regular file/);
+    // The thread is still there for the next read.
+    const r = await fileThread.read(Buffer.alloc(64), [{ path: path.join(dir, 'secret'), at: 0, length: 7 }]);
+    expect(r.digests).toEqual([sha(Buffer.from('secret!'))]);
+  });
+
   it('fails the read of a file that is gone or shorter than listed, with its code', async () => {
     fs.writeFileSync(path.join(dir, 'short'), 'abc');
     await expect(

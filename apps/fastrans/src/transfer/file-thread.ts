@@ -78,6 +78,23 @@ function threadMain() {
   }
 
   /**
+   * A file listed for an upload, opened to be read: still a regular file, never through a link nor blocking on a
+   * FIFO; one that is gone keeps its ENOENT.
+   */
+  function openListed(file: string): number {
+    const changed = () => Object.assign(new Error(`${file} is no longer a regular file`), { code: 'EINVAL' });
+    let fd: number;
+    try {
+      fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    } catch (e) {
+      throw codeOf(e) === 'ELOOP' ? changed() : e;
+    }
+    if (fs.fstatSync(fd).isFile()) return fd;
+    fs.closeSync(fd);
+    throw changed();
+  }
+
+  /**
    * An existing final name that already holds exactly these bytes (a file this task wrote just before the client
    * was stopped, its outcome not yet saved, fetched again after the restart): the file is there, nothing is
    * replaced, and the temp file goes. Compared block by block, so a different file is told at its first difference.
@@ -165,12 +182,15 @@ function threadMain() {
 
   /**
    * Each file read whole into its span of the archive and hashed; the archive goes back (moved, not copied). A file
-   * that cannot be read, or is no longer the size listed, fails the batch, as an unreadable file always did.
+   * that cannot be read, is no longer a regular file or the size listed, fails the batch, as an unreadable file
+   * always did.
    */
   function read(m: Extract<Message, { op: 'read' }>) {
     const digests = m.jobs.map((j) => {
       const data = m.block.subarray(j.at, j.at + j.length);
-      const fd = fs.openSync(j.path, 'r');
+      // As listed: a regular file. A link or a FIFO put under its name since the walk is refused, never followed
+      // nor waited on (the walk skips links; a FIFO with no writer would hold this thread for good).
+      const fd = openListed(j.path);
       try {
         for (let off = 0; off < data.length;) {
           const n = fs.readSync(fd, data, off, data.length - off, off);
