@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
+import { lstatSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import {
   CommonCodes,
@@ -44,7 +45,8 @@ interface Run {
   /**
    * Whether the task asks efile which small files are the same on both sides before a batch (`same`), from its
    * start without overwrite: an upload until a batch of which efile had none, a download (which asks only about
-   * files already here with their size) until efile cannot answer.
+   * files already here with their size, and not at all when its items were not here when it began) until efile
+   * cannot answer.
    */
   askSame: boolean;
   /** Whether the server was asked (once) what it has, since this process began the task. */
@@ -229,6 +231,13 @@ export class Runner {
     t.listing = listing;
     const run = this.track(t, input.overwrite);
     run.recovered = true; // a new task: nothing to ask the server
+    // A download whose items are not here yet (a first fetch) has nothing to compare: no lstat of each file it
+    // fetches. Resumed tasks, and items already here, ask (sameHere).
+    if (input.kind === 'download' && 'paths' in listing)
+      run.askSame &&= listing.paths.some(
+        (p) =>
+          lstatSync(path.join(input.local, path.posix.basename(p)), { throwIfNoEntry: false }) !== undefined,
+      );
     E.start(t, !!this.remote, this.now());
     let begun = false;
     await new Promise<void>((resolve, reject) => {
