@@ -119,6 +119,7 @@ export class Runner {
   }
 
   private track(t: E.TaskModel, overwrite: boolean): Run {
+    const replace = overwrite || (t as { overwrite?: boolean }).overwrite === true;
     const run: Run = {
       t,
       meter: new SpeedMeter(),
@@ -137,10 +138,9 @@ export class Runner {
       list: null,
       saving: Promise.resolve(),
       saveWaiting: null,
-      overwrite: overwrite || (t as { overwrite?: boolean }).overwrite === true,
-      askSame: false,
+      overwrite: replace,
+      askSame: !replace,
     };
-    run.askSame = !run.overwrite;
     this.runs.set(t.id, run);
     return run;
   }
@@ -693,38 +693,40 @@ export class Runner {
         return Buffer.from(JSON.stringify({ files }));
       };
       const all = jobs.map((_, k) => k);
-      const w = new TarWriter();
-      const manifestAt = w.add(
-        MANIFEST,
+      /** An archive of the files `list`, each entry's data area left to fill, and where each one's data goes. */
+      const layOut = (list: number[], manifestBytes: number) => {
+        const w = new TarWriter();
+        const manifestAt = w.add(MANIFEST, manifestBytes);
+        const at = list.map((k) => w.add(jobs[k]!.rel, jobs[k]!.size));
+        const tar = Buffer.alloc(w.size());
+        w.build(tar);
+        return { tar, manifestAt, at };
+      };
+      const first = layOut(
+        all,
         manifestOf(
           all,
           all.map(() => '0'.repeat(64)),
         ).length,
       );
-      const at = jobs.map((f) => w.add(f.rel, f.size));
-      const laidOut = Buffer.alloc(w.size());
-      w.build(laidOut);
-      const read = await fileThread.read(
-        laidOut,
-        jobs.map((f, k) => ({ path: L.localPath(t.local, f.rel), at: at[k]!, length: f.size })),
+      const { archive, digests } = await fileThread.read(
+        first.tar,
+        jobs.map((f, k) => ({ path: L.localPath(t.local, f.rel), at: first.at[k]!, length: f.size })),
       );
-      const { digests } = read;
-      let tar = read.archive;
       // A folder sent again: the files the server has byte for byte stay out of the archive.
       const same = await this.sameOnServer(run, jobs, digests);
       const sent = all.filter((k) => !same.has(jobs[k]!.rel));
       if (sent.length === 0) return { stored: jobs.map((f) => f.seq), failed: [] };
-      if (sent.length === jobs.length) manifestOf(all, digests).copy(tar, manifestAt);
+      let tar = archive;
+      if (sent.length === jobs.length) manifestOf(all, digests).copy(tar, first.manifestAt);
       else {
         const manifest = manifestOf(sent, digests);
-        const fewer = new TarWriter();
-        const mAt = fewer.add(MANIFEST, manifest.length);
-        const now = sent.map((k) => fewer.add(jobs[k]!.rel, jobs[k]!.size));
-        const whole = tar;
-        tar = Buffer.alloc(fewer.size());
-        fewer.build(tar);
-        manifest.copy(tar, mAt);
-        sent.forEach((k, j) => whole.copy(tar, now[j], at[k], at[k]! + jobs[k]!.size));
+        const fewer = layOut(sent, manifest.length);
+        manifest.copy(fewer.tar, fewer.manifestAt);
+        sent.forEach((k, j) =>
+          archive.copy(fewer.tar, fewer.at[j], first.at[k], first.at[k]! + jobs[k]!.size),
+        );
+        tar = fewer.tar;
       }
       const res = await this.remote!.batch(t.remote, tar, run.overwrite);
       const index = new Map(jobs.map((f) => [f.rel, f.seq]));
