@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUsers, idOf, makeHome, openPathTo, removeUsers } from '../../../test-support/unix-users';
+import { prepareLogin } from './ssh/ssh-login';
 import { eshellHarness, makeKey, sshdMissing, startSshd, tmpDir, type Terminal } from './eshell.test-fixture';
 
 /**
@@ -112,6 +113,35 @@ describe.skipIf(missing !== null)('the shell service over a real sshd', () => {
     expect(h.logs.raw).not.toContain(await h.token(A));
   });
 
+  it('takes a paste far larger than the shell reads at once, whole and in order, and answers meanwhile', async () => {
+    // Into a shell that reads nothing until a file appears: its terminal, sshd's channel window (2 MiB) and ours
+    // fill up. The service goes on answering meanwhile (the call below comes back before the file is there;
+    // pty-input.ts says how node-pty's own write spun), and the paste arrives whole and in order once it reads.
+    const { term, token } = await shell(A);
+    const out = path.join(homes[A]!, 'pasted');
+    const go = path.join(homes[A]!, 'go');
+    const size = 6 * 1024 * 1024;
+    term.type(
+      `stty raw -echo; echo RAW-$((1+1)); while [ ! -e ${go} ]; do sleep 0.05; done; ` +
+        `head -c ${size} > ${out}; stty sane; echo PASTED-$((2+2))\n`,
+    );
+    await term.waitFor('the raw terminal', () => term.output.includes('RAW-2'));
+    spawn('sh', ['-c', `sleep 8; touch ${go}`], { stdio: 'ignore' }).unref();
+    const sent = Buffer.alloc(size);
+    for (let i = 0; i < size; i++) sent[i] = 97 + ((i * 7 + (i >> 12)) % 26);
+    for (let at = 0; at < size; at += 200_000) term.type(sent.subarray(at, at + 200_000).toString('latin1'));
+    const listed = await h.call<{ sessions: unknown[] }>(
+      token,
+      'GET',
+      '/sothisai/api/eshell/action/sessions',
+    );
+    expect(listed.code).toBe('0');
+    expect(fs.existsSync(go)).toBe(false);
+    await term.waitFor('the end of the paste', () => term.output.includes('PASTED-4'), 60_000);
+    expect(fs.readFileSync(out).equals(sent)).toBe(true);
+    term.close();
+  }, 90_000);
+
   it('starts in the folder asked for (E-File\'s "open a shell here")', async () => {
     const sub = path.join(homes[A]!, "my 'data'");
     fs.mkdirSync(sub);
@@ -194,6 +224,33 @@ describe.skipIf(missing !== null)('the shell service over a real sshd', () => {
     expect(wrong.stderr).toMatch(/Permission denied/);
   });
 
+  it('signs a certificate for a terminal alone, and starts ssh without its ~ escapes', async () => {
+    const c = h.deps.config;
+    const login = await prepareLogin(
+      {
+        sshBin: c.ESHELL_SSH_BIN,
+        keygenBin: c.ESHELL_SSH_KEYGEN_BIN,
+        caKey: c.ESHELL_CA_KEY,
+        runDir: c.runDir,
+        certMinutes: c.ESHELL_CERT_MINUTES,
+        connectTimeoutS: c.ESHELL_CONNECT_TIMEOUT_S,
+      },
+      { cun: A, node: c.loginNodes[0]!, keyId: 'eshell:test:cert' },
+    );
+    try {
+      const cert = execFileSync('ssh-keygen', [
+        '-L',
+        '-f',
+        path.join(login.keyDir, 'id-cert.pub'),
+      ]).toString();
+      // No port, agent or X11 forwarding and no ~/.ssh/rc: a terminal only.
+      expect(cert).toMatch(/Critical Options: \(none\)\s+Extensions:\s+permit-pty\s*$/);
+      expect(login.args.join(' ')).toContain('EscapeChar=none');
+    } finally {
+      login.dispose();
+    }
+  });
+
   it('sshd refuses a certificate past its minutes', () => {
     const expired = sshWith(A, A, '-10m:-5m');
     expect(expired.status).toBe(255);
@@ -243,6 +300,25 @@ describe.skipIf(missing !== null)('the shell service over a real sshd', () => {
   it('refuses a socket from another origin', async () => {
     const term = h.connect('https://evil.example.org');
     await expect(term.opened).rejects.toThrow(/403/);
+  });
+
+  it('closes only the socket of a frame that breaks the protocol; the service and its shells go on', async () => {
+    // No error listener on the socket: the first of these ended the whole process (the all-in-one: the portal).
+    const { term, token } = await shell(A);
+    const frames: [string | Buffer, number][] = [
+      ['x'.repeat(300 * 1024), 1009],
+      [Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), 1007],
+    ];
+    for (const [data, code] of frames) {
+      const bad = h.connect();
+      await bad.opened;
+      bad.ws.send(data, { binary: false });
+      await bad.waitFor(`the close of ${code}`, () => bad.closed);
+      expect(bad.closed!.code).toBe(code);
+    }
+    expect((await h.call(token, 'GET', '/sothisai/api/eshell/action/sessions')).code).toBe('0');
+    expect(Number(await run(term, 'echo $((20+1))'))).toBe(21);
+    term.close();
   });
 
   it('attaching again replays the scroll-back; a closed socket ends the session after the detach time', async () => {

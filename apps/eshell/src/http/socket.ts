@@ -38,6 +38,9 @@ function onUpgrade(server: Server, path: string, handler: UpgradeHandler): () =>
     routes = table;
     dispatchers.set(server, table);
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      // Node leaves an upgraded socket without its error listener: a peer that resets it while it is refused
+      // would otherwise end the process.
+      socket.on('error', () => undefined);
       const pathname = (req.url ?? '').split('?')[0]!;
       const h = table.get(pathname);
       if (!h || !h(req, socket, head)) {
@@ -110,6 +113,14 @@ function serve(ws: WebSocket, deps: EshellDeps, log: FastifyBaseLogger) {
   let session: ShellSession | null = null;
   let client: ShellClient | null = null;
   const deadline = setTimeout(() => ws.close(CLOSE.ticket, 'no ticket'), AUTH_DEADLINE_MS);
+  // `ws` reports a frame that breaks the protocol (over 256 KiB, invalid UTF-8, unmasked, a reserved opcode) as an
+  // 'error' on this socket, after it has sent the close frame with the code (1009, 1007, 1002). Without a listener
+  // Node throws it, and the process ends: anyone who could reach the port, before any ticket, ended every user's
+  // shells and, in the all-in-one, the whole portal (found from outside, 2026-12-01). Only this socket goes.
+  ws.on('error', (e) => {
+    log.info({ event: 'eshell.protocol', err: e.message }, 'shell socket closed: it broke the protocol');
+    ws.terminate();
+  });
 
   ws.on('message', (raw: RawData) => {
     let m: ShellClientMessage;
@@ -122,8 +133,10 @@ function serve(ws: WebSocket, deps: EshellDeps, log: FastifyBaseLogger) {
       if (m.t === 'auth' && !client) void open(m.ticket);
       return;
     }
-    if (m.t === 'in' && typeof m.d === 'string') session.input(m.d, deps.now());
-    else if (m.t === 'resize') {
+    // Input the shell has not taken yet is bounded: past the mark, the socket is not read until it has.
+    if (m.t === 'in' && typeof m.d === 'string') {
+      if (!session.input(m.d, deps.now())) ws.pause();
+    } else if (m.t === 'resize') {
       const cols = Math.trunc(Number(m.cols));
       const rows = Math.trunc(Number(m.rows));
       if (cols >= 2 && cols <= 1000 && rows >= 2 && rows <= 500) session.resize(cols, rows);
@@ -173,6 +186,7 @@ function serve(ws: WebSocket, deps: EshellDeps, log: FastifyBaseLogger) {
         if (msg.t === 'end') ws.close(CLOSE.ended, msg.reason);
       },
       replaced: () => ws.close(CLOSE.replaced, 'attached elsewhere'),
+      inputDrained: () => ws.resume(),
     };
     client = me;
     let target: ShellSession | null = null;

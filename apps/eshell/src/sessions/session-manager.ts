@@ -7,6 +7,7 @@ import type { TokenClaims } from '@hpc/cluster-kit';
 import type { LoginNode } from '../ssh/login-nodes';
 import { prepareLogin, type SshLoginSettings } from '../ssh/ssh-login';
 import { OPEN_SESSION_TTL_MS, type OpenSessions } from './open-sessions';
+import { PtyInput } from './pty-input';
 import { Scrollback } from './scrollback';
 
 /** The page's end of a session: a socket, seen through what the session needs of it. */
@@ -16,6 +17,14 @@ export interface ShellClient {
   control(m: ShellServerMessage): void;
   /** Another page took the session over: close without ending it. */
   replaced(): void;
+  /** The shell has taken enough of the input queued before: the page's socket may be read again. */
+  inputDrained(): void;
+}
+
+/** What of node-pty's terminal on Unix the input needs and its types do not name: the master and its stream. */
+interface UnixPty {
+  fd: number;
+  _socket?: { destroyed: boolean };
 }
 
 export interface SessionOwner {
@@ -60,6 +69,7 @@ export class ShellSession {
   credential: { token: string; claims: TokenClaims } | null = null;
   ended: ShellEndReason | null = null;
   private readonly scroll: Scrollback;
+  private readonly keys: PtyInput;
   private endMessage?: string;
 
   constructor(
@@ -74,6 +84,12 @@ export class ShellSession {
     this.lastActivity = now;
     this.detachedAt = now;
     this.scroll = new Scrollback(scrollbackBytes);
+    const unix = pty as unknown as UnixPty;
+    this.keys = new PtyInput(
+      unix.fd,
+      () => unix._socket?.destroyed === false,
+      () => this.client?.inputDrained(),
+    );
   }
 
   /** Output of the shell: kept in the scroll-back, and sent to the page if one is attached. */
@@ -107,10 +123,11 @@ export class ShellSession {
     this.pty.resume();
   }
 
-  input(d: string, now: number) {
-    if (this.ended) return;
+  /** What the page typed or pasted; false when the page's socket should wait for `inputDrained` (pty-input.ts). */
+  input(d: string, now: number): boolean {
+    if (this.ended) return true;
     this.lastActivity = now;
-    this.pty.write(d);
+    return this.keys.write(Buffer.from(d, 'utf8'));
   }
 
   resize(cols: number, rows: number) {
@@ -127,11 +144,17 @@ export class ShellSession {
     if (this.ended) return;
     this.ended = reason;
     this.endMessage = message;
+    this.keys.close();
     try {
       this.pty.kill('SIGHUP');
     } catch {
       /* gone already */
     }
+  }
+
+  /** The shell is gone: input still queued for it is dropped. */
+  closeInput() {
+    this.keys.close();
   }
 
   get endReason() {
@@ -244,6 +267,7 @@ export class SessionManager {
         void this.s.open.release(n.sub, n.id).catch(() => undefined);
         const { reason, message } = session.endReason;
         if (!session.ended) session.ended = 'exit';
+        session.closeInput();
         session.client?.control({ t: 'end', reason, code: exitCode, ...(message ? { message } : {}) });
         this.s.log.info(
           {

@@ -75,6 +75,11 @@ export async function prepareLogin(s: SshLoginSettings, req: SshLoginRequest): P
       req.cun,
       '-V',
       validity,
+      // A terminal and nothing else: no port, agent or X11 forwarding, no ~/.ssh/rc, whatever sshd would allow.
+      '-O',
+      'clear',
+      '-O',
+      'permit-pty',
       `${key}.pub`,
     ]);
     const knownHosts = path.join(keyDir, 'known_hosts');
@@ -120,6 +125,11 @@ export async function prepareLogin(s: SshLoginSettings, req: SshLoginRequest): P
       'ForwardX11=no',
       '-o',
       'ClearAllForwardings=yes',
+      // The page's keys are the user's, not the ssh client's, which runs as the service on the portal's host: no
+      // `~` escape (`~C` would add forwardings from that host where the client still allows it, `~.` and `~^Z`
+      // act on the client).
+      '-o',
+      'EscapeChar=none',
       '-o',
       'ControlMaster=no',
       '-o',
