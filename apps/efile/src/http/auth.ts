@@ -38,6 +38,7 @@ export function createAuth(deps: EfileDeps) {
     ownerRights: deps.ownerRights,
     now: deps.now,
     revocations: deps.revocations,
+    acceptDayTokens: true, // the fast-transfer client's day token: efile's alone, the home only
   });
   const tickets = createTickets(deps.kv);
   const exps = new WeakMap<FastifyRequest, number>();

@@ -32,15 +32,18 @@ describe('the token check of a per-cluster service', () => {
         exp_acct: null,
         ...c,
       });
-    const check = createTokenCheck({
-      verifier: createClusterTokenVerifier({ clusterId: 'c1', jwks: () => ({ keys: [jwk] }) }),
-      homePattern: '/public/home/{user}',
-      ownerRights: async (sub) => rights.get(sub) ?? null,
-      revocations,
-    });
+    const checkOf = (o: { acceptDayTokens?: boolean } = {}) =>
+      createTokenCheck({
+        verifier: createClusterTokenVerifier({ clusterId: 'c1', jwks: () => ({ keys: [jwk] }) }),
+        homePattern: '/public/home/{user}',
+        ownerRights: async (sub) => rights.get(sub) ?? null,
+        revocations,
+        ...o,
+      });
     app = createServer({ logLevel: 'silent' });
+    // As the job service and E-Shell register it: no day tokens.
     await app.register(async (scope) => {
-      const auth = registerTokenCheck(scope, check, {
+      const auth = registerTokenCheck(scope, checkOf(), {
         isPublic: (req) => req.url === '/health',
         allowDisabled: (req) => req.url === '/whoami',
       });
@@ -48,6 +51,17 @@ describe('the token check of a per-cluster service', () => {
       scope.get('/whoami', async (req) => auth.user(req));
       scope.get('/work', async (req) => auth.user(req));
     });
+    // As efile has it: the fast-transfer client's day token too.
+    await app.register(
+      async (scope) => {
+        const auth = registerTokenCheck(scope, checkOf({ acceptDayTokens: true }), {
+          allowDisabled: (req) => req.url === '/efile/whoami',
+        });
+        scope.get('/whoami', async (req) => auth.user(req));
+        scope.get('/work', async (req) => auth.user(req));
+      },
+      { prefix: '/efile' },
+    );
   });
   afterAll(() => app?.close());
 
@@ -92,13 +106,27 @@ describe('the token check of a per-cluster service', () => {
     const t = await sign({ sub: 'u-day', use: FASTRANS_TOKEN_USE, paths: [] });
     rights.set('u-day', { cun: 'demo', home: '/h/demo', paths: ['/x'], st: 'Normal', exp_acct: null });
     // The home of the moment only: the folder granted besides (/x) is not the day token's (issue 24 §3.4).
-    expect((await get('/work', t)).roots).toEqual(['/h/demo']);
+    expect((await get('/efile/work', t)).roots).toEqual(['/h/demo']);
     // Not even when the token itself names one: a day token is minted with none.
     const named = await sign({ sub: 'u-day', use: FASTRANS_TOKEN_USE, paths: ['/x'] });
-    expect((await get('/work', named)).roots).toEqual(['/h/demo']);
+    expect((await get('/efile/work', named)).roots).toEqual(['/h/demo']);
     rights.set('u-day', { cun: 'other', home: '/h/o', paths: [], st: 'Normal', exp_acct: null });
-    expect((await get('/work', t)).code).toBe('1406');
+    expect((await get('/efile/work', t)).code).toBe('1406');
     rights.set('u-day', { cun: 'demo', home: '/h/demo', paths: [], st: 'Disable', exp_acct: null });
-    expect((await get('/work', t)).code).toBe('1007');
+    expect((await get('/efile/work', t)).code).toBe('1007');
+  });
+
+  it('refuses a day token ("1406") where the service did not opt into it: efile\'s alone', async () => {
+    const t = await sign({ sub: 'u-day2', use: FASTRANS_TOKEN_USE, paths: [] });
+    rights.set('u-day2', { cun: 'demo', home: '/h/demo', paths: [], st: 'Normal', exp_acct: null });
+    expect((await get('/efile/work', t)).cun).toBe('demo');
+    expect((await get('/work', t)).code).toBe('1406');
+    // Not on the calls a disabled account may make either, and not a token of any other purpose.
+    expect((await get('/whoami', t)).code).toBe('1406');
+    expect((await get('/work', await sign({ sub: 'u-day2', use: 'other' }))).code).toBe('1406');
+    // A session token of the same user is taken by both.
+    const s = await sign({ sub: 'u-day2', sid: 's-day2' });
+    expect((await get('/work', s)).cun).toBe('demo');
+    expect((await get('/efile/work', s)).cun).toBe('demo');
   });
 });

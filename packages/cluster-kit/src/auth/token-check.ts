@@ -39,6 +39,13 @@ export interface TokenCheckOptions {
    * signature is known good. Absent (a test of the check alone), nothing is revoked before it expires.
    */
   revocations?: RevocationStore;
+  /**
+   * Whether this service takes the fast-transfer client's day token (`use: "fastrans"`, up to 24 h, no session):
+   * efile alone, whose file calls keep it to the home (docs/FASTRANS.md). Every other service (the job service,
+   * E-Shell: a shell reaches every folder of the Unix user) refuses it, and any other special-purpose token, with
+   * "1406", as a token it cannot use.
+   */
+  acceptDayTokens?: boolean;
 }
 
 /** How long a verified token is taken on trust again without a new signature check. */
@@ -100,9 +107,13 @@ export function createTokenCheck(opts: TokenCheckOptions) {
    * a disabled portal user or account, an ended account, a changed compute user or a withdrawn folder stop it at once
    * (the portal's answer, on every use: no cache). It reaches the home only, as docs/FASTRANS.md says: the rights
    * of the moment give the home, never the folders the user is granted besides (issue 24 §3.4), so a day token
-   * copied from a script cannot read a shared project folder.
+   * copied from a script cannot read a shared project folder. And only where the service opted into it
+   * (`acceptDayTokens`, efile's): elsewhere it is refused with "1406".
    */
   async function userOf(claims: TokenClaims, { allowDisabled = false } = {}): Promise<ServiceUser> {
+    // A token made for one purpose (the day token) is taken only by the service that opted into it: fail closed.
+    if (claims.use !== undefined && !(claims.use === FASTRANS_TOKEN_USE && opts.acceptDayTokens === true))
+      throw new AppError(CommonCodes.tokenWithoutUser);
     if (claims.st === 'Disable' && !allowDisabled) throw new AppError(CommonCodes.userFrozen);
     if (claims.use !== FASTRANS_TOKEN_USE) return fromClaims(claims);
     const rights = await opts.ownerRights(claims.sub);
