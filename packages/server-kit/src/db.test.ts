@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Kysely, Migration } from 'kysely';
 import pg from 'pg';
@@ -33,6 +36,30 @@ describe.each(testDbTargets())('openDb + migrate ($name)', (target) => {
     expect(rows).toEqual([{ id: 1, name: '中文 name' }]);
     expect(db.kind).toBe(target.name);
     await db.close();
+  });
+});
+
+describe('a SQLite file', () => {
+  it('is readable by its owner alone, its -wal and -shm too, also one left readable by an older version', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-mode-'));
+    try {
+      const mode = (f: string) => (fs.statSync(f).mode & 0o777).toString(8);
+      const fresh = path.join(dir, 'fresh.db');
+      const db = await openDb<T>({ url: fresh });
+      await migrate(db, migrations);
+      await db.kysely.insertInto('item').values({ id: 1, name: 'a share code' }).execute();
+      expect([mode(fresh), mode(`${fresh}-wal`), mode(`${fresh}-shm`)]).toEqual(['600', '600', '600']);
+      await db.close();
+      // An older version made them 0644 (the process's umask): opened again, they are narrowed.
+      for (const f of [fresh, `${fresh}-wal`, `${fresh}-shm`]) if (fs.existsSync(f)) fs.chmodSync(f, 0o644);
+      const again = await openDb<T>({ url: fresh });
+      expect((await again.kysely.selectFrom('item').selectAll().execute()).length).toBe(1);
+      for (const f of [fresh, `${fresh}-wal`, `${fresh}-shm`])
+        if (fs.existsSync(f)) expect(mode(f)).toBe('600');
+      await again.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -46,6 +46,7 @@ export async function openDb<T>(opts: DbOptions): Promise<Db<T>> {
     return { kysely, kind: 'postgres', schema, close: () => kysely.destroy() };
   }
   fs.mkdirSync(path.dirname(path.resolve(opts.url)), { recursive: true });
+  keepToOwner(opts.url);
   const database = new Database(opts.url);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
@@ -53,6 +54,26 @@ export async function openDb<T>(opts: DbOptions): Promise<Db<T>> {
   database.pragma('foreign_keys = ON');
   const kysely = new Kysely<T>({ dialect: new SqliteDialect({ database }) });
   return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
+}
+
+/**
+ * A SQLite file holds what no other account of the machine may read: password hashes, share codes, CSRF secrets.
+ * It is made, or kept, readable by its owner alone; SQLite gives its `-wal` and `-shm` files the database's mode
+ * when it makes them, and those left from before are narrowed too. The folder's mode is not enough: the names are
+ * known, and in unix mode `DATA_DIR` must be searchable by every account (OPERATIONS.md). Found from outside
+ * (2026-12-01): any local account read every share's extraction code from a 0644 `efile-<cluster>.db`.
+ */
+function keepToOwner(file: string) {
+  fs.closeSync(fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    let mode: number;
+    try {
+      mode = fs.statSync(f).mode & 0o777;
+    } catch {
+      continue;
+    }
+    if (mode & 0o077) fs.chmodSync(f, mode & 0o700);
+  }
 }
 
 /** The advisory lock between migrations in a schema of their own and `dropSchema` (any fixed number). */
