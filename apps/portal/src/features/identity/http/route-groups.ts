@@ -8,7 +8,12 @@ import type { SessionHttp } from './session-http';
  */
 export type Access = 'public' | 'user' | 'manager';
 
-const pathOf = (req: FastifyRequest) => req.url.split('?', 1)[0]!;
+/**
+ * The path the route was registered under, not `req.url`: the router matches the percent-decoded path, so a test of
+ * the raw text would let `/%61pi/...` reach an /api/ route unchecked. These hooks run only for the group's own
+ * routes, so a route is always set.
+ */
+const pathOf = (req: FastifyRequest) => req.routeOptions.url ?? '';
 const isApi = (req: FastifyRequest) => pathOf(req).startsWith('/api/');
 /**
  * The portal's own E-File calls under spec §7's model-zoo prefix (fast transfer's login, permission check and relay):

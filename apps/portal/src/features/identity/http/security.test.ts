@@ -26,6 +26,38 @@ describe.each(testDbTargets())('CSRF, request time and cookie flags on $name', (
     expect(crossed.statusCode).toBe(403);
   });
 
+  it('checks a state-changing call by the route it reaches, however its path is spelled', async () => {
+    const b = await loggedIn(portal.app, 'demo');
+    const other = await loggedIn(portal.app, 'demo');
+    // The router decodes the path: each of these reaches /api/user/sessions/endOthers.
+    const spellings = [
+      '/api/user/sessions/endOthers',
+      '/%61pi/user/sessions/endOthers',
+      '/%61%70%69/user/sessions/endOthers',
+      '/api/%75ser/sessions/end%4Fthers',
+    ];
+    for (const url of spellings) {
+      const csrf = await b.post(url, { noCsrf: true });
+      expect(csrf.statusCode, url).toBe(403);
+      expect(csrf.json(), url).toMatchObject({ code: 'CSRF' });
+      const time = await b.post(url, { noTime: true });
+      expect(time.statusCode, url).toBe(400);
+      expect(time.json(), url).toMatchObject({ code: 'REQUEST_TIME' });
+    }
+    // Other spellings reach no route (the router is case- and slash-exact) or, resolved first, the checked one.
+    for (const url of [
+      '/API/user/sessions/endOthers',
+      '/api//user/sessions/endOthers',
+      '/api/./user/sessions/endOthers',
+    ]) {
+      expect([403, 404], url).toContain((await b.post(url, { noCsrf: true })).statusCode);
+    }
+    // None of them ended the other session; the checked call does.
+    expect((await other.get('/api/user/info')).statusCode).toBe(200);
+    expect((await b.post('/api/user/sessions/endOthers')).statusCode).toBe(200);
+    expect((await other.get('/api/user/info')).statusCode).toBe(401);
+  });
+
   it('lets the anonymous read-only catalogue POSTs and GETs through without CSRF', async () => {
     const b = await loggedIn(portal.app, 'demo');
     // Not an /api/ route: no CSRF (it is whatever the catalogue answers, but never CSRF).
