@@ -113,15 +113,15 @@ describe('the local server of the client, against what a hostile local process s
     'refuses a connection from another local account, whatever Origin it sends (issue 24 §3.1)',
     async () => {
       // A process of `nobody` opens the client's port with the portal's Origin, as any account on a login node can.
-      const script = `
-      const s = require('net').connect(${server.port}, '127.0.0.1', () => s.write(
+      const script = (from = '') => `
+      const s = require('net').connect({ port: ${server.port}, host: '127.0.0.1'${from} }, () => s.write(
         'GET / HTTP/1.1\\r\\nHost: 127.0.0.1:${server.port}\\r\\nOrigin: ${ORIGIN}\\r\\nConnection: Upgrade\\r\\n' +
         'Upgrade: websocket\\r\\nSec-WebSocket-Version: 13\\r\\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\\r\\n\\r\\n'));
       s.on('data', (b) => { process.stdout.write(b.toString().split('\\r\\n')[0]); s.destroy(); });`;
       // Not a sync call: this process must stay free to answer the connection it makes.
-      const asNobody = async () =>
+      const asNobody = async (from?: string) =>
         (
-          await promisify(execFile)('runuser', ['-u', 'nobody', '--', process.execPath, '-e', script], {
+          await promisify(execFile)('runuser', ['-u', 'nobody', '--', process.execPath, '-e', script(from)], {
             encoding: 'utf8',
             timeout: 20_000,
           })
@@ -131,6 +131,12 @@ describe('the local server of the client, against what a hostile local process s
       // This account (the client's own) is let in.
       const own = new WebSocket(`ws://127.0.0.1:${server.port}`, { origin: ORIGIN });
       await new Promise((r) => own.once('open', r));
+      // While the owner's page is open, another account's connection from the same port of another loopback
+      // address (127.0.0.2) is not taken for the owner's: the ports alone matched the owner's line before.
+      const ownPort = (own as unknown as { _socket: net.Socket })._socket.localPort!;
+      expect(await asNobody(`, localAddress: '127.0.0.2', localPort: ${ownPort}`)).toBe(
+        'HTTP/1.1 403 Forbidden',
+      );
       own.close();
     },
   );

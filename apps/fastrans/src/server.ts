@@ -41,6 +41,9 @@ async function listenFirstFree(server: http.Server, ports: number[]): Promise<nu
   throw new Error(`no free port among ${ports.join(', ')}`);
 }
 
+/** A socket's IPv4 address as `/proc/net/tcp` spells it (Node may give `::ffff:127.0.0.1`). */
+const plainIPv4 = (address: string | undefined) => (address ?? '').replace(/^::ffff:/i, '');
+
 const refuse = (socket: Duplex, status: number, why: string) => {
   socket.end(`HTTP/1.1 ${status} ${why}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 };
@@ -71,7 +74,12 @@ export async function startLocalServer(opts: LocalServerOptions) {
 
   async function admit(req: http.IncomingMessage, socket: Duplex, head: Buffer) {
     if (uid !== undefined) {
-      const peer = await loopbackPeerUid(req.socket.remotePort ?? -1, port);
+      const peer = await loopbackPeerUid({
+        peerAddress: plainIPv4(req.socket.remoteAddress),
+        peerPort: req.socket.remotePort ?? -1,
+        ourAddress: plainIPv4(req.socket.localAddress),
+        ourPort: req.socket.localPort ?? port,
+      });
       if (peer === undefined && !untold) {
         untold = true;
         opts.log('this system does not tell who connects: only the login pairing guards the client');
