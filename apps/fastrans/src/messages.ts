@@ -32,4 +32,8 @@ export const FastransText = {
   unknownAction: (action: string) => ({ en: `Unknown action ${action}`, zh: `未知操作 ${action}` }),
   notJson: { en: 'Send JSON requests', zh: '请发送 JSON 请求' },
   oneFolder: { en: 'Choose items of one folder', zh: '请选择同一文件夹中的项目' },
+  partialNotOwn: (p: string) => ({
+    en: `${p} is not this client's partial file (a link, another account's file, or a file of several names): nothing was written to it`,
+    zh: `${p} 不是本客户端的临时文件（链接、其他账户的文件或有多个名称的文件）：未向其写入任何内容`,
+  }),
 } satisfies Record<string, ServerText | ((...values: string[]) => ServerText)>;

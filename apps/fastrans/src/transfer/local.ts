@@ -1,9 +1,12 @@
 import crypto from 'node:crypto';
-import { close, open, read } from 'node:fs';
+import { close, constants as fsConstants, open, read } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { FastransCodes } from '@hpc/contracts';
+import { FastransText } from '../messages';
 import { fileThread } from './file-thread';
+import { RemoteError } from './remote-error';
 
 const rawOpen = promisify(open);
 const rawClose = promisify(close);
@@ -151,8 +154,16 @@ export async function hashList(
   return list.digest('hex');
 }
 
+/** Where the system has them (not on Windows): no link followed, no wait on a FIFO. */
+const NO_LINK = (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
+
+/** A file of the client's: hashed as it is, never through a link put in its place, never a FIFO. */
 export async function sha256File(file: string): Promise<string> {
-  const fh = await fs.open(file, 'r');
+  const fh = await fs.open(file, fsConstants.O_RDONLY | NO_LINK);
+  if (!(await fh.stat()).isFile()) {
+    await fh.close();
+    throw Object.assign(new Error(`${file} is not a file`), { code: 'EINVAL' });
+  }
   const hash = crypto.createHash('sha256');
   const buf = Buffer.allocUnsafe(1024 * 1024);
   try {
@@ -167,13 +178,40 @@ export async function sha256File(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/**
+ * Opens a download's partial file, made on first use: only one of this client's own. Its name is known in advance
+ * and the folder may be shared with other accounts (a project folder writable by a group), so what is found under
+ * it may be theirs: a link to a file of the user's (`~/.bashrc`), which writing would overwrite; a second name (a
+ * hard link) of such a file; a file of their own, which would receive the user's download and become the final
+ * file, theirs to change. Opened without following a link and without waiting on a FIFO, then looked at as opened:
+ * a regular file of one name, of this account. Anything else is refused; nothing is written.
+ */
+async function openPartial(partial: string): Promise<fs.FileHandle> {
+  const fh = await fs.open(partial, fsConstants.O_RDWR | fsConstants.O_CREAT | NO_LINK, 0o666);
+  try {
+    const st = await fh.stat();
+    const uid = process.getuid?.();
+    if (!st.isFile() || st.nlink !== 1 || (uid !== undefined && st.uid !== uid))
+      throw new RemoteError(FastransCodes.refused, FastransText.partialNotOwn(partial));
+    return fh;
+  } catch (e) {
+    await fh.close();
+    throw e;
+  }
+}
+
 /** Writes at an offset of a preallocated partial file (created at its full size on first use). */
 export async function writeAt(partial: string, size: number, offset: number, data: Buffer): Promise<void> {
   await fs.mkdir(path.dirname(partial), { recursive: true });
-  const fh = await fs.open(partial, 'a+').then(async (h) => {
-    await h.close();
-    return fs.open(partial, 'r+');
-  });
+  let fh: fs.FileHandle;
+  try {
+    fh = await openPartial(partial);
+  } catch (e) {
+    // A link in its place: O_NOFOLLOW's error says only "too many levels of symbolic links".
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new RemoteError(FastransCodes.refused, FastransText.partialNotOwn(partial));
+    throw e;
+  }
   try {
     const st = await fh.stat();
     if (st.size !== size) await fh.truncate(size);

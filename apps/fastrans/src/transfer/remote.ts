@@ -6,27 +6,13 @@ import {
   type FastransCalls,
   type ManifestLine,
 } from '@hpc/api-client';
-import {
-  CommonCodes,
-  PortalCodes,
-  sha256OfContentDigest,
-  Refusal,
-  type TransferFileRef,
-} from '@hpc/contracts';
+import { sha256OfContentDigest, type TransferFileRef } from '@hpc/contracts';
 import { NetworkError, nodeFetch, rangeBodyOf } from './http';
+import { RemoteError } from './remote-error';
+
+export { RemoteError };
 import { RangeBuffers, sha256Of } from './local';
 import { DEFAULT_LIMITS } from '../engine/task';
-
-/**
- * An answer of efile with a code other than "0" (its words, a plain string), or the runner's own refusal of a
- * transfer (a `FastransText` pair, its Chinese kept in `zh`). `auth` for refused tokens (the task waits for a new
- * login).
- */
-export class RemoteError extends Refusal {
-  get auth() {
-    return this.code === CommonCodes.tokenWithoutUser || this.code === PortalCodes.unauthorized;
-  }
-}
 
 /**
  * The cluster's efile instances as the client reaches them: requests go round-robin over the servers the portal
