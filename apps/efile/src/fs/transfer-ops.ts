@@ -34,7 +34,7 @@ const mapError = (e: unknown): never => {
 export async function preparePartial(partialHost: string, size: number): Promise<void> {
   // Reached through its folder's descriptor (anchored): a parent swapped for a link since the check is refused.
   const fh = await atHost(partialHost, (p) =>
-    fs.open(p, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o600),
+    fs.open(p, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600),
   ).catch(mapError);
   try {
     const st = await fh.stat();
