@@ -222,6 +222,10 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
       [{ script: undefined, scriptPath: path.join(h.home(A), 'etc-link', 'passwd') }, '1030'],
       [{ script: `#!/bin/bash\n${'x'.repeat(1024 * 1024)}\n` }, '1011'],
       [{ script: '#!/bin/bash\necho \u0000\n' }, 'JOB_SCRIPT_TEXT'],
+      // A newline in the name made lines of its own in squeue's answer, read as other users' jobs; a `/` in it
+      // put `%x` outputs outside the user's folders.
+      [{ jobName: `x\n${B}\u001fRUNNING` }, '1004'],
+      [{ jobName: '../../../tmp/escaped', output: '%x.out' }, '1004'],
     ];
     for (const [over, code] of cases)
       expect((await submit(A, over)).code, JSON.stringify(over).slice(0, 80)).toBe(code);

@@ -84,6 +84,13 @@ export const PartitionsResponse = Envelope(PartitionsData);
 
 // ---- submit -----------------------------------------------------------------------------------------------------
 const Count = (max: number) => Type.Integer({ minimum: 1, maximum: max });
+/**
+ * A job's name: no control character and no `/`. Slurm keeps any bytes, and the name comes back in the scheduler's
+ * text output (a newline in it made lines of its own, read as other jobs: found from outside, 2026-12-01) and in
+ * file names through `%x` (`../../tmp/x` put the output outside the user's folders).
+ */
+const JobName = (minLength: number) =>
+  Type.String({ minLength, maxLength: 128, pattern: '^[^\\u0000-\\u001f\\u007f/]*$' });
 export const JobResources = Obj({
   account: Type.String({ minLength: 1, maxLength: 64 }),
   partition: Type.String({ minLength: 1, maxLength: 64 }),
@@ -96,7 +103,7 @@ export const JobResources = Obj({
   /** Memory per node, MiB; 0: the partition's default. */
   memoryMb: Type.Integer({ minimum: 0, maximum: 1024 * 1024 * 1024 }),
   timeLimitMinutes: Count(366 * 24 * 60),
-  jobName: Type.String({ minLength: 1, maxLength: 128 }),
+  jobName: JobName(1),
 });
 export type JobResources = Static<typeof JobResources>;
 
@@ -274,7 +281,7 @@ export const JobTemplate = Obj({
   gpus: Type.Integer({ minimum: 0, maximum: 10_000 }),
   memoryMb: Type.Integer({ minimum: 0, maximum: 1024 * 1024 * 1024 }),
   timeLimitMinutes: Count(366 * 24 * 60),
-  jobName: Type.String({ maxLength: 128 }),
+  jobName: JobName(0),
   workDir: Type.String({ maxLength: 4096 }),
   script: Type.String({ maxLength: JOB_SCRIPT_MAX_BYTES }),
   output: Type.String({ maxLength: 4096 }),
@@ -288,7 +295,7 @@ export type JobTemplate = Static<typeof JobTemplate>;
  */
 export const AppJobTemplate = Obj({
   script: Type.String({ minLength: 1, maxLength: JOB_SCRIPT_MAX_BYTES }),
-  jobName: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  jobName: Type.Optional(JobName(1)),
   nodes: Type.Optional(Count(10_000)),
   tasks: Type.Optional(Count(1_000_000)),
   cpusPerTask: Type.Optional(Count(10_000)),

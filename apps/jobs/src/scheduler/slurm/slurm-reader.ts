@@ -126,7 +126,13 @@ export function slurmReader(o: SlurmOptions): SchedulerReader {
         if (/Invalid job id/i.test(e.message)) return '';
         throw e;
       });
-      return parseSqueueText(text);
+      // The jobs asked for, each its first line: a job's name ends a line and, from a Slurm that kept a newline in
+      // it, could add lines that look like other jobs (the contract now refuses such names; older jobs may have one).
+      const asked = new Set(ids);
+      const seen = new Set<string>();
+      return parseSqueueText(text).filter(
+        (j) => asked.has(j.jobId) && !seen.has(j.jobId) && seen.add(j.jobId),
+      );
     },
     async readCluster(): Promise<ClusterInfo> {
       const [nodes, parts, qos, assoc] = await Promise.all([
