@@ -218,11 +218,12 @@ function batchAppMarkdown(
   labelNames: (values: readonly string[]) => string,
 ): string {
   const cpus = (job.tasks ?? 1) * (job.cpusPerTask ?? 1);
+  const nodes = job.nodes ?? 1;
   return [
     ...cardHead(a, H.launch, '版本 Version', labelNames, [
       [
         '建议资源 Suggested resources',
-        `${job.nodes ?? 1} 节点 node(s), ${cpus} 核 cores, ${job.gpus ?? 0} GPU, ${job.timeLimitMinutes ?? 60} min`,
+        `${nodes} 节点 ${nodes === 1 ? 'node' : 'nodes'}, ${cpus} 核 ${cpus === 1 ? 'core' : 'cores'}, ${job.gpus ?? 0} GPU, ${job.timeLimitMinutes ?? 60} min`,
       ],
     ]),
     '1. 点击“运行此应用”，作业页面的提交表单会带着下面的脚本和建议资源打开。Click “Run this application”: the Job page opens its form with the script below and the suggested resources.',
