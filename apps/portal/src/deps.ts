@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   createKv,
   migrate,
@@ -40,7 +41,11 @@ export async function openPortalDeps(config: PortalConfig): Promise<PortalDeps> 
   const db = await openDb<PortalDatabase>({ url: config.databaseUrl, schema: config.databaseSchema });
   await migrate(db, migrations);
   const kv = createKv(config.REDIS_URL || undefined, config.REDIS_KEY_PREFIX);
-  const revocations = openRevocationStore(config.REDIS_URL || undefined);
+  // Without Redis, the ended sessions and disabled users are kept in DATA_DIR over a restart.
+  const revocations = openRevocationStore(
+    config.REDIS_URL || undefined,
+    path.join(config.dataDir, 'revocations.jsonl'),
+  );
   const signingKeys = openSigningKeys(signingKeysDir(config));
   const deps: PortalDeps = {
     config,

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FASTRANS_TOKEN_USE } from '@hpc/contracts';
 import { MemoryKv } from '../kv';
@@ -111,6 +114,49 @@ describe.skipIf(!REDIS)('revocation store through Redis: one set of keys for eve
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+});
+
+describe('the revocation store of one process without Redis, kept in a journal file', () => {
+  it('refuses after a restart what it refused before; lines past their time are dropped', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'revocations-'));
+    try {
+      const file = path.join(dir, 'revocations.jsonl');
+      const [sub, sid, other] = [u(), u(), u()];
+      const first = openRevocationStore(undefined, file);
+      await first.store.endSessions([sid]);
+      await first.store.disableUser(other, Date.now());
+      const cred: IssuedCredential = {
+        id: credentialId('day-secret'),
+        kind: 'fastrans',
+        clusterId: 'c1',
+        issuedAt: Date.now(),
+        expiresAt: Date.now() + 3600_000,
+        detail: '/home',
+      };
+      await first.store.recordIssued(sub, cred);
+      await first.store.recordIssued(sub, { ...cred, id: credentialId('kept') });
+      expect(await first.store.revokeCredential(sub, cred.id)).toBe(true);
+      await first.close();
+      expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('600');
+      // An entry whose time is over, written by an earlier run.
+      fs.appendFileSync(
+        file,
+        JSON.stringify({ o: 'set', k: 'sid:gone', v: '1', exp: Date.now() - 1 }) + '\n',
+      );
+
+      // The process starts again.
+      const again = openRevocationStore(undefined, file);
+      expect(await again.store.revoked({ sub, sid })).toBe('session');
+      expect(await again.store.revoked({ sub: other, iat: nowS() - 10 })).toBe('user');
+      expect(await again.store.revoked({ sub, credential: cred.id })).toBe('credential');
+      expect((await again.store.issued(sub)).map((c) => c.id)).toEqual([credentialId('kept')]);
+      expect(await again.store.revoked({ sub: u(), sid: u() })).toBeNull();
+      await again.close();
+      expect(fs.readFileSync(file, 'utf8')).not.toContain('sid:gone');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { CommonCodes, FASTRANS_TOKEN_USE, PortalCodes } from '@hpc/contracts';
 import { AppError } from '../app-error';
 import { ServerKitText } from '../messages';
@@ -116,11 +118,103 @@ export type RevocationStore = ReturnType<typeof createRevocationStore>;
 
 /**
  * The store on its own KV connection under the shared prefix: Redis when `redisUrl` is set, else memory (one
- * process: the all-in-one hands the portal's store to its efile instances instead of opening another).
+ * process: the all-in-one hands the portal's store to its efile instances instead of opening another). In memory,
+ * `journal` (a file) keeps it over a restart: without it a restart brought back every token of an ended session, a
+ * disabled user or a revoked day token for the rest of its hours (found from outside, 2026-12-01).
  */
-export function openRevocationStore(redisUrl?: string): { store: RevocationStore; close(): Promise<void> } {
-  const kv = createKv(redisUrl || undefined, REVOCATION_KV_PREFIX);
+export function openRevocationStore(
+  redisUrl?: string,
+  journal?: string,
+): { store: RevocationStore; close(): Promise<void> } {
+  const memory = !redisUrl;
+  let kv = createKv(redisUrl || undefined, REVOCATION_KV_PREFIX);
+  if (memory && journal) kv = journaled(kv, journal);
   return { store: createRevocationStore(kv), close: () => kv.close() };
+}
+
+type JournalLine =
+  | { o: 'set'; k: string; v: string; exp: number }
+  | { o: 'mapSet'; k: string; f: string; v: string; exp: number }
+  | { o: 'mapDelete'; k: string; f: string };
+
+/**
+ * A memory KV whose writes of the revocation store (`set`, `mapSet`, `mapDelete`) are also appended to `file` (JSON
+ * lines, 0600: it names sessions and users) and played back into it at start, each with what is left of its time;
+ * the file is then rewritten with what is still alive. Revocations are rare (a logout, a password change), so each
+ * is written at once and synchronously: acknowledged means on disk.
+ */
+function journaled(kv: KvStore, file: string): KvStore {
+  const now = Date.now();
+  let text = '';
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  // The journal's end state: each key's value, each map's fields (a map lives as long as its last mapSet said).
+  const values = new Map<string, { v: string; exp: number }>();
+  const maps = new Map<string, { exp: number; fields: Map<string, string> }>();
+  for (const raw of text.split('\n')) {
+    let l: JournalLine;
+    try {
+      l = JSON.parse(raw) as JournalLine;
+    } catch {
+      continue; // an empty or torn last line
+    }
+    if (l.o === 'set') values.set(l.k, { v: l.v, exp: l.exp });
+    else if (l.o === 'mapSet') {
+      const m = maps.get(l.k) ?? { exp: l.exp, fields: new Map<string, string>() };
+      m.exp = l.exp;
+      m.fields.set(l.f, l.v);
+      maps.set(l.k, m);
+    } else maps.get(l.k)?.fields.delete(l.f);
+  }
+  type Live = Exclude<JournalLine, { o: 'mapDelete' }>;
+  const alive: Live[] = [
+    ...[...values].flatMap(([k, { v, exp }]) => (exp > now ? [{ o: 'set' as const, k, v, exp }] : [])),
+    ...[...maps].flatMap(([k, m]) =>
+      m.exp > now ? [...m.fields].map(([f, v]) => ({ o: 'mapSet' as const, k, f, v, exp: m.exp })) : [],
+    ),
+  ];
+  const replay = Promise.all(
+    alive.map((l) => (l.o === 'set' ? kv.set(l.k, l.v, l.exp - now) : kv.mapSet(l.k, l.f, l.v, l.exp - now))),
+  );
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, alive.map((l) => JSON.stringify(l) + '\n').join(''), { mode: 0o600 });
+  fs.renameSync(tmp, file);
+  const append = (l: JournalLine) => fs.appendFileSync(file, JSON.stringify(l) + '\n', { mode: 0o600 });
+  // What the revocation store does not write goes straight to the memory store (its methods, bound: it is a class).
+  const pass = <K extends keyof KvStore>(k: K) =>
+    (kv[k] as (...a: unknown[]) => unknown).bind(kv) as KvStore[K];
+  return {
+    setIfAbsent: pass('setIfAbsent'),
+    incr: pass('incr'),
+    incrAndGate: pass('incrAndGate'),
+    decr: pass('decr'),
+    del: pass('del'),
+    delIfEquals: pass('delIfEquals'),
+    renewIfEquals: pass('renewIfEquals'),
+    close: pass('close'),
+    get: async (key) => (await replay, kv.get(key)),
+    getMany: async (keys) => (await replay, kv.getMany(keys)),
+    mapGetAll: async (key) => (await replay, kv.mapGetAll(key)),
+    async set(key, value, ttlMs) {
+      await replay;
+      append({ o: 'set', k: key, v: value, exp: Date.now() + ttlMs });
+      await kv.set(key, value, ttlMs);
+    },
+    async mapSet(key, field, value, ttlMs) {
+      await replay;
+      append({ o: 'mapSet', k: key, f: field, v: value, exp: Date.now() + ttlMs });
+      await kv.mapSet(key, field, value, ttlMs);
+    },
+    async mapDelete(key, field) {
+      await replay;
+      append({ o: 'mapDelete', k: key, f: field });
+      await kv.mapDelete(key, field);
+    },
+  };
 }
 
 /**
