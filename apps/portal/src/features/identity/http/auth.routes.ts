@@ -82,7 +82,7 @@ export function authRoutes(
 
 /** The calls about the logged-in user's own session (a `user` route group). */
 export function sessionRoutes(app: AppServer, services: IdentityServices, http: SessionHttp): void {
-  const { auth, users, tokens } = services;
+  const { auth, tokens } = services;
 
   addRoute(app, AuthRoutes.refresh, async (req) =>
     ok({ tokenList: await tokens.tokenList(http.live(req).user.id, http.live(req).sid) }),
@@ -92,11 +92,10 @@ export function sessionRoutes(app: AppServer, services: IdentityServices, http: 
 
   addRoute(app, UserRoutes.changePassword, async (req) => {
     const live = http.live(req);
-    const endedSessions = await users.changeOwnPassword(
-      live.user.id,
-      req.body.oldPassword,
-      req.body.newPassword,
-      live.session.id,
+    const endedSessions = await auth.changeOwnPassword(
+      live.user,
+      { oldPassword: req.body.oldPassword, newPassword: req.body.newPassword, keepSession: live.session.id },
+      http.meta(req).ip,
     );
     return ok({ endedSessions });
   });

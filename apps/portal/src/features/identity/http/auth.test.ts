@@ -91,6 +91,22 @@ describe.each(testDbTargets())('auth on $name', (target: TestDbTarget) => {
     expect((await new Browser(portal.app).login('lisi', 'lisi-new-pass')).statusCode).toBe(200);
   });
 
+  it("counts a password change's wrong old passwords as failed logins: a burst is throttled, not all checked", async () => {
+    // admin, from an address of its own: the tests after this one log in as the others from the default one.
+    const b = await loggedIn(portal.app, 'admin', '10.7.7.7');
+    const tries = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        b.post('/api/user/password', {
+          json: { oldPassword: 'guess-guess', newPassword: 'wangwu-new-pass' },
+        }),
+      ),
+    );
+    const codes = tries.map((r) => r.json<{ code: string }>().code);
+    // The login's limit per user name (5): the rest refused before any argon2 check.
+    expect(codes.filter((c) => c === 'LOGIN_FAILED').length).toBe(5);
+    expect(codes.filter((c) => c === 'LOGIN_THROTTLED').length).toBe(5);
+  });
+
   it('refuses a wrong password with LOGIN_FAILED, the same as an unknown user', async () => {
     const b = new Browser(portal.app, '10.9.9.9');
     const wrong = await b.login('demo', 'nope-nope');

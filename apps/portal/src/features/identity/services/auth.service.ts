@@ -34,6 +34,27 @@ export function createAuthService(deps: {
       return { user, session: await sessions.create(user.id, 'password', meta) };
     },
 
+    /**
+     * The user's own password change, its old password counted in the login's throttle as a login is: whoever holds
+     * a session (a laptop left open) cannot guess the password there without limit, nor make the server run argon2
+     * for every guess (found from outside, 2026-12-01: ten parallel wrong guesses were all checked).
+     */
+    async changeOwnPassword(
+      user: Pick<UserRow, 'id' | 'username'>,
+      change: { oldPassword: string; newPassword: string; keepSession: string },
+      ip: string,
+    ): Promise<number> {
+      const attempt = await throttle.attempt(user.username, ip);
+      const ended = await users.changeOwnPassword(
+        user.id,
+        change.oldPassword,
+        change.newPassword,
+        change.keepSession,
+      );
+      await attempt.succeeded();
+      return ended;
+    },
+
     async currentUser(
       user: UserRow,
       session: Pick<NewSession, 'sid' | 'csrfToken' | 'expiresAt' | 'idleExpiresAt'>,

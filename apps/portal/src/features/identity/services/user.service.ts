@@ -174,10 +174,12 @@ export function createUserService(deps: {
       newPassword: string,
       keepSession: string,
     ): Promise<number> {
+      // The new password's rules first: a refusal of it is no guess at the old one (the login's throttle counts
+      // those: auth.service).
+      checkPassword(newPassword);
       const user = await users.findById(userId);
       if (!user || !(await verifyPassword(user.password_hash, oldPassword)))
         throw new AppError(PortalCodes.loginFailed);
-      checkPassword(newPassword);
       const hash = await hashPassword(newPassword);
       const ended = await transaction(async (repos) => {
         await repos.users.update(user.id, { password_hash: hash, updated_at: now() });
