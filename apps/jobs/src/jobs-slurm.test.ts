@@ -212,10 +212,13 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
 
   it("refuses paths outside the user's roots, scripts that are too large or not text, before Slurm is asked", async () => {
     fs.symlinkSync('/etc', path.join(h.home(A), 'etc-link'));
+    // Into a folder of B's that A cannot even look into: "1030", not the system's EACCES with 1001.
+    fs.symlinkSync(path.join(h.home(B), 'results'), path.join(h.home(A), 'to-b'));
     const cases: [Record<string, unknown>, string][] = [
       [{ workDir: '/etc' }, '1030'],
       [{ workDir: h.home(B) }, '1030'],
       [{ workDir: path.join(h.home(A), 'etc-link') }, '1030'],
+      [{ workDir: path.join(h.home(A), 'to-b') }, '1030'],
       [{ output: '/etc/jobt.out' }, '1030'],
       [{ error: '../' + B + '/stolen.err' }, '1030'],
       [{ script: undefined, scriptPath: '/etc/passwd' }, '1030'],

@@ -70,6 +70,15 @@ export const isUnder = (p: string, root: string): boolean =>
   root === '/' ? p.startsWith('/') : p === root || p.startsWith(root + '/');
 
 /**
+ * A path the user may not look into (a folder of another account's, reached through a link of theirs): "1030", as
+ * efile answers it, never the system's words with 1001 (found from outside, 2026-12-01: a job's working directory).
+ */
+function deniedOr(e: unknown): never {
+  if (errno(e) === 'EACCES' || errno(e) === 'EPERM') throw new AppError(FileCodes.permissionDenied);
+  throw e;
+}
+
+/**
  * The one path resolver (DESIGN.md §7). Every call maps a cluster path to a host path under `fsRoot`, resolves the
  * symlinks of the existing part with realpath, and refuses ("1030") anything whose real location is outside the
  * real location of one of the user's roots. Callers then operate on the returned real host path (never on the
@@ -147,7 +156,7 @@ export class PathResolver {
         real = await fs.realpath(host);
       } catch (e) {
         if (errno(e) === 'ELOOP') throw new AppError(FileCodes.permissionDenied, ClusterKitText.tooManyLinks);
-        if (errno(e) !== 'ENOENT' && errno(e) !== 'ENOTDIR') throw e;
+        if (errno(e) !== 'ENOENT' && errno(e) !== 'ENOTDIR') deniedOr(e);
       }
       if (real !== null) {
         if (!inside(real)) throw new AppError(FileCodes.permissionDenied, ClusterKitText.pathLeadsOutside);
@@ -185,7 +194,7 @@ export class PathResolver {
     try {
       stat = await fs.lstat(target);
     } catch (e) {
-      if (errno(e) !== 'ENOENT' && errno(e) !== 'ENOTDIR') throw e;
+      if (errno(e) !== 'ENOENT' && errno(e) !== 'ENOTDIR') deniedOr(e);
     }
     if (follow && stat?.isSymbolicLink()) {
       // realpath failed, yet a link is there: it leads nowhere. Where it would lead decides the answer, never
@@ -243,7 +252,7 @@ export class PathResolver {
     try {
       stat = await fs.lstat(host);
     } catch (e) {
-      if (errno(e) !== 'ENOENT' && errno(e) !== 'ENOTDIR') throw e;
+      if (errno(e) !== 'ENOENT' && errno(e) !== 'ENOTDIR') deniedOr(e);
     }
     const clusterPath = (dir.clusterPath === '/' ? '' : dir.clusterPath) + '/' + name;
     return { clusterPath, host, parentHost: dir.host, name, stat, root: dir.root };
