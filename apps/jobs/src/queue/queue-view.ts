@@ -85,7 +85,8 @@ export function createQueueView(kv: KvStore, poller: Poller) {
       if (own.length === 0) return { jobs: base, at };
       const merged = new Map(base.map((j) => [j.jobId, j]));
       // Oldest first, so the latest action on a job wins.
-      // Only jobs of this user: what an action read back is the scheduler's word, and its owner is checked here.
+      // Only jobs of this user: what an action read back is the scheduler's word, and its owner is checked here, the
+      // one place every reader of the user's jobs goes through (the list, a job's detail, cancel/hold/release).
       for (const e of own.sort((a, b) => a.at - b.at))
         if (e.job.user === user) merged.set(e.job.jobId, e.job);
       return { jobs: [...merged.values()].sort(newestFirst), at };

@@ -52,7 +52,7 @@ export function createJobsService(deps: JobsDeps) {
   /** The user's own job by id: the snapshot (with the user's own actions), else the queue asked now. */
   async function ownJob(user: ServiceUser, jobId: string): Promise<QueueJob | null> {
     const { jobs } = await deps.view.jobsOf(user.cun);
-    const known = jobs.find((j) => j.jobId === jobId && j.user === user.cun);
+    const known = jobs.find((j) => j.jobId === jobId);
     if (known) return known;
     const [fresh] = await deps.reader.readJobs([jobId]).catch(() => []);
     return fresh && fresh.user === user.cun ? fresh : null;
@@ -168,13 +168,8 @@ export function createJobsService(deps: JobsDeps) {
       const done = own.length > 0 ? await worker.signal(scopeOf(user), action, own) : [];
       const byId = new Map(done.map((r) => [r.jobId, r]));
       // The new states show at once: these jobs are read again and kept as the user's latest actions.
-      if (own.length > 0) {
-        const fresh = await deps.reader.readJobs(own).catch(() => []);
-        await deps.view.noteOwn(
-          user.cun,
-          fresh.filter((j) => j.user === user.cun),
-        );
-      }
+      // (The view keeps only the user's own of what comes back: queue-view.ts `jobsOf`.)
+      if (own.length > 0) await deps.view.noteOwn(user.cun, await deps.reader.readJobs(own).catch(() => []));
       return ids.map((jobId) => {
         const r = byId.get(jobId);
         if (!r)
