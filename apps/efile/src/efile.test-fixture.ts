@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ClusterTokenClaims, OwnerRights } from '@hpc/contracts';
-import { signClusterToken, type KvStore, type RevocationStore } from '@hpc/server-kit';
-import { makePortalKeys, makeTempDir, type TestDbTarget } from '@hpc/server-kit/testing';
+import type { KvStore, RevocationStore } from '@hpc/server-kit';
+import { makePortalKeys, makeTempDir, signTestToken, type TestDbTarget } from '@hpc/server-kit/testing';
 import { buildEfile } from './app';
 import { readEfileConfig } from './config';
 
@@ -65,21 +65,7 @@ export async function makeHarness(opts: HarnessOptions = {}) {
     ownerRights: async (sub) => (rights.has(sub) ? rights.get(sub)! : DEMO_RIGHTS),
   });
   const token = (claims: Partial<ClusterTokenClaims> = {}, ttl?: number) =>
-    signClusterToken(
-      keys.privateKey,
-      'k1',
-      {
-        sub: 'u-demo',
-        aud: CLUSTER,
-        cun: 'demo',
-        home: '/public/home/demo',
-        paths: ['/public/share/proj'],
-        st: 'Normal',
-        exp_acct: null,
-        ...claims,
-      },
-      ttl,
-    );
+    signTestToken(keys.privateKey, { aud: CLUSTER, paths: ['/public/share/proj'], ...claims }, ttl);
   return {
     app,
     deps,

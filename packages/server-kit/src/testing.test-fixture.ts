@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
+import type { ClusterTokenClaims } from '@hpc/contracts';
+import { signClusterToken } from './auth/cluster-token';
 import { dropSchema } from './db';
 
 /**
@@ -23,6 +25,31 @@ export async function makePortalKeys() {
   const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'EdDSA', use: 'sig' };
   const jwks: JSONWebKeySet = { keys: [jwk] };
   return { privateKey, jwks };
+}
+
+/**
+ * A cluster token as the portal signs it (key id `k1` of `makePortalKeys`): the user `demo` with a home and no granted
+ * folders unless `claims` says otherwise; `aud` is the service's cluster.
+ */
+export function signTestToken(
+  privateKey: Awaited<ReturnType<typeof makePortalKeys>>['privateKey'],
+  claims: Pick<ClusterTokenClaims, 'aud'> & Partial<ClusterTokenClaims>,
+  ttlSeconds?: number,
+): Promise<string> {
+  return signClusterToken(
+    privateKey,
+    'k1',
+    {
+      sub: 'u-demo',
+      cun: 'demo',
+      home: '/public/home/demo',
+      paths: [],
+      st: 'Normal',
+      exp_acct: null,
+      ...claims,
+    },
+    ttlSeconds,
+  );
 }
 
 export interface TestDbTarget {

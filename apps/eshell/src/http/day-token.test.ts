@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EshellRoutes, FASTRANS_TOKEN_USE, type ClusterTokenClaims, type OwnerRights } from '@hpc/contracts';
-import { signClusterToken } from '@hpc/server-kit';
+import { signTestToken } from '@hpc/server-kit/testing';
 import { CLUSTER, eshellHarness, makeKey, tmpDir } from '../eshell.test-fixture';
 
 /**
@@ -40,16 +40,7 @@ describe('E-Shell and the day token', () => {
   });
 
   const token = (claims: Partial<ClusterTokenClaims>) =>
-    signClusterToken(h.keys.privateKey, 'k1', {
-      sub: '100',
-      aud: CLUSTER,
-      cun: 'demo',
-      home: rights.home,
-      paths: [],
-      st: 'Normal',
-      exp_acct: null,
-      ...claims,
-    });
+    signTestToken(h.keys.privateKey, { aud: CLUSTER, sub: '100', home: rights.home, ...claims });
 
   it('refuses a terminal ticket on a day token with "1406"; a session token of the same user gets one', async () => {
     const session = await h.ticket(await token({ sid: 's-demo' }), {});

@@ -186,14 +186,21 @@ export async function sha256File(file: string): Promise<string> {
  * file, theirs to change. Opened without following a link and without waiting on a FIFO, then looked at as opened:
  * a regular file of one name, of this account. Anything else is refused; nothing is written.
  */
-async function openPartial(partial: string): Promise<fs.FileHandle> {
-  const fh = await fs.open(partial, fsConstants.O_RDWR | fsConstants.O_CREAT | NO_LINK, 0o666);
+async function openPartial(partial: string): Promise<{ fh: fs.FileHandle; size: number }> {
+  const refused = () => new RemoteError(FastransCodes.refused, FastransText.partialNotOwn(partial));
+  let fh: fs.FileHandle;
+  try {
+    fh = await fs.open(partial, fsConstants.O_RDWR | fsConstants.O_CREAT | NO_LINK, 0o666);
+  } catch (e) {
+    // A link in its place: O_NOFOLLOW's error says only "too many levels of symbolic links".
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw refused();
+    throw e;
+  }
   try {
     const st = await fh.stat();
     const uid = process.getuid?.();
-    if (!st.isFile() || st.nlink !== 1 || (uid !== undefined && st.uid !== uid))
-      throw new RemoteError(FastransCodes.refused, FastransText.partialNotOwn(partial));
-    return fh;
+    if (!st.isFile() || st.nlink !== 1 || (uid !== undefined && st.uid !== uid)) throw refused();
+    return { fh, size: st.size };
   } catch (e) {
     await fh.close();
     throw e;
@@ -203,18 +210,9 @@ async function openPartial(partial: string): Promise<fs.FileHandle> {
 /** Writes at an offset of a preallocated partial file (created at its full size on first use). */
 export async function writeAt(partial: string, size: number, offset: number, data: Buffer): Promise<void> {
   await fs.mkdir(path.dirname(partial), { recursive: true });
-  let fh: fs.FileHandle;
+  const { fh, size: had } = await openPartial(partial);
   try {
-    fh = await openPartial(partial);
-  } catch (e) {
-    // A link in its place: O_NOFOLLOW's error says only "too many levels of symbolic links".
-    if ((e as NodeJS.ErrnoException).code === 'ELOOP')
-      throw new RemoteError(FastransCodes.refused, FastransText.partialNotOwn(partial));
-    throw e;
-  }
-  try {
-    const st = await fh.stat();
-    if (st.size !== size) await fh.truncate(size);
+    if (had !== size) await fh.truncate(size);
     let off = 0;
     while (off < data.length) {
       const { bytesWritten } = await fh.write(data, off, data.length - off, offset + off);

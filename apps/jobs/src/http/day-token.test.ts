@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FASTRANS_TOKEN_USE, JobRoutes, type ClusterTokenClaims, type OwnerRights } from '@hpc/contracts';
-import { signClusterToken } from '@hpc/server-kit';
-import { makePortalKeys } from '@hpc/server-kit/testing';
+import { makePortalKeys, signTestToken } from '@hpc/server-kit/testing';
 import { buildJobs } from '../app';
 import { readJobsConfig } from '../config';
 
@@ -50,21 +49,7 @@ describe('the job service and the day token', () => {
   });
 
   const token = (claims: Partial<ClusterTokenClaims>, ttlS?: number) =>
-    signClusterToken(
-      keys.privateKey,
-      'k1',
-      {
-        sub: 'u-demo',
-        aud: CLUSTER,
-        cun: 'demo',
-        home: rights.home,
-        paths: [],
-        st: 'Normal',
-        exp_acct: null,
-        ...claims,
-      },
-      ttlS,
-    );
+    signTestToken(keys.privateKey, { aud: CLUSTER, home: rights.home, ...claims }, ttlS);
   const list = async (tok: string) =>
     (await app.inject({ method: 'GET', url: JobRoutes.list.path, headers: { token: tok } })).json<{
       code: string;
