@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,7 +126,7 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
 
   it("runs a job as its user, with the user's groups, writing into the user's home; it shows at once", async () => {
     const res = await submit(A, {
-      script: '#!/bin/bash\nid\necho "cwd=$(pwd)"\n',
+      script: '#!/bin/bash\nid\necho "cwd=$(pwd)"\necho "submitted-from=$SLURM_SUBMIT_DIR"\n',
       output: 'out-%j.txt',
       jobName: 'whoami',
     });
@@ -143,6 +143,8 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
     expect(text).toContain(`uid=${idOf(A)}(${A})`);
     expect(text).toContain(GROUP);
     expect(text).toContain(`cwd=${h.home(A)}`);
+    // Submitted from the job's folder (it was the service's own, which the job has no business knowing).
+    expect(text).toContain(`submitted-from=${h.home(A)}\n`);
     expect(fs.statSync(file).uid).toBe(idOf(A));
     const tail = await call<{ text: string; missing: boolean }>(
       A,
@@ -214,6 +216,8 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
     fs.symlinkSync('/etc', path.join(h.home(A), 'etc-link'));
     // Into a folder of B's that A cannot even look into: "1030", not the system's EACCES with 1001.
     fs.symlinkSync(path.join(h.home(B), 'results'), path.join(h.home(A), 'to-b'));
+    // A FIFO as the script: never waited on (its open would hold the worker's thread until a writer came).
+    execFileSync('mkfifo', [path.join(h.home(A), 'script.fifo')]);
     const cases: [Record<string, unknown>, string][] = [
       [{ workDir: '/etc' }, '1030'],
       [{ workDir: h.home(B) }, '1030'],
@@ -223,6 +227,7 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
       [{ error: '../' + B + '/stolen.err' }, '1030'],
       [{ script: undefined, scriptPath: '/etc/passwd' }, '1030'],
       [{ script: undefined, scriptPath: path.join(h.home(A), 'etc-link', 'passwd') }, '1030'],
+      [{ script: undefined, scriptPath: path.join(h.home(A), 'script.fifo') }, '1020'],
       [{ script: `#!/bin/bash\n${'x'.repeat(1024 * 1024)}\n` }, '1011'],
       [{ script: '#!/bin/bash\necho \u0000\n' }, 'JOB_SCRIPT_TEXT'],
       // A newline in the name made lines of its own in squeue's answer, read as other users' jobs; a `/` in it
@@ -279,6 +284,44 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
     );
     expect((await call(A, 'POST', '/job/template/delete.action', { name: '模板_1' })).code).toBe('0');
     expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it('leaves out of the templates a FIFO or a link under a template name, even one swapped in while listing', async () => {
+    const tpl = { ...bodyFor(A), name: 'kept', qos: '', output: '', error: '', script: '#!/bin/bash\n' };
+    delete (tpl as { account?: string }).account;
+    expect((await call(A, 'POST', '/job/template/save.action', tpl)).code).toBe('0');
+    const dir = path.join(h.home(A), '.hpc-portal/job-templates');
+    const names = async () =>
+      (await call<{ list: { name: string }[] }>(A, 'GET', '/job/template/list.action')).data.list.map(
+        (t) => t.name,
+      );
+    // As the user would from a shell: a FIFO and a link to a readable template under other names.
+    const asUser = (script: string) =>
+      spawnSync('runuser', ['-u', A, '--', 'sh', '-c', script], { cwd: dir });
+    asUser('mkfifo fifo.json && ln -s kept.json link.json');
+    expect(await names()).toEqual(['kept']);
+    // A regular template and a FIFO swapped under one name while the list reads it: before, a FIFO that replaced
+    // the file after its look held the worker's thread on its open for good, and the list never answered.
+    fs.writeFileSync(path.join(dir, 'swap.json'), JSON.stringify({ ...tpl, name: 'swap' }));
+    const swapper = spawn(
+      'runuser',
+      [
+        '-u',
+        A,
+        '--',
+        'sh',
+        '-c',
+        `cp swap.json .reg; while :; do mkfifo .f 2>/dev/null; mv -f .f swap.json; cp .reg .r; mv -f .r swap.json; done`,
+      ],
+      // Its own process group: runuser does not pass a kill on to the shell it started.
+      { cwd: dir, stdio: 'ignore', detached: true },
+    );
+    try {
+      for (let i = 0; i < 60; i++) expect(await names()).toContain('kept');
+    } finally {
+      process.kill(-swapper.pid!, 'SIGKILL');
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('shows finished jobs in the history, from accounting', async () => {

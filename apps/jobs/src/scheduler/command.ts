@@ -11,6 +11,8 @@ export interface CommandOptions {
   input?: string;
   /** The whole environment of the command (never the service's own: it may hold secrets). */
   env?: Record<string, string>;
+  /** Where it runs (sbatch gives its folder to the job as SLURM_SUBMIT_DIR); else the service's own. */
+  cwd?: string;
   timeoutMs?: number;
 }
 
@@ -25,6 +27,7 @@ export const runCommand: RunCommand = (cmd, args, opts = {}) =>
   new Promise((resolve) => {
     const child = spawn(cmd, args, {
       env: opts.env ?? { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
+      cwd: opts.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];

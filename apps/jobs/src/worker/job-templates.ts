@@ -7,9 +7,11 @@ import { AppError } from '@hpc/server-kit';
 import type { PathResolver } from '@hpc/cluster-kit';
 import { JobsText } from '../messages';
 import type { JobScope } from './job-worker';
+import { readSmallFile } from './small-file';
 
 /** Most templates one user keeps (each a file of at most a script's size). */
 const MAX_TEMPLATES = 200;
+const MAX_TEMPLATE_BYTES = 2 * 1024 * 1024;
 
 /**
  * Job templates as files in the user's home (`~/.hpc-portal/job-templates/<name>.json`, issue 22 §2): they follow
@@ -45,13 +47,12 @@ export function createTemplateStore(resolver: PathResolver) {
       const out: JobTemplateEntry[] = [];
       for (const name of (await fs.readdir(dir)).filter((n) => n.endsWith('.json')).slice(0, MAX_TEMPLATES)) {
         try {
-          const file = path.join(dir, name);
-          const st = await fs.lstat(file);
-          if (!st.isFile() || st.size > 2 * 1024 * 1024) continue;
-          const t: unknown = JSON.parse(await fs.readFile(file, 'utf8'));
+          const read = await readSmallFile(path.join(dir, name), MAX_TEMPLATE_BYTES);
+          if (typeof read === 'string') continue;
+          const t: unknown = JSON.parse(read.text);
           // A file the user edited by hand into something else is left out, not an error for the whole list.
           if (Value.Check(JobTemplate, t) && `${t.name}.json` === name)
-            out.push({ ...t, updatedAt: st.mtimeMs });
+            out.push({ ...t, updatedAt: read.mtimeMs });
         } catch {
           /* unreadable or not JSON: skipped */
         }

@@ -1,6 +1,5 @@
 import os from 'node:os';
 import path from 'node:path';
-import fs from 'node:fs/promises';
 import {
   CommonCodes,
   FileCodes,
@@ -17,6 +16,7 @@ import type { HistoryRequest, JobSignal, QueueJob, SchedulerUserCalls } from '..
 import { JobsText } from '../messages';
 import { readOutput } from './job-output';
 import { createTemplateStore } from './job-templates';
+import { readSmallFile } from './small-file';
 
 /** Who a worker call runs as, and the roots that confine its paths (from the verified token). */
 export interface JobScope extends CallScope {
@@ -111,9 +111,10 @@ export function createJobWorker(o: JobWorkerOptions): JobWorker {
       let script = body.script;
       if (body.scriptPath) {
         const r = await resolver.resolve(scope, body.scriptPath, { mustExist: true });
-        if (!r.stat?.isFile()) throw new AppError(FileCodes.notFound, JobsText.notAFile(body.scriptPath));
-        if (r.stat.size > JOB_SCRIPT_MAX_BYTES) throw new AppError(CommonCodes.tooLarge);
-        script = await fs.readFile(r.host, 'utf8');
+        const read = await readSmallFile(r.host, JOB_SCRIPT_MAX_BYTES);
+        if (read === 'not-a-file') throw new AppError(FileCodes.notFound, JobsText.notAFile(body.scriptPath));
+        if (read === 'too-large') throw new AppError(CommonCodes.tooLarge);
+        script = read.text;
       }
       if (script === undefined) throw new AppError(CommonCodes.incompleteParams, JobsText.scriptRequired);
       checkScript(script);

@@ -63,6 +63,8 @@ export function slurmUserCalls(o: SlurmOptions): SchedulerUserCalls {
     async submit(req, env) {
       const r = await o.run(bin(o, 'sbatch'), sbatchArgs(req), {
         env: { ...env, ...o.env },
+        // From the job's working directory, so that SLURM_SUBMIT_DIR is the user's folder, not the service's.
+        cwd: req.workDir,
         input: req.scriptPath ? '' : req.script,
         timeoutMs,
       });
