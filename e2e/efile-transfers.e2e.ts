@@ -188,8 +188,9 @@ describe('E-File transfers in the browser', () => {
     await linux.getByRole('button', { name: '生成下载命令' }).click();
     await linux.locator('.hpc-command').nth(2).waitFor();
     const down = await copied(2);
+    // The token only in the here-document curl reads its config from: never an argument `ps` would show.
     expect(down).toMatch(
-      /^curl -fS -o 'linux-in\.zip' 'http:\/\/127\.0\.0\.1:\d+\/efile\/11250\/linux\/get\/[\w-]+'$/,
+      /^curl -fS -K \/dev\/fd\/3 -o 'linux-in\.zip' 'http:\/\/127\.0\.0\.1:\d+\/efile\/11250\/linux\/get' 3<<'HPC_TOKEN'\nheader = "x-linux-token: [\w-]+"\nHPC_TOKEN$/,
     );
     const dl = fs.mkdtempSync(path.join(env.work, 'dl-'));
     bash(down.replace(/^curl /, '/usr/bin/curl -s '), dl);

@@ -3,6 +3,7 @@ import {
   IncludeShareResponse,
   LinuxCommandResponse,
   LinuxDownloadBody,
+  LinuxNameParams,
   LinuxPutParams,
   LinuxPutQuery,
   LinuxPutResponse,
@@ -32,8 +33,10 @@ import { defineRoute } from './route';
  */
 
 /**
- * The Linux commands: curl/wget lines with a scoped token for the user's shell, and the calls those lines make
- * (`/linux/…`, the scoped token in the path, no token header).
+ * The Linux commands: curl lines with a scoped token for the user's shell, and the calls those lines make
+ * (`/linux/…`, the scoped token in the `x-linux-token` header, LINUX_TOKEN_HEADER; no session token). The same
+ * calls with the token as a path segment serve the portal's own server-side calls (a model copied into a home) and
+ * commands generated before the header.
  */
 export const LinuxRoutes = {
   /** Error "1003". */
@@ -58,7 +61,26 @@ export const LinuxRoutes = {
     bodyAs: 'form',
     response: UserTokenResponse,
   }),
-  /** `curl -T FILE URL/`. */
+  /** `curl -K <token header> -T FILE URL/`. */
+  putFile: defineRoute({
+    method: 'PUT',
+    path: '/linux/put/:name',
+    params: LinuxNameParams,
+    query: LinuxPutQuery,
+    bodyAs: 'bytes',
+    response: LinuxPutResponse,
+  }),
+  /** `tar -cf - DIR | curl -K <token header> -T - URL`. */
+  putTar: defineRoute({
+    method: 'PUT',
+    path: '/linux/tar',
+    query: LinuxPutQuery,
+    bodyAs: 'bytes',
+    response: LinuxPutResponse,
+  }),
+  /** `curl -K <token header> URL`: bytes or a zip. */
+  getFiles: defineRoute({ method: 'GET', path: '/linux/get' }),
+  /** `PUT /linux/put/<token>/<name>`. */
   put: defineRoute({
     method: 'PUT',
     path: '/linux/put/:token/:name',

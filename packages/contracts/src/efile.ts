@@ -312,8 +312,15 @@ export const LinuxCommandResponse = Envelope(
     commands: Type.Array(Obj({ kind: Type.String(), command: Type.String() })),
   }),
 );
-/** The scoped token of a Linux command's URL (`/linux/tar/<token>`, `/linux/get/<token>`). */
+/**
+ * The header that carries a Linux command's scoped token: the generated commands hand it to curl in a config read
+ * from a here-document (`-K /dev/fd/3`), so it is never on a command line, where every local account reads it
+ * (`ps`, `/proc/<pid>/cmdline`) while the transfer runs.
+ */
+export const LINUX_TOKEN_HEADER = 'x-linux-token';
+/** The scoped token in a URL (`/linux/tar/<token>`, `/linux/get/<token>`): the portal's own server-side calls. */
 export const LinuxTokenParams = Obj({ token: Type.String({ minLength: 10, maxLength: 100 }) });
+export const LinuxNameParams = Obj({ name: Type.String({ minLength: 1, maxLength: 1024 }) });
 export const LinuxPutParams = Obj({
   token: Type.String({ minLength: 10, maxLength: 100 }),
   name: Type.String({ minLength: 1, maxLength: 1024 }),

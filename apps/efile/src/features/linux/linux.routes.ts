@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { LinuxRoutes } from '@hpc/contracts';
-import { addRoute, ok } from '@hpc/server-kit';
+import { CommonCodes, LINUX_TOKEN_HEADER, LinuxRoutes } from '@hpc/contracts';
+import { AppError, addRoute, ok } from '@hpc/server-kit';
+import { EfileText } from '../../messages';
 import type { EfileApp, EfileContext } from '../../http/context';
 import type { DownloadService } from '../download';
 import type { LinuxService } from './linux.service';
@@ -36,6 +37,30 @@ export function linuxRoutes(
   const rawBody = async (req: FastifyRequest) => {
     req.headers['content-type'] = 'application/octet-stream';
   };
+  // The generated commands' token: in a header, never on the command line (LINUX_TOKEN_HEADER).
+  const headerToken = (req: FastifyRequest): string => {
+    const t = req.headers[LINUX_TOKEN_HEADER];
+    if (typeof t !== 'string' || !t)
+      throw new AppError(CommonCodes.tokenWithoutUser, EfileText.commandInvalid);
+    return t;
+  };
+  addRoute(app, LinuxRoutes.putFile, { config: scoped, onRequest: rawBody }, async (req) =>
+    ok(
+      await linux.putFile(
+        headerToken(req),
+        req.params.name,
+        req.raw as Readable,
+        req.query.overwrite ?? false,
+      ),
+    ),
+  );
+  addRoute(app, LinuxRoutes.putTar, { config: scoped, onRequest: rawBody }, async (req) =>
+    ok(await linux.putTar(headerToken(req), req.raw as Readable, req.query.overwrite ?? false)),
+  );
+  addRoute(app, LinuxRoutes.getFiles, { config: scoped }, async (req, reply) => {
+    const { items, scope } = await linux.getPaths(headerToken(req));
+    return downloads.sendSelection(req, reply, scope, items, { fileLimit: Number.MAX_SAFE_INTEGER });
+  });
   addRoute(app, LinuxRoutes.put, { config: scoped, onRequest: rawBody }, async (req) =>
     ok(
       await linux.putFile(

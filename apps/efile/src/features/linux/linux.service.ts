@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { CommonCodes, FileCodes } from '@hpc/contracts';
+import { CommonCodes, FileCodes, LINUX_TOKEN_HEADER } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
@@ -12,6 +12,19 @@ import type { PartialCore } from '../partial';
 import { EfileText } from '../../messages';
 
 export type Direction = 'up' | 'down' | 'both';
+
+/**
+ * How a command hands its token to curl: a config (`-K`, any curl) read from file descriptor 3, a here-document of
+ * the shell's (POSIX sh, bash, zsh). A token on the command line (`-H …`, or in the URL as before) is in every
+ * process listing while the transfer runs, and any local account could take it for the rest of the day (found
+ * from outside, 2026-12-01); a here-document is the shell's own (a pipe, or a 0600 temp file), never an argument.
+ */
+function tokenConfig(token: string): { option: string; doc: string } {
+  return {
+    option: '-K /dev/fd/3',
+    doc: `3<<'HPC_TOKEN'\nheader = "${LINUX_TOKEN_HEADER}: ${token}"\nHPC_TOKEN`,
+  };
+}
 const hash = (t: string) => crypto.createHash('sha256').update(t).digest('hex');
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -93,7 +106,8 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
       const dir = await userfs.resolve(user, p);
       if (!dir.stat?.isDir) throw new AppError(FileCodes.notAFolder);
       const { token, expiresAt } = await issue(user, 'up', [dir.clusterPath]);
-      const url = `${base}/linux/put/${token}/`;
+      const url = `${base}/linux/put/`;
+      const config = tokenConfig(token);
       return {
         token,
         expiresAt,
@@ -101,10 +115,13 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
         // --fail-with-body (curl 7.76+): a refusal still fails the command, and prints the answer's message
         // ("A file with the same name exists") instead of a bare "curl: (22) … 409" (issue 13 §1.8).
         commands: [
-          { kind: 'file', command: `curl --fail-with-body -S -T FILE ${q(url)}` },
+          {
+            kind: 'file',
+            command: `curl --fail-with-body -S ${config.option} -T FILE ${q(url)} ${config.doc}`,
+          },
           {
             kind: 'folder',
-            command: `cd "$(dirname DIR)" && tar -cf - "$(basename DIR)" | curl --fail-with-body -S -T - ${q(`${base}/linux/tar/${token}`)}`,
+            command: `cd "$(dirname DIR)" && tar -cf - "$(basename DIR)" | curl --fail-with-body -S ${config.option} -T - ${q(`${base}/linux/tar`)} ${config.doc}`,
           },
         ],
       };
@@ -119,14 +136,20 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
         'down',
         items.map((i) => i.clusterPath),
       );
-      const url = `${base}/linux/get/${token}`;
+      const url = `${base}/linux/get`;
       const single = items.length === 1 && !!items[0]!.stat?.isFile;
       const out = single ? items[0]!.name : `${items.length === 1 ? items[0]!.name : 'download'}.zip`;
+      const config = tokenConfig(token);
       return {
         token,
         expiresAt,
         url,
-        commands: [{ kind: single ? 'file' : 'zip', command: `curl -fS -o ${q(out)} ${q(url)}` }],
+        commands: [
+          {
+            kind: single ? 'file' : 'zip',
+            command: `curl -fS ${config.option} -o ${q(out)} ${q(url)} ${config.doc}`,
+          },
+        ],
       };
     },
     async userToken(user: EfileUser, p: string) {

@@ -43,7 +43,7 @@ describe('Linux commands with the real curl', () => {
     return (await r.json()) as {
       code: string;
       msg: string;
-      data: { commands: { kind: string; command: string }[]; expiresAt: number };
+      data: { token: string; commands: { kind: string; command: string }[]; expiresAt: number };
     };
   };
 
@@ -95,6 +95,49 @@ describe('Linux commands with the real curl', () => {
     expect(sha(out + '/实验/sub/b.bin')).toBe(sha(local + '/实验/sub/b.bin'));
   });
 
+  it("keeps the token off every command line: curl gets it from the shell's here-document", async () => {
+    // curl as the commands run it, wrapped to write down its arguments: what `ps` shows every local account.
+    const bin = path.join(h.dir, 'bin');
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(
+      path.join(bin, 'curl'),
+      `#!/bin/sh\nprintf '%s\\n' "$0" "$@" >> '${h.dir}/argv.txt'\nexec /usr/bin/curl "$@"\n`,
+      { mode: 0o755 },
+    );
+    const withWrapper = (cmd: string) => `PATH='${bin}':"$PATH"; ${cmd}`;
+    const up = await commands('/linuxUpload.action?path=/public/home/demo');
+    const down = await commands('/fastrans/linuxDownload.action', {
+      method: 'POST',
+      headers: FORM,
+      body: form({ paths: ['/public/home/demo/实验'] }),
+    });
+    const out = path.join(h.dir, 'out-argv');
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, 'argv-test.txt'), 'argv test');
+    const run = [
+      up.data.commands.find((c) => c.kind === 'file')!.command.replace('FILE', `'${out}/argv-test.txt'`),
+      up.data.commands.find((c) => c.kind === 'folder')!.command.replaceAll('DIR', `'${local}/实验'`),
+      down.data.commands[0]!.command,
+    ];
+    for (const cmd of run) {
+      // POSIX sh (dash) as well as bash: the here-document is the shell's, not bash's alone.
+      for (const shell of ['/bin/sh', '/bin/bash']) {
+        const r = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+          const p = spawn(shell, ['-c', withWrapper(cmd)], { cwd: out });
+          let stderr = '';
+          p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+          p.on('close', (status) => resolve({ status, stderr }));
+        });
+        // The file upload's second run meets the first's file: 22 (a refusal), still a call that carried the token.
+        expect([0, 22], `${shell}: ${cmd.split('\n')[0]} ${r.stderr}`).toContain(r.status);
+      }
+    }
+    expect(fs.readFileSync(path.join(h.home, 'argv-test.txt'), 'utf8')).toBe('argv test');
+    const argv = fs.readFileSync(path.join(h.dir, 'argv.txt'), 'utf8');
+    expect(argv.split('\n').filter((l) => l === '/dev/fd/3')).toHaveLength(6);
+    for (const token of [up.data.token, down.data.token]) expect(argv).not.toContain(token);
+  });
+
   it('hands out a user token for a folder that uploads into it and downloads from it, today only; not outside', async () => {
     const ask = async (p: string) =>
       (await (
@@ -132,7 +175,8 @@ describe('Linux commands with the real curl', () => {
     execFileSync('tar', ['-rf', tarFile, '-P', '--transform', 's,^,../../,', '-C', evil, 'x/ok.txt']);
     execFileSync('tar', ['-rf', tarFile, '-P', `${evil}/x/ok.txt`]);
     const url = up.data.commands.find((c) => c.kind === 'folder')!.command.match(/'(http[^']+)'/)![1]!;
-    const r = await sh(`curl -fsS -T '${tarFile}' '${url}'`, h.dir);
+    expect((await sh(`curl -fsS -T '${tarFile}' '${url}'`, h.dir)).status, 'no token, no upload').toBe(22);
+    const r = await sh(`curl -fsS -H 'x-linux-token: ${up.data.token}' -T '${tarFile}' '${url}'`, h.dir);
     expect(r.status, r.stderr).toBe(0);
     const res = JSON.parse(r.stdout).data;
     expect(res.files).toBe(1);
