@@ -44,8 +44,11 @@ async function listenFirstFree(server: http.Server, ports: number[]): Promise<nu
 /** A socket's IPv4 address as `/proc/net/tcp` spells it (Node may give `::ffff:127.0.0.1`). */
 const plainIPv4 = (address: string | undefined) => (address ?? '').replace(/^::ffff:/i, '');
 
+/** The answer, then the socket let go: `end` alone waits for the peer's own end, which a client may never send. */
 const refuse = (socket: Duplex, status: number, why: string) => {
-  socket.end(`HTTP/1.1 ${status} ${why}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${why}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () =>
+    socket.destroy(),
+  );
 };
 
 /**

@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyServerOptions, type FastifyRequest 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installEnvelopeHandlers, type EnvelopeOptions } from './envelope-plugin';
 import { SECRET_HEADER_PATHS, redactUrl } from './redact';
+import { installSlowBodyGuard, type SlowBodyOptions } from './slow-body';
 
 export interface ServerOptions extends EnvelopeOptions {
   /** pino level; 'silent' in tests. */
@@ -11,6 +12,8 @@ export interface ServerOptions extends EnvelopeOptions {
   trustProxy?: boolean;
   /** Where log lines go (tests capture them to check that no credential is logged); stdout by default. */
   logStream?: { write(line: string): void };
+  /** The least a body must bring per window (tests shorten the window). */
+  slowBody?: SlowBodyOptions;
 }
 
 /**
@@ -30,12 +33,16 @@ export function createServer(opts: ServerOptions = {}) {
     },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
-    trustProxy: opts.trustProxy ?? false,
+    // Behind a proxy, one hop is trusted: the client's address is the one that proxy saw and appended to
+    // X-Forwarded-For, never an entry the client wrote itself (with `true` Fastify took the leftmost, the client's
+    // own words, which let anyone pick the address the login and share-code throttles count).
+    trustProxy: opts.trustProxy ? (_address: string, hop: number) => hop < 1 : false,
     // Array params are repeated in query strings (spec §7), so a single value must still become an array.
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true } },
   };
   const app = Fastify(serverOpts).withTypeProvider<TypeBoxTypeProvider>();
   installEnvelopeHandlers(app, opts);
+  installSlowBodyGuard(app, opts.slowBody);
   app.addHook('onResponse', (req, reply, done) => {
     req.log.info(
       {

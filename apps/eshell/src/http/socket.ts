@@ -44,12 +44,21 @@ function onUpgrade(server: Server, path: string, handler: UpgradeHandler): () =>
       const pathname = (req.url ?? '').split('?')[0]!;
       const h = table.get(pathname);
       if (!h || !h(req, socket, head)) {
-        socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+        refuse(socket, '404 Not Found');
       }
     });
   }
   routes.set(path, handler);
   return () => routes.delete(path);
+}
+
+/**
+ * Refuses an upgrade and lets the socket go once the answer is out. An upgraded socket is outside every HTTP
+ * timeout, and `end` alone waits for the peer's own end: a client that never sends it held the socket (and a file
+ * descriptor of the whole all-in-one process) for as long as it liked.
+ */
+function refuse(socket: Duplex, status: string): void {
+  socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`, () => socket.destroy());
 }
 
 /** The page's origin must be the service's own, or one of ESHELL_ALLOWED_ORIGINS (issue 26 §3). */
@@ -65,7 +74,9 @@ export function originAllowed(req: IncomingMessage, allowed: string[], trustProx
   if (allowed.length > 0) return allowed.includes(o.origin);
   const forwarded = trustProxy ? req.headers['x-forwarded-host'] : undefined;
   const host =
-    (typeof forwarded === 'string' && forwarded ? forwarded.split(',')[0]!.trim() : req.headers.host) ?? '';
+    // The last entry: the one the proxy in front set (one hop trusted, as for the client's address).
+    (typeof forwarded === 'string' && forwarded ? forwarded.split(',').pop()!.trim() : req.headers.host) ??
+    '';
   return o.host === host;
 }
 
@@ -84,7 +95,7 @@ export function registerShellSocket(
   const off = onUpgrade(server, path, (req, socket, head) => {
     if (!originAllowed(req, deps.config.allowedOrigins, deps.config.TRUST_PROXY)) {
       log.warn({ event: 'eshell.origin', origin: req.headers.origin }, 'shell socket refused: origin');
-      socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+      refuse(socket, '403 Forbidden');
       return true;
     }
     wss.handleUpgrade(req, socket, head, (ws) => serve(ws, deps, log));

@@ -39,6 +39,12 @@ const checksRequestTime = (req: FastifyRequest) =>
  */
 export function routeGroup(http: SessionHttp, access: Access, routes: (scope: AppServer) => void) {
   return async (scope: AppServer): Promise<void> => {
+    // The answers of the portal's calls carry session cookies, cluster and day tokens and the user's own data: no
+    // browser or shared cache keeps them (a shared workstation's disk cache after the tab is closed). Set first, so
+    // a public answer meant to be cached (the signing keys, the cluster list) still sets its own.
+    scope.addHook('onRequest', async (_req, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
     if (http.config.REQUEST_TIME_CHECK) {
       // Wall-clock against the browser's clock, deliberately not deps.now (the sessions' clock that tests move).
       const check = requestTimeCheck({ required: needsRequestTime });

@@ -128,4 +128,16 @@ describe('Secure cookies behind an https PUBLIC_URL', () => {
     });
     expect(other.statusCode).toBe(403);
   });
+
+  it("keeps every answer of the portal's calls out of caches: tokens, cookies and the user's data", async () => {
+    const login = await new Browser(portal.app).login('demo');
+    expect(login.statusCode).toBe(200);
+    expect(login.headers['cache-control']).toBe('no-store');
+    const b = await loggedIn(portal.app, 'demo');
+    const answers = { info: await b.get('/api/user/info'), refresh: await b.post('/api/auth/refresh') };
+    for (const [call, res] of Object.entries(answers))
+      expect(res.headers['cache-control'], call).toBe('no-store');
+    // What is public and the same for everyone still says how long it may be kept.
+    expect((await b.get('/api/auth/jwks.json')).headers['cache-control']).toBe('public, max-age=300');
+  });
 });

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ESHELL_WS_PATH } from '@hpc/contracts';
+import { eshellHarness, makeKey, tmpDir } from '../eshell.test-fixture';
+
+/**
+ * A refused upgrade (another origin, an unknown path) must let its socket go once the answer is out: upgraded
+ * sockets are outside every HTTP timeout, and a client that never closed its side held one file descriptor of the
+ * process per connection (a reviewer held 300 of them for minutes; the all-in-one's limit is a few thousand).
+ */
+describe("E-Shell's refused upgrades", () => {
+  let dir: string;
+  let h: Awaited<ReturnType<typeof eshellHarness>>;
+
+  beforeAll(async () => {
+    dir = tmpDir('eshell-refusal-');
+    const caKey = path.join(dir, 'ca');
+    makeKey(caKey);
+    h = await eshellHarness({
+      dir,
+      caKey,
+      nodes: [{ address: '127.0.0.1:1', hostKey: makeKey(path.join(dir, 'host')) }],
+      homes: { demo: '/public/home/demo' },
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await h?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const connections = () =>
+    new Promise<number>((resolve, reject) =>
+      h.app.server.getConnections((e, n) => (e ? reject(e) : resolve(n))),
+    );
+
+  /** Asks for an upgrade, reads the refusal, and never closes its own side. */
+  const refusedClient = (url: string, origin: string) =>
+    new Promise<{ socket: net.Socket; answer: string }>((resolve, reject) => {
+      const { port } = new URL(h.base);
+      const socket = net.connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
+      let answer = '';
+      socket.on('error', reject);
+      socket.on('data', (d: Buffer) => {
+        answer += d.toString();
+        if (answer.includes('\r\n\r\n')) resolve({ socket, answer });
+      });
+      socket.write(
+        `GET ${url} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\norigin: ${origin}\r\nupgrade: websocket\r\n` +
+          'connection: Upgrade\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n\r\n',
+      );
+    });
+
+  it('lets the socket of a refused origin or path go, though the client keeps its side open', async () => {
+    const before = await connections();
+    const held = await Promise.all([
+      ...Array.from({ length: 5 }, () => refusedClient(ESHELL_WS_PATH, 'https://evil.example.org')),
+      ...Array.from({ length: 5 }, () => refusedClient('/no-such-socket', h.base)),
+    ]);
+    expect(held.map((c) => c.answer.split('\r\n')[0])).toEqual([
+      ...Array(5).fill('HTTP/1.1 403 Forbidden'),
+      ...Array(5).fill('HTTP/1.1 404 Not Found'),
+    ]);
+    let now = await connections();
+    for (let i = 0; i < 50 && now > before; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      now = await connections();
+    }
+    expect(now).toBe(before);
+    for (const c of held) c.socket.destroy();
+  });
+});

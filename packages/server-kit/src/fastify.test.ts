@@ -1,0 +1,80 @@
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type AppServer } from './fastify';
+
+describe('the services’ HTTP server', () => {
+  let app: AppServer | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  it('behind a proxy takes the address that proxy saw, never one the client wrote into X-Forwarded-For', async () => {
+    app = createServer({ logLevel: 'silent', trustProxy: true });
+    app.get('/ip', async (req) => ({ ip: req.ip }));
+    const ip = async (xff?: string) =>
+      (
+        await app!.inject({
+          url: '/ip',
+          remoteAddress: '127.0.0.1',
+          headers: xff ? { 'x-forwarded-for': xff } : {},
+        })
+      ).json<{ ip: string }>().ip;
+    // nginx's $proxy_add_x_forwarded_for: what the client sent, then the address nginx saw.
+    expect(await ip('10.9.8.1, 203.0.113.7')).toBe('203.0.113.7');
+    expect(await ip('203.0.113.7')).toBe('203.0.113.7');
+    expect(await ip()).toBe('127.0.0.1');
+    await app.close();
+    app = createServer({ logLevel: 'silent' });
+    app.get('/ip', async (req) => ({ ip: req.ip }));
+    expect(await ip('10.9.8.1')).toBe('127.0.0.1');
+  });
+
+  /** A POST whose body comes `bytes` at a time every `everyMs`: resolves with how the connection ended. */
+  const trickle = (port: number, url: string, length: number, everyMs: number, bytes: number) =>
+    new Promise<'dropped' | 'answered'>((resolve) => {
+      const s = net.connect(port, '127.0.0.1');
+      let sent = 0;
+      let answer = '';
+      const timer = setInterval(() => {
+        if (sent >= length) return clearInterval(timer);
+        const n = Math.min(bytes, length - sent);
+        s.write('x'.repeat(n));
+        sent += n;
+      }, everyMs);
+      s.on('data', (d: Buffer) => (answer += d.toString()));
+      s.on('error', () => undefined);
+      s.on('close', () => {
+        clearInterval(timer);
+        resolve(answer.startsWith('HTTP/1.1 200') ? 'answered' : 'dropped');
+      });
+      s.write(
+        `POST ${url} HTTP/1.1\r\nhost: x\r\ncontent-type: application/octet-stream\r\n` +
+          `content-length: ${length}\r\nconnection: close\r\n\r\n`,
+      );
+    });
+
+  it('drops a body that trickles in; a steady one, and one the server is slow to read, pass', async () => {
+    app = createServer({ logLevel: 'silent', slowBody: { windowMs: 150, minBytes: 64 } });
+    app.addContentTypeParser('application/octet-stream', (_req, _payload, done) => done(null));
+    const readAll = async (raw: NodeJS.ReadableStream) => {
+      let n = 0;
+      for await (const c of raw) n += (c as Buffer).length;
+      return n;
+    };
+    app.post('/read', async (req) => ({ n: await readAll(req.raw) }));
+    // The handler waits (a lock, a disk) before it reads: the client's bytes wait in the buffers, not its fault.
+    app.post('/late', async (req) => {
+      await new Promise((r) => setTimeout(r, 700));
+      return { n: await readAll(req.raw) };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as net.AddressInfo;
+    const [slow, steady, late] = await Promise.all([
+      trickle(port, '/read', 1000, 100, 1),
+      trickle(port, '/read', 40_000, 20, 1000),
+      trickle(port, '/late', 4_000_000, 5, 200_000),
+    ]);
+    expect({ slow, steady, late }).toEqual({ slow: 'dropped', steady: 'answered', late: 'answered' });
+  });
+});
