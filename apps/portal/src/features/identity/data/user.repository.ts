@@ -21,9 +21,18 @@ export function createUserRepository(db: Kysely<PortalDatabase>) {
         .where('oidc_subject', '=', subject)
         .executeTakeFirst(),
 
-    async insert(row: Insertable<PortalUserTable>): Promise<number> {
-      const { id } = await db.insertInto('portal_user').values(row).returning('id').executeTakeFirstOrThrow();
-      return id;
+    /**
+     * Adds a user unless the name (or the SSO subject) is taken: null then. The database's unique keys decide, so two
+     * requests for one name at once make one user and one "taken", never a failed insert.
+     */
+    async insertIfFree(row: Insertable<PortalUserTable>): Promise<number | null> {
+      const added = await db
+        .insertInto('portal_user')
+        .values(row)
+        .onConflict((oc) => oc.doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      return added?.id ?? null;
     },
 
     async update(id: number, patch: Updateable<PortalUserTable>): Promise<void> {

@@ -80,6 +80,23 @@ describe.each(testDbTargets())('admin calls on $name', (target: TestDbTarget) =>
     expect(clusters.map((c) => c.clusterId)).toEqual(['11250', '11251', '11252']);
   });
 
+  it('makes one user of 20 requests for the same name at once; the others are told the name is taken (409)', async () => {
+    const res = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        admin.post('/api/admin/users', {
+          json: { username: 'burst1', password: 'burst-pass-1' },
+          headers: { 'accept-language': 'zh-CN' },
+        }),
+      ),
+    );
+    const statuses = res.map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([200, ...Array(19).fill(409)]);
+    for (const r of res.filter((x) => x.statusCode === 409))
+      expect(r.json()).toMatchObject({ code: '1004', msg: '用户名 burst1 已存在' });
+    const users = dataOf<AdminUser[]>(await admin.get('/api/admin/users'));
+    expect(users.filter((u) => u.username === 'burst1')).toHaveLength(1);
+  });
+
   it('changes a user or an account all at once: a refused field leaves the others as they were', async () => {
     await admin.post('/api/admin/accounts', { json: { accountId: 'acct-t', name: '原名', balance: 5 } });
     const refused = await admin.post('/api/admin/accounts', {

@@ -69,13 +69,12 @@ export function createUserService(deps: {
         throw new AppError(CommonCodes.invalidInput, PortalText.usernameInvalid);
       }
       if (input.password !== undefined) checkPassword(input.password);
-      if (await users.findByUsername(input.username)) {
-        throw new AppError(CommonCodes.invalidInput, PortalText.usernameExists(input.username), {
-          status: 409,
-        });
-      }
+      const taken = () =>
+        new AppError(CommonCodes.invalidInput, PortalText.usernameExists(input.username), { status: 409 });
+      // Asked first so that a taken name costs no password hash; the insert decides when two ask at once.
+      if (await users.findByUsername(input.username)) throw taken();
       const t = now();
-      const id = await users.insert({
+      const id = await users.insertIfFree({
         username: input.username,
         full_name: input.fullName ?? '',
         email: input.email ?? '',
@@ -87,6 +86,7 @@ export function createUserService(deps: {
         created_at: t,
         updated_at: t,
       });
+      if (id === null) throw taken();
       return (await users.findById(id))!;
     },
 
@@ -202,8 +202,20 @@ export function createUserService(deps: {
       if (existing) return existing;
       const base = toUsername(profile.preferredName) ?? toUsername(`sso-${oidc.subject}`) ?? 'sso-user';
       let username = base;
-      for (let n = 2; await users.findByUsername(username); n++) username = `${base.slice(0, 58)}-${n}`;
-      return service.add({ username, fullName: profile.fullName, email: profile.email, oidc });
+      for (let n = 2; ; n++) {
+        if (!(await users.findByUsername(username))) {
+          try {
+            return await service.add({ username, fullName: profile.fullName, email: profile.email, oidc });
+          } catch (e) {
+            if (!(e instanceof AppError && e.status === 409)) throw e;
+            // Taken meanwhile: by this subject's own first login in another tab (its user is the answer), or by
+            // someone else (the next free name).
+            const raced = await users.findByOidc(oidc.issuer, oidc.subject);
+            if (raced) return raced;
+          }
+        }
+        username = `${base.slice(0, 58)}-${n}`;
+      }
     },
 
     list: () => users.list(),
