@@ -1,14 +1,15 @@
 import fs from 'node:fs/promises';
-import { close, constants, fstat, open, read } from 'node:fs';
+import { close, constants, fstat, open, read, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import { AppError } from '@hpc/server-kit';
-import { checkOpened } from './anchored';
+import { checkOpened, followLink, O_PATH } from './anchored';
 import { fsError, notRegular } from './file-ops';
 import { BLOCK, BlockWriter, takeBlock } from './block-pool';
 import { mapLimit } from './concurrency';
 import { isInternalName } from './names';
+import { atListedFolder } from './listing';
 import { ZipLayout, type ZipItem } from './zip-format';
 import { FileCodes } from '@hpc/contracts';
 import { EfileText } from '../messages';
@@ -29,6 +30,15 @@ export interface ZipEntry extends ZipItem {
  * Walks the selection into archive entries (lstat with bounded concurrency, folders iteratively). Links are
  * followed only to files that stay inside the user's roots, never to folders (no cycles, no escape). Refuses with
  * "1508" past `fileLimit` files so a huge folder fails fast, before any byte is sent.
+ *
+ * Every folder is read through its own descriptor (`atListedFolder`: opened O_DIRECTORY|O_NOFOLLOW, checked to be
+ * the real path the walk reached it by, its names read and lstat'ed as /proc/self/fd/<fd>/<name>). The walk used to
+ * lstat a folder by path and read it by path later: a user who swapped the folder for a link in between got the
+ * walk to list through the link, so the names of folders and empty files outside the scope (another folder of
+ * theirs, /etc) went into a share recipient's zip and the sizes of files there into its Content-Length. A folder
+ * swapped for a link now answers "1030"; one swapped back and forth is read as the real folder or not at all.
+ * Each entry's `host` is the real path that was checked, which the writer opens again with `checkOpened`, so a
+ * swap made after the walk is refused there.
  */
 export async function collectEntries(
   sources: ZipSource[],
@@ -38,18 +48,25 @@ export async function collectEntries(
   const out: ZipEntry[] = [];
   let files = 0;
   /**
-   * The entry of one item (null: skipped). Counted here, but added to `out` by the caller in name order: the
-   * lstats of a folder run 32 at once and finish in any order, and an archive's order must not depend on that.
+   * The entry of one item (null: skipped) whose real path is `host`, from `st`, its lstat, taken through `at` (the
+   * path by which it was reached, anchored or checked). Counted here, but added to `out` by the caller in name
+   * order: the lstats of a folder run 32 at once and finish in any order, and an archive's order must not depend
+   * on that.
    */
-  const entryOf = async (host: string, name: string): Promise<ZipEntry | null> => {
-    let st = await fs.lstat(host).catch(() => null);
+  const entryOf = async (
+    at: string,
+    host: string,
+    name: string,
+    st: Stats | null,
+  ): Promise<ZipEntry | null> => {
     if (!st) return null;
     if (st.isSymbolicLink()) {
-      const real = await fs.realpath(host).catch(() => null);
-      if (!real || !(await inside(real))) return null;
-      st = await fs.stat(real).catch(() => null);
-      if (!st?.isFile()) return null;
-      host = real;
+      // Where it leads and what is there come from one descriptor: a link re-pointed meanwhile cannot pair the
+      // real path of something inside with the size of something outside.
+      const to = await followLink(at);
+      if (!to?.stat.isFile() || !(await inside(to.real))) return null;
+      st = to.stat;
+      host = to.real;
     }
     if (st.isDirectory())
       return { host, name: name + '/', dir: true, size: 0, mtime: st.mtime, mode: st.mode };
@@ -70,16 +87,42 @@ export async function collectEntries(
     return dirs;
   };
   const stack: { host: string; name: string }[] = [];
-  for (const s of sources) stack.push(...addAll([await entryOf(s.host, s.name)], [s.name]));
+  for (const s of sources)
+    stack.push(...addAll([await entryOf(s.host, s.host, s.name, await lstatChecked(s.host))], [s.name]));
   while (stack.length > 0) {
     const d = stack.pop()!;
     // A folder that vanished or became unreadable since it was seen answers with its code, not a 500.
-    const names = (await fs.readdir(d.host).catch(fsError)).filter((n) => !isInternalName(n)).sort();
-    const full = names.map((n) => `${d.name}/${n}`);
-    const entries = await mapLimit(names, 32, (n, i) => entryOf(path.join(d.host, n), full[i]!));
-    stack.push(...addAll(entries, full));
+    const entries = await atListedFolder(d.host, async (dir) => {
+      const names = (await fs.readdir(dir).catch(fsError)).filter((n) => !isInternalName(n)).sort();
+      const full = names.map((n) => `${d.name}/${n}`);
+      return addAll(
+        await mapLimit(names, 32, async (n, i) => {
+          const at = `${dir}/${n}`;
+          return entryOf(at, path.join(d.host, n), full[i]!, await fs.lstat(at).catch(() => null));
+        }),
+        full,
+      );
+    });
+    stack.push(...entries);
   }
   return out;
+}
+
+/**
+ * The lstat of a selected item, taken from a descriptor of the item itself (O_PATH|O_NOFOLLOW: nothing is opened
+ * for reading, a FIFO does not block) checked to be `host`: a folder above it swapped for a link since the resolver
+ * saw it shows in the descriptor's real path ("1030") instead of handing over the stat of what the link leads to.
+ * Null when it is gone.
+ */
+async function lstatChecked(host: string): Promise<Stats | null> {
+  const fh = await fs.open(host, O_PATH | constants.O_NOFOLLOW).catch(() => null);
+  if (!fh) return null;
+  try {
+    await checkOpened(fh.fd, host);
+    return await fh.stat();
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Blocks being filled ahead of the one being sent, and blocks handed to the socket whose write is not done. */

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHarness, type Harness } from '../efile.test-fixture';
+import { startSwapper } from '../fs/swapper.test-fixture';
 import {
   buildWorkerBundle,
   createUsers,
@@ -15,42 +15,6 @@ import {
 /** What the other home holds: none of these names may ever appear in the user's listings. */
 const FOREIGN = ['.ssh', 'secret-plans.txt', 'vault'];
 const CALLS = Number(process.env.LISTING_RACE_CALLS ?? 3000);
-
-/**
- * A hostile user's swapper (issue 25 §1.1), a process of its own: in the user's home, the folder `d` and a link
- * `d.lnk` to the other home trade places with atomic renames in a tight loop, so `d` is alternately the real folder
- * and a link out. It prints a dot per 100 rounds; the test checks it ran.
- */
-function startSwapper(homeHost: string, other: string, ids?: { uid: number; gid: number }) {
-  fs.symlinkSync(other, path.join(homeHost, 'd.lnk'));
-  if (ids) fs.lchownSync(path.join(homeHost, 'd.lnk'), ids.uid, ids.gid);
-  const loop = `
-    const fs = require('node:fs');
-    process.chdir(${JSON.stringify(homeHost)});
-    for (let n = 1; ; n++) {
-      fs.renameSync('d', 'd.real');
-      fs.renameSync('d.lnk', 'd');
-      fs.renameSync('d', 'd.lnk');
-      fs.renameSync('d.real', 'd');
-      if (n % 100 === 0) process.stdout.write('.');
-    }`;
-  const child = spawn(process.execPath, ['-e', loop], { stdio: ['ignore', 'pipe', 'inherit'], ...ids });
-  let rounds = 0;
-  child.stdout.on('data', (b: Buffer) => (rounds += b.length * 100));
-  return {
-    rounds: () => rounds,
-    async stop() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGKILL');
-      await exited;
-      // Leave `d` the real folder again, whichever rename the kill fell after.
-      const at = (n: string) => path.join(homeHost, n);
-      if (fs.lstatSync(at('d'), { throwIfNoEntry: false })?.isSymbolicLink())
-        fs.renameSync(at('d'), at('d.lnk'));
-      if (fs.existsSync(at('d.real'))) fs.renameSync(at('d.real'), at('d'));
-    },
-  };
-}
 
 /**
  * `CALLS` listings (by name and by time, which stats every entry) and as many tree calls of `<home>/d` while the
@@ -101,7 +65,7 @@ describe('listings while a folder is swapped for a link to another home (issue 2
   afterAll(() => h?.close());
 
   it('single mode: no list or tree call ever shows the other home’s names', async () => {
-    const swapper = startSwapper(h.home, h.host('/public/home/other'));
+    const swapper = startSwapper(h.home, 'd', h.host('/public/home/other'));
     let result;
     try {
       result = await race(h, await h.token(), '/public/home/demo');
@@ -149,7 +113,7 @@ describe.skipIf(!isRoot)('unix mode: the same race in the user’s worker, the o
 
   it('no list or tree call shows the other home’s names, though the kernel would let the user read them', async () => {
     const ids = { uid: idOf('seclsa1'), gid: idOf('seclsa1') };
-    const swapper = startSwapper(h.host(homeA), h.host(homeB), ids);
+    const swapper = startSwapper(h.host(homeA), 'd', h.host(homeB), ids);
     let result;
     try {
       const token = await h.token({ sub: 'u-a', cun: 'seclsa1', home: homeA, paths: [] });

@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+
+/**
+ * A hostile user's swapper (issue 25 §1.1), a process of its own: in `dir`, the folder `name` and a link
+ * `<name>.lnk` to `target` trade places with atomic renames in a tight loop, so `name` is alternately the real
+ * folder and a link out. It prints a dot per 100 rounds; tests check it ran. `ids`: run as that user.
+ */
+export function startSwapper(dir: string, name: string, target: string, ids?: { uid: number; gid: number }) {
+  const at = (n: string) => path.join(dir, n);
+  fs.symlinkSync(target, at(`${name}.lnk`));
+  if (ids) fs.lchownSync(at(`${name}.lnk`), ids.uid, ids.gid);
+  const [real, lnk] = [JSON.stringify(`${name}.real`), JSON.stringify(`${name}.lnk`)];
+  const loop = `
+    const fs = require('node:fs');
+    process.chdir(${JSON.stringify(dir)});
+    const name = ${JSON.stringify(name)};
+    for (let n = 1; ; n++) {
+      fs.renameSync(name, ${real});
+      fs.renameSync(${lnk}, name);
+      fs.renameSync(name, ${lnk});
+      fs.renameSync(${real}, name);
+      if (n % 100 === 0) process.stdout.write('.');
+    }`;
+  const child = spawn(process.execPath, ['-e', loop], { stdio: ['ignore', 'pipe', 'inherit'], ...ids });
+  let rounds = 0;
+  child.stdout.on('data', (b: Buffer) => (rounds += b.length * 100));
+  return {
+    rounds: () => rounds,
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+      // Leave `name` the real folder again, whichever rename the kill fell after.
+      if (fs.lstatSync(at(name), { throwIfNoEntry: false })?.isSymbolicLink())
+        fs.renameSync(at(name), at(`${name}.lnk`));
+      if (fs.existsSync(at(`${name}.real`))) fs.renameSync(at(`${name}.real`), at(name));
+    },
+  };
+}
