@@ -19,6 +19,9 @@ function app() {
   a.get('/relayed', () => {
     throw new AppError('1022', 'relayed from elsewhere');
   });
+  a.get('/plugin-refusal', () => {
+    throw Object.assign(new Error("a plugin's own words"), { statusCode: 403 });
+  });
   a.get('/boom', () => {
     throw new Error('secret detail');
   });
@@ -71,6 +74,69 @@ describe('envelope handlers', () => {
     expect((await post({ n: 0 }, 'zh-CN')).json().msg).toBe('输入无效（body/n 不能小于 1）');
     expect((await post({ n: 'x' }, 'zh-CN')).json().msg).toBe('输入无效（body/n 类型应为 integer）');
     expect((await post({ n: 0 }, 'en')).json().msg).toMatch(/^Invalid input: body/);
+  });
+  // Fastify's own refusals of a body (its parser's, before any route runs) were its English text for every reader.
+  it("answers the framework's refusals of a body in the language asked, with their codes and statuses", async () => {
+    const post = (payload: string, type: string | null, lang: string, extra: Record<string, string> = {}) =>
+      app().inject({
+        method: 'POST',
+        url: '/echo',
+        payload,
+        headers: { ...(type ? { 'content-type': type } : {}), 'accept-language': lang, ...extra },
+      });
+    const both = async (payload: string, type: string | null, extra?: Record<string, string>) => {
+      const [zh, en] = [await post(payload, type, 'zh-CN', extra), await post(payload, type, 'en-US', extra)];
+      expect(zh.headers['content-language']).toBe('zh-CN');
+      expect(en.headers['content-language']).toBe('en-US');
+      expect([zh.statusCode, zh.json().code]).toEqual([en.statusCode, en.json().code]);
+      return { status: zh.statusCode, code: zh.json().code, zh: zh.json().msg, en: en.json().msg };
+    };
+    expect(await both('{bad', 'application/json')).toEqual({
+      status: 400,
+      code: '1004',
+      zh: '输入无效：请求体不是有效的 JSON',
+      en: 'Invalid input: the body is not valid JSON',
+    });
+    expect(await both('', 'application/json')).toEqual({
+      status: 415,
+      code: '1004',
+      zh: '输入无效：内容类型为 application/json，但请求体为空',
+      en: 'Invalid input: the content type is application/json but the body is empty',
+    });
+    expect(await both('<n>1</n>', 'text/xml')).toEqual({
+      status: 415,
+      code: '1004',
+      zh: '不支持的内容类型：text/xml',
+      en: 'Unsupported content type: text/xml',
+    });
+    expect(await both('<n>1</n>', null)).toEqual({
+      status: 415,
+      code: '1004',
+      zh: '不支持的内容类型：请求带有请求体，但没有内容类型',
+      en: 'Unsupported content type: the request has a body but no content type',
+    });
+    expect(await both('{"n":1}', 'application/json', { 'content-length': '3' })).toEqual({
+      status: 400,
+      code: '1004',
+      zh: '输入无效：请求体的大小与 Content-Length 不符',
+      en: 'Invalid input: the body does not have the size its Content-Length says',
+    });
+    expect(
+      await both(JSON.stringify({ n: 1, pad: 'x'.repeat(2 * 1024 * 1024) }), 'application/json'),
+    ).toEqual({
+      status: 413,
+      code: '1011',
+      zh: '文件过大',
+      en: 'File too large',
+    });
+  });
+  it("answers a plugin's other refusal with the registry's Chinese, keeping its English for others", async () => {
+    const ask = (lang: string) =>
+      app().inject({ method: 'GET', url: '/plugin-refusal', headers: { 'accept-language': lang } });
+    const zh = await ask('zh-CN');
+    expect([zh.statusCode, zh.json().code, zh.json().msg]).toEqual([403, '1004', '输入无效']);
+    expect(zh.headers['content-language']).toBe('zh-CN');
+    expect((await ask('en-US')).json().msg).toBe("a plugin's own words");
   });
   it('hides unexpected errors behind "Server internal error."', async () => {
     const r = await app().inject({ method: 'GET', url: '/boom' });

@@ -1,6 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCodes, ErrorMessagesZh, localisedErrorMessage, CommonCodes } from '@hpc/contracts';
+import {
+  ErrorCodes,
+  ErrorMessagesZh,
+  localisedErrorMessage,
+  CommonCodes,
+  type ErrorCode,
+  type ServerText,
+} from '@hpc/contracts';
 import { AppError } from './app-error';
+import { ServerKitText } from './messages';
 import { validationTextZh } from './validation-text';
 
 export interface EnvelopeOptions {
@@ -49,10 +57,45 @@ function sendError(
   return reply.status(status).send({ code, msg: localisedRefusal(req, reply, code, msg, zh), data });
 }
 
+/** The media type a request says its body is (no parameters), short enough to be named in a message. */
+function mediaTypeOf(req: FastifyRequest): string | null {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === '' ? null : type.slice(0, 100);
+}
+
+/**
+ * Fastify's own refusals of a request (its body parsers', before any route runs; lib/errors.js), each as the
+ * envelope's status, code and a text in both languages (null: the registry's text of the code). Fastify's messages
+ * are English only, so none of them is passed on.
+ */
+function frameworkRefusal(
+  err: FastifyError,
+  req: FastifyRequest,
+): { status: number; code: ErrorCode; text: ServerText | null } | null {
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, code: CommonCodes.tooLarge, text: null };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
+      const type = mediaTypeOf(req);
+      const text = type ? ServerKitText.unsupportedMediaType(type) : ServerKitText.missingMediaType;
+      return { status: 415, code: CommonCodes.invalidInput, text };
+    }
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 415, code: CommonCodes.invalidInput, text: ServerKitText.emptyJsonBody };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, code: CommonCodes.invalidInput, text: ServerKitText.bodyNotJson };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, code: CommonCodes.invalidInput, text: ServerKitText.bodyLengthMismatch };
+    default:
+      return null;
+  }
+}
+
 /**
  * Installs the error and not-found handlers that turn everything into the envelope of DESIGN.md §6:
  * AppError → its code; schema validation → "1003" (missing field) or "1004" (bad value); body too large → "1011";
- * anything else → "500" with the cause logged, never leaked.
+ * Fastify's other refusals of a body → "1004" in the request's language (`frameworkRefusal`); anything else → "500"
+ * with the cause logged, never leaked.
  * Call it on the root instance (not inside an encapsulated plugin) so every route is covered.
  */
 export function installEnvelopeHandlers(app: FastifyInstance, opts: EnvelopeOptions = {}): void {
@@ -76,17 +119,21 @@ export function installEnvelopeHandlers(app: FastifyInstance, opts: EnvelopeOpti
         zh,
       );
     }
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
-      return sendError(req, reply, 413, CommonCodes.tooLarge, ErrorCodes[CommonCodes.tooLarge].en, null);
+    const framework = frameworkRefusal(err, req);
+    if (framework) {
+      const { status, code, text } = framework;
+      return sendError(req, reply, status, code, text?.en ?? ErrorCodes[code].en, null, text?.zh ?? null);
     }
-    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-      return sendError(req, reply, 415, CommonCodes.invalidInput, err.message, null);
+    if (err.statusCode === 413) {
+      return sendError(req, reply, 413, CommonCodes.tooLarge, ErrorCodes[CommonCodes.tooLarge].en, null);
     }
     if (err.statusCode === 429) {
       return sendError(req, reply, 429, '429', ErrorCodes['429'].en, null);
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return sendError(req, reply, err.statusCode, CommonCodes.invalidInput, err.message, null);
+      // Another refusal of a plugin's, in its own English: a Chinese reader gets the registry's text of the code.
+      const code = CommonCodes.invalidInput;
+      return sendError(req, reply, err.statusCode, code, err.message, null, ErrorMessagesZh[code]);
     }
     req.log.error({ err }, 'unhandled error');
     return sendError(req, reply, 500, '500', ErrorCodes['500'].en, null);

@@ -4,12 +4,43 @@ import type { ServerText } from '@hpc/contracts';
 export const ServerKitText = {
   // auth/cluster-token.ts
   missingToken: { en: 'Missing token', zh: '缺少令牌' },
-  invalidToken: (reason: string) => ({ en: `Invalid token: ${reason}`, zh: `令牌无效：${reason}` }),
+  tokenExpired: { en: 'Invalid token: it has expired', zh: '令牌无效：已过期' },
+  tokenForAnotherCluster: (clusterId: string) => ({
+    en: `Invalid token: it is not for this cluster (${clusterId})`,
+    zh: `令牌无效：不是本集群（${clusterId}）的令牌`,
+  }),
+  tokenNotFromPortal: {
+    en: 'Invalid token: malformed, or not signed by the portal',
+    zh: '令牌无效：格式错误，或不是门户签发的',
+  },
+  tokenKeysUnreadable: {
+    en: "Invalid token: the portal's signing keys could not be read",
+    zh: '令牌无效：无法读取门户的签名公钥',
+  },
   invalidTokenClaims: { en: 'Invalid token claims', zh: '令牌声明无效' },
   tokenOverLifetimeCap: (hours: string) => ({
     en: `Invalid token: lifetime over the ${hours} h cap`,
     zh: `令牌无效：有效期超过 ${hours} 小时的上限`,
   }),
+
+  // envelope-plugin.ts: Fastify's own refusals of a request's body, before any route runs.
+  bodyNotJson: { en: 'Invalid input: the body is not valid JSON', zh: '输入无效：请求体不是有效的 JSON' },
+  emptyJsonBody: {
+    en: 'Invalid input: the content type is application/json but the body is empty',
+    zh: '输入无效：内容类型为 application/json，但请求体为空',
+  },
+  bodyLengthMismatch: {
+    en: 'Invalid input: the body does not have the size its Content-Length says',
+    zh: '输入无效：请求体的大小与 Content-Length 不符',
+  },
+  unsupportedMediaType: (type: string) => ({
+    en: `Unsupported content type: ${type}`,
+    zh: `不支持的内容类型：${type}`,
+  }),
+  missingMediaType: {
+    en: 'Unsupported content type: the request has a body but no content type',
+    zh: '不支持的内容类型：请求带有请求体，但没有内容类型',
+  },
 
   // auth/csrf.ts
   crossSiteRefused: { en: 'Cross-site request refused', zh: '已拒绝跨站请求' },

@@ -123,6 +123,71 @@ describe('cluster token verifier', () => {
     await expect(local().verify(token)).rejects.toMatchObject({ code: '1406' });
   });
 
+  // The refusal said the JWT library's English inside the Chinese ("令牌无效：Invalid Compact JWS").
+  it("says why a token is refused in both languages, never in the JWT library's words", async () => {
+    const refusal = async (token: string, verifier = local()) => {
+      const e: unknown = await verifier.verify(token).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(e).toMatchObject({ code: '1406', status: 401 });
+      const { message, zh } = e as { message: string; zh: string | null };
+      return { en: message, zh };
+    };
+    const { sub, aud, ...rest } = claims;
+    const expired = await new SignJWT(rest)
+      .setProtectedHeader({ alg: 'EdDSA', kid: 'k1' })
+      .setIssuer('hpc-portal')
+      .setSubject(sub)
+      .setAudience(aud)
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 120)
+      .sign(privateKey);
+    expect(await refusal(expired)).toEqual({ en: 'Invalid token: it has expired', zh: '令牌无效：已过期' });
+
+    const foreign = await signClusterToken(privateKey, 'k1', { ...claims, aud: '11251' }, 60);
+    expect(await refusal(foreign)).toEqual({
+      en: 'Invalid token: it is not for this cluster (11250)',
+      zh: '令牌无效：不是本集群（11250）的令牌',
+    });
+
+    const notFromPortal = {
+      en: 'Invalid token: malformed, or not signed by the portal',
+      zh: '令牌无效：格式错误，或不是门户签发的',
+    };
+    expect(await refusal('not-a-token')).toEqual(notFromPortal);
+    const other = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+    expect(await refusal(await signClusterToken(other.privateKey, 'k1', claims, 60))).toEqual(notFromPortal);
+    expect(await refusal(await signClusterToken(other.privateKey, 'k9', claims, 60))).toEqual(notFromPortal);
+    const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const unsigned = `${enc({ alg: 'none' })}.${enc({ ...claims, iss: 'hpc-portal', exp: 2e9 })}.`;
+    expect(await refusal(unsigned)).toEqual(notFromPortal);
+
+    const otherIssuer = await new SignJWT(rest)
+      .setProtectedHeader({ alg: 'EdDSA', kid: 'k1' })
+      .setIssuer('someone-else')
+      .setSubject(sub)
+      .setAudience(aud)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + 60)
+      .sign(privateKey);
+    expect(await refusal(otherIssuer)).toEqual({ en: 'Invalid token claims', zh: '令牌声明无效' });
+
+    // The portal's keys cannot be read (nothing listens there): said as such, not as the fetch's own error.
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const unreachable = createClusterTokenVerifier({
+      clusterId: '11250',
+      jwksUrl: `http://127.0.0.1:${port}/api/auth/jwks.json`,
+    });
+    expect(await refusal(await signClusterToken(privateKey, 'k1', claims, 60), unreachable)).toEqual({
+      en: "Invalid token: the portal's signing keys could not be read",
+      zh: '令牌无效：无法读取门户的签名公钥',
+    });
+  });
+
   it('refuses a token whose claims do not have the contract shape', async () => {
     const token = await signClusterToken(privateKey, 'k1', { ...claims, st: 'Frozen' as 'Normal' }, 60);
     await expect(local().verify(token)).rejects.toMatchObject({ code: '1406' });

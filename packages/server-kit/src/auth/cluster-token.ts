@@ -10,7 +10,13 @@ import {
   type KeyObject,
 } from 'jose';
 import { Value } from 'typebox/value';
-import { CLUSTER_TOKEN_ISSUER, ClusterTokenClaims, FASTRANS_TOKEN_USE, CommonCodes } from '@hpc/contracts';
+import {
+  CLUSTER_TOKEN_ISSUER,
+  ClusterTokenClaims,
+  FASTRANS_TOKEN_USE,
+  CommonCodes,
+  type ServerText,
+} from '@hpc/contracts';
 import { AppError } from '../app-error';
 import { ServerKitText } from '../messages';
 
@@ -73,6 +79,35 @@ export interface ClusterTokenVerifier {
 }
 
 /**
+ * Why `jwtVerify` refused a token, said in both languages from the error's code (jose's messages are English only and
+ * name the library's terms: "Invalid Compact JWS", "unexpected "aud" claim value").
+ */
+function whyRefused(e: unknown, clusterId: string): ServerText {
+  const { code, claim } = (e ?? {}) as { code?: unknown; claim?: unknown };
+  switch (code) {
+    case 'ERR_JWT_EXPIRED':
+      return ServerKitText.tokenExpired;
+    case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
+      return claim === 'aud'
+        ? ServerKitText.tokenForAnotherCluster(clusterId)
+        : ServerKitText.invalidTokenClaims;
+    case 'ERR_JWS_INVALID':
+    case 'ERR_JWT_INVALID':
+    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
+    case 'ERR_JOSE_ALG_NOT_ALLOWED':
+    case 'ERR_JOSE_NOT_SUPPORTED':
+    case 'ERR_JWKS_NO_MATCHING_KEY':
+    case 'ERR_JWKS_MULTIPLE_MATCHING_KEYS':
+    case 'ERR_JWK_INVALID':
+      return ServerKitText.tokenNotFromPortal;
+    default:
+      // The key set could not be had: the remote JWKS timed out, answered other than 200 or not a key set, or the
+      // fetch itself failed.
+      return ServerKitText.tokenKeysUnreadable;
+  }
+}
+
+/**
  * The verifier efile uses on every call: checks signature (EdDSA only, so `alg: none` and HMAC forgeries with the
  * public key are refused), issuer, audience = this cluster, expiry, and the claims' shape.
  */
@@ -101,7 +136,7 @@ export function createClusterTokenVerifier(opts: VerifierOptions): ClusterTokenV
           clockTolerance: 30,
         }));
       } catch (e) {
-        throw new AppError(CommonCodes.tokenWithoutUser, ServerKitText.invalidToken((e as Error).message));
+        throw new AppError(CommonCodes.tokenWithoutUser, whyRefused(e, opts.clusterId));
       }
       // `aud` may legally be an array; ours is always the one cluster id.
       const aud: unknown = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;

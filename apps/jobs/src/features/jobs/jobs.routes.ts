@@ -13,7 +13,7 @@ export function jobsRoutes(app: JobsApp, ctx: JobsContext): void {
   addRoute(app, JobRoutes.output, async (req) => ok(await jobs.output(ctx.user(req), req.query)));
   for (const action of ['cancel', 'hold', 'release'] as const) {
     addRoute(app, JobRoutes[action], async (req) =>
-      ok({ results: await jobs.act(ctx.user(req), action, req.body.jobIds) }),
+      ok({ results: await jobs.act(ctx.user(req), action, req.body.jobIds, req.headers['accept-language']) }),
     );
   }
 }

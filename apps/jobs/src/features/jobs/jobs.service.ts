@@ -1,6 +1,8 @@
 import {
+  ErrorCodes,
   JobCodes,
   Limits,
+  localisedErrorMessage,
   type JobActionResult,
   type JobDetail,
   type JobHistoryData,
@@ -152,9 +154,16 @@ export function createJobsService(deps: JobsDeps) {
     /**
      * Cancel, hold or release: each id must be one of the user's jobs (the snapshot, else the queue asked now) before
      * the scheduler is asked; others answer JOB_NOT_FOUND without a command run. Releasing starts work again, so it
-     * needs a usable account; cancelling and holding never do (a user can always stop spending).
+     * needs a usable account; cancelling and holding never do (a user can always stop spending). The not-found
+     * results are said in the language of `acceptLanguage` (the request's header); Slurm's own reasons are relayed as
+     * Slurm said them.
      */
-    async act(user: ServiceUser, action: JobSignal, jobIds: string[]): Promise<JobActionResult[]> {
+    async act(
+      user: ServiceUser,
+      action: JobSignal,
+      jobIds: string[],
+      acceptLanguage?: string,
+    ): Promise<JobActionResult[]> {
       const worker = workerOf(deps);
       if (action === 'release') checkUsable(await rightsNow(deps, user), deps.config.JOBS_CLUSTER_ID, now());
       const ids = [...new Set(jobIds)];
@@ -170,10 +179,14 @@ export function createJobsService(deps: JobsDeps) {
       // The new states show at once: these jobs are read again and kept as the user's latest actions.
       // (The view keeps only the user's own of what comes back: queue-view.ts `jobsOf`.)
       if (own.length > 0) await deps.view.noteOwn(user.cun, await deps.reader.readJobs(own).catch(() => []));
+      const notFound = localisedErrorMessage(
+        JobCodes.notFound,
+        ErrorCodes[JobCodes.notFound].en,
+        acceptLanguage,
+      );
       return ids.map((jobId) => {
         const r = byId.get(jobId);
-        if (!r)
-          return { jobId, ok: false, code: JobCodes.notFound, msg: 'The job does not exist or is not yours' };
+        if (!r) return { jobId, ok: false, code: JobCodes.notFound, msg: notFound.msg };
         if (r.ok) return { jobId, ok: true, code: '0', msg: 'success' };
         return { jobId, ok: false, code: codeOfActionFailure(r.reason), msg: r.reason };
       });

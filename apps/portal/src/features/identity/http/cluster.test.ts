@@ -153,11 +153,28 @@ describe.each(testDbTargets())('cluster and service calls on $name', (target: Te
       code: '612007',
       data: { clusterId: '11250', centerName: '合肥先进计算中心' },
     });
-    expect(disabled.json().msg).toMatch(/deactivated.*Hefei Advanced Computing Center.*reactivates/);
+    expect(disabled.json().msg).toBe(
+      'The account 王五课题组（合肥） is deactivated: this feature is unavailable in Hefei Advanced Computing Center until the sales manager reactivates it',
+    );
+    // Each language names the centre by its own name: the Chinese said 「Hefei Advanced Computing Center」.
+    const zh = { headers: { 'accept-language': 'zh-CN' } };
+    const disabledZh = await wangwu.get('/model-zoo/proxy/efile/info?clusterId=11250', zh);
+    expect(disabledZh.json()).toMatchObject({
+      code: '612007',
+      msg: '账户「王五课题组（合肥）」已停用：该功能在计算中心「合肥先进计算中心」暂不可用，需由销售经理重新启用',
+    });
 
     expect((await demo.get('/model-zoo/proxy/efile/info?clusterId=11252')).json().code).toBe('601009');
     const noService = await lisi.get('/model-zoo/proxy/efile/info?clusterId=11252');
-    expect(noService.json()).toMatchObject({ code: '1001', data: { kind: 'NoEnableService' } });
+    expect(noService.json()).toMatchObject({
+      code: '1001',
+      msg: 'No file service is enabled on Wuxi Center (disabled)',
+      data: { kind: 'NoEnableService' },
+    });
+    expect((await lisi.get('/model-zoo/proxy/efile/info?clusterId=11252', zh)).json()).toMatchObject({
+      code: '1001',
+      msg: '计算中心「无锡中心（停用）」没有启用的文件服务',
+    });
     expect((await admin.get('/model-zoo/proxy/efile/info')).json().code).toBe('601009');
   });
 

@@ -11,6 +11,7 @@ import {
   type EfileInfo,
   type ServiceEntry,
   type ServiceListParam,
+  type ServerText,
 } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { AccountRepository } from '../data/account.repository';
@@ -27,6 +28,17 @@ import {
 import { PortalText } from '../../../messages';
 
 const CLUSTER_ID = /^[A-Za-z0-9_-]{1,32}$/;
+
+/**
+ * A message that names a centre, each language with the centre's own name: the English one (the Chinese where it
+ * has none) in the English text, the Chinese one in the Chinese.
+ */
+function namingCentre(
+  centre: { centerName: string; centerNameEn: string },
+  text: (centreName: string) => ServerText,
+): ServerText {
+  return { en: text(centre.centerNameEn || centre.centerName).en, zh: text(centre.centerName).zh };
+}
 
 export interface ClusterServiceDeps {
   clusters: ClusterRepository;
@@ -216,20 +228,16 @@ export function createClusterService({ clusters, accounts, now }: ClusterService
         if (account && account.status !== 'Normal') {
           throw new AppError(
             PortalCodes.accountDisabled,
-            PortalText.accountDeactivated(account.name, cu.centerNameEn || cu.centerName),
+            namingCentre(cu, (centre) => PortalText.accountDeactivated(account.name, centre)),
             { data: { clusterId: cu.clusterId, accountId: account.account_id, centerName: cu.centerName } },
           );
         }
       }
       const urls = enabledUrls(cu.params.efileUrl);
       if (urls.length === 0) {
-        throw new AppError(
-          CommonCodes.unavailable,
-          PortalText.noFileServiceEnabled(cu.centerNameEn || cu.centerName),
-          {
-            data: { clusterId: cu.clusterId, kind: cu.params.efileUrl ? 'NoEnableService' : 'NoService' },
-          },
-        );
+        throw new AppError(CommonCodes.unavailable, namingCentre(cu, PortalText.noFileServiceEnabled), {
+          data: { clusterId: cu.clusterId, kind: cu.params.efileUrl ? 'NoEnableService' : 'NoService' },
+        });
       }
       return {
         clusterId: cu.clusterId,
