@@ -234,10 +234,26 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
       // put `%x` outputs outside the user's folders.
       [{ jobName: `x\n${B}\u001fRUNNING` }, '1004'],
       [{ jobName: '../../../tmp/escaped', output: '%x.out' }, '1004'],
+      // `..` as the whole name, in a folder of `%x`s: checked as the literal folder, written as `..` by Slurm.
+      [{ jobName: '..', output: '%x.out' }, '1004'],
+      [{ jobName: '.', output: 'x.out' }, '1004'],
+      [{ jobName: 'fine', output: '%x/%x/%x/%x/tmp/escaped-%j.out' }, '1004'],
+      [{ jobName: 'fine', error: `${h.home(A)}/%u/e.err` }, '1004'],
     ];
     for (const [over, code] of cases)
       expect((await submit(A, over)).code, JSON.stringify(over).slice(0, 80)).toBe(code);
     expect(fs.existsSync('/etc/jobt.out')).toBe(false);
+    const pattern = await call<null>(
+      A,
+      'POST',
+      '/job/submit.action',
+      bodyFor(A, { output: '%x/o.out' }),
+      'zh-CN',
+    );
+    expect(pattern.msg).toBe('Slurm 的 % 占位符（如 %x、%j）只能用在文件名中，不能用在目录中：%x/o.out');
+    // A history asked for a date past the year 9999: refused before sacct runs (it ran with NaN dates).
+    const far = await call<null>(A, 'GET', '/job/history.action?start=99999999999999999');
+    expect(far.code).toBe('1004');
   });
 
   it("answers Slurm's own refusals with a clear code, Slurm's reason, in the user's language", async () => {

@@ -27,6 +27,10 @@ export const JobsText = {
   }),
   notAFolder: (path: string) => ({ en: `Not a folder: ${path}`, zh: `不是文件夹：${path}` }),
   notAFile: (path: string) => ({ en: `Not a file: ${path}`, zh: `不是文件：${path}` }),
+  patternInFolder: (path: string) => ({
+    en: `Slurm's % patterns (such as %x, %j) may be used in the file's name only, not in its folder: ${path}`,
+    zh: `Slurm 的 % 占位符（如 %x、%j）只能用在文件名中，不能用在目录中：${path}`,
+  }),
   scriptRequired: {
     en: 'A script or a script path is required',
     zh: '缺少作业脚本或脚本路径',

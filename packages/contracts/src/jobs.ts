@@ -85,12 +85,13 @@ export const PartitionsResponse = Envelope(PartitionsData);
 // ---- submit -----------------------------------------------------------------------------------------------------
 const Count = (max: number) => Type.Integer({ minimum: 1, maximum: max });
 /**
- * A job's name: no control character and no `/`. Slurm keeps any bytes, and the name comes back in the scheduler's
- * text output (a newline in it made lines of its own, read as other jobs: found from outside, 2026-12-01) and in
- * file names through `%x` (`../../tmp/x` put the output outside the user's folders).
+ * A job's name: no control character, no `/`, not `.` or `..`. Slurm keeps any bytes, and the name comes back in the
+ * scheduler's text output (a newline in it made lines of its own, read as other jobs: found from outside,
+ * 2026-12-01) and in file names through `%x` (`../../tmp/x`, or `..` as a whole name, put the output outside the
+ * user's folders).
  */
 const JobName = (minLength: number) =>
-  Type.String({ minLength, maxLength: 128, pattern: '^[^\\u0000-\\u001f\\u007f/]*$' });
+  Type.String({ minLength, maxLength: 128, pattern: '^(?!\\.\\.?$)[^\\u0000-\\u001f\\u007f/]*$' });
 export const JobResources = Obj({
   account: Type.String({ minLength: 1, maxLength: 64 }),
   partition: Type.String({ minLength: 1, maxLength: 64 }),
@@ -182,8 +183,9 @@ export const JobListResponse = Envelope(JobListData);
 
 /** `GET /job/history.action`: finished jobs (sacct), ended between `start` and `end` (ms). */
 export const JobHistoryQuery = Obj({
-  start: Type.Optional(Type.Integer({ minimum: 0 })),
-  end: Type.Optional(Type.Integer({ minimum: 0 })),
+  // Up to the year 9999 (a date past it is no date sacct reads: it ran with NaN in its place).
+  start: Type.Optional(Type.Integer({ minimum: 0, maximum: 253_402_300_799_000 })),
+  end: Type.Optional(Type.Integer({ minimum: 0, maximum: 253_402_300_799_000 })),
   state: Type.Optional(Type.String({ maxLength: 32, pattern: '^[A-Z_]*$' })),
   account: Type.Optional(Type.String({ maxLength: 64 })),
   ...PageQuery.properties,

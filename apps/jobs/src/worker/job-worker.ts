@@ -101,6 +101,11 @@ export function createJobWorker(o: JobWorkerOptions): JobWorker {
   ): Promise<string | undefined> {
     if (!value) return undefined;
     const full = value.startsWith('/') ? value : path.posix.join(workDir, value);
+    // Slurm expands its patterns in the whole path after this check: a folder of `%x` with a job named `..` was
+    // checked as the literal folder `%x` and written as `..` (found from outside). In the name they stay harmless:
+    // no expansion holds a `/`, and the names `.` and `..` are refused.
+    if (path.posix.dirname(full).includes('%'))
+      throw new AppError(CommonCodes.invalidInput, JobsText.patternInFolder(value));
     const folder = await dir(scope, path.posix.dirname(full));
     return path.join(folder, path.posix.basename(full));
   }
