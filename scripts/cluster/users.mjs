@@ -12,6 +12,12 @@ export const DEMO_USERS = [
   { user: 'wangwu', account: 'acct-wangwu-hf' },
 ];
 export const HOME_ROOT = '/public/home';
+/**
+ * The group's shared folder the seed grants to demo-group's members: the group's, setgid, closed to others. Made
+ * by E-File on first use it was its first user's and 0755, so every account of the machine read what the group
+ * put there (found from outside, 2026-12-01).
+ */
+export const DEMO_SHARES = [{ path: '/public/share/demo-group', group: 'demo-group' }];
 
 const known = (user) => ok('getent', ['passwd', user]);
 const groupKnown = (group) => ok('getent', ['group', group]);
@@ -39,6 +45,11 @@ export function ensureUnixUsers(log) {
       user,
     ]);
     log(`user ${user}: created (home ${HOME_ROOT}/${user})`);
+  }
+  for (const { path, group } of DEMO_SHARES) {
+    fs.mkdirSync(path, { recursive: true });
+    run('chgrp', [group, path]);
+    fs.chmodSync(path, 0o2770);
   }
 }
 
