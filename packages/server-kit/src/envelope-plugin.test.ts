@@ -138,6 +138,18 @@ describe('envelope handlers', () => {
     expect(zh.headers['content-language']).toBe('zh-CN');
     expect((await ask('en-US')).json().msg).toBe("a plugin's own words");
   });
+  it('answers an address that is no valid URL with the envelope, in the language asked', async () => {
+    const a = app();
+    a.get('/user/:name', (req) => ok((req.params as { name: string }).name));
+    for (const [lang, msg] of [
+      ['zh-CN', '输入无效：地址无效（% 编码有误）'],
+      ['en-US', 'Invalid input: the address is not valid (a broken %-encoding)'],
+    ] as const) {
+      const res = await a.inject({ url: '/user/%zz', headers: { 'accept-language': lang } });
+      expect([res.statusCode, res.json()]).toEqual([400, { code: '1004', msg, data: null }]);
+    }
+  });
+
   it('hides unexpected errors behind "Server internal error."', async () => {
     const r = await app().inject({ method: 'GET', url: '/boom' });
     expect(r.statusCode).toBe(500);

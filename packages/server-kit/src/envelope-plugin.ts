@@ -92,6 +92,21 @@ function frameworkRefusal(
 }
 
 /**
+ * Fastify's refusals before routing (`frameworkErrors`: an address that is no valid URL, `/api/%zz`), which its error
+ * handler never sees: the envelope in the request's language, as every other refusal, instead of Fastify's own
+ * English shape.
+ */
+export function envelopeFrameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  if (err.code === 'FST_ERR_BAD_URL') {
+    const text = ServerKitText.badUrl;
+    void sendError(req, reply, 400, CommonCodes.invalidInput, text.en, null, text.zh);
+    return;
+  }
+  req.log.error({ err }, 'framework error');
+  void sendError(req, reply, 500, '500', ErrorCodes['500'].en, null);
+}
+
+/**
  * Installs the error and not-found handlers that turn everything into the envelope of DESIGN.md §6:
  * AppError → its code; schema validation → "1003" (missing field) or "1004" (bad value); body too large → "1011";
  * Fastify's other refusals of a body → "1004" in the request's language (`frameworkRefusal`); anything else → "500"

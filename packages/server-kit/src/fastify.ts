@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyServerOptions, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { installEnvelopeHandlers, type EnvelopeOptions } from './envelope-plugin';
+import { envelopeFrameworkErrors, installEnvelopeHandlers, type EnvelopeOptions } from './envelope-plugin';
 import { SECRET_HEADER_PATHS, redactUrl } from './redact';
 import { installSlowBodyGuard, type SlowBodyOptions } from './slow-body';
 
@@ -33,6 +33,7 @@ export function createServer(opts: ServerOptions = {}) {
     },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    frameworkErrors: envelopeFrameworkErrors,
     // Behind a proxy, one hop is trusted: the client's address is the one that proxy saw and appended to
     // X-Forwarded-For, never an entry the client wrote itself (with `true` Fastify took the leftmost, the client's
     // own words, which let anyone pick the address the login and share-code throttles count).

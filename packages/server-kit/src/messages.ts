@@ -23,7 +23,11 @@ export const ServerKitText = {
     zh: `令牌无效：有效期超过 ${hours} 小时的上限`,
   }),
 
-  // envelope-plugin.ts: Fastify's own refusals of a request's body, before any route runs.
+  // envelope-plugin.ts: Fastify's own refusals of a request's address or body, before any route runs.
+  badUrl: {
+    en: 'Invalid input: the address is not valid (a broken %-encoding)',
+    zh: '输入无效：地址无效（% 编码有误）',
+  },
   bodyNotJson: { en: 'Invalid input: the body is not valid JSON', zh: '输入无效：请求体不是有效的 JSON' },
   emptyJsonBody: {
     en: 'Invalid input: the content type is application/json but the body is empty',
