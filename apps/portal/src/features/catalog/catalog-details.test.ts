@@ -113,9 +113,11 @@ describe.each(testDbTargets())('catalogue details and download counts ($name)', 
     expect((await get(`/image-center/image/desc/path?id=${idOf(h, 'Qwen Chat')}`)).status).toBe(404);
   });
 
-  it('counts downloads, persists them and re-sorts by downloads at once', async () => {
+  it('counts downloads once per downloader a day, persists them and re-sorts by downloads at once', async () => {
     const qwen = idOf(h, 'Qwen Chat');
-    const first = await h.app.inject({ method: 'POST', url: `/model-zoo/model/count/${qwen}` });
+    const count = (remoteAddress: string) =>
+      h.app.inject({ method: 'POST', url: `/model-zoo/model/count/${qwen}`, remoteAddress });
+    const first = await count('10.0.0.1');
     expect(first.json()).toEqual({ code: '0', msg: 'success', data: { downloadCount: 11 } });
     // The spec's client may post a form; any content is accepted and ignored.
     const form = await h.app.inject({
@@ -123,13 +125,18 @@ describe.each(testDbTargets())('catalogue details and download counts ($name)', 
       url: `/model-zoo/model/count/${qwen}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'a=1',
+      remoteAddress: '10.0.0.2',
     });
     expect(form.json().data.downloadCount).toBe(12);
     const stored = await h.repo.findById('model', qwen);
     expect(Number(stored!.download_count)).toBe(12);
+    // The same downloader again, even 20 times at once, is not counted again (a loop pushed any model up).
+    const again = await Promise.all(Array.from({ length: 20 }, () => count('10.0.0.1')));
+    expect(again.map((r) => r.json<{ data: { downloadCount: number } }>().data.downloadCount)).toEqual(
+      Array(20).fill(12),
+    );
     // Push it past ResNet-50 (50) and check the downloads order follows without waiting for a version check.
-    for (let i = 0; i < 40; i++)
-      await h.app.inject({ method: 'POST', url: `/model-zoo/model/count/${qwen}` });
+    for (let i = 0; i < 40; i++) await count(`10.0.1.${i}`);
     const list = await h.app.inject({
       method: 'POST',
       url: '/model-zoo/model/list',

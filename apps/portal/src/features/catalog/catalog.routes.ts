@@ -1,6 +1,6 @@
 import { AppRoutes, CatalogFileRoutes, ImageRoutes, ModelRoutes } from '@hpc/contracts';
 import { addRoute, ok, type AppServer } from '@hpc/server-kit';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CatalogService } from './catalog.service';
 
 /**
@@ -41,7 +41,13 @@ export function imageRoutes(app: AppServer, service: CatalogService): void {
 }
 
 /** The model zoo's calls (spec §7 paths). */
-export function modelRoutes(app: AppServer, service: CatalogService): void {
+/** Who asks for a count: the logged-in user, else the address (`req.ip`, the proxy's view of it behind one). */
+export interface Downloads {
+  downloader: (req: FastifyRequest) => Promise<string>;
+  once: (key: string) => Promise<boolean>;
+}
+
+export function modelRoutes(app: AppServer, service: CatalogService, downloads: Downloads): void {
   addRoute(app, ModelRoutes.labels, async () => ok(await service.labelGroups('model')));
   addRoute(app, ModelRoutes.categories, async () => ok(await service.categories('model')));
   addRoute(app, ModelRoutes.list, async (req, reply) =>
@@ -49,7 +55,9 @@ export function modelRoutes(app: AppServer, service: CatalogService): void {
   );
   addRoute(app, ModelRoutes.fileView, async (req) => ok(await service.readMarkdown(req.query.filePath)));
   addRoute(app, ModelRoutes.detail, async (req) => ok(await service.modelDetail(req.params.id)));
-  addRoute(app, ModelRoutes.count, async (req) => ok(await service.countModelDownload(req.params.id)));
+  addRoute(app, ModelRoutes.count, async (req) =>
+    ok(await service.countModelDownload(req.params.id, await downloads.downloader(req), downloads.once)),
+  );
 }
 
 /** The application centre's calls, shaped like the model zoo's. */

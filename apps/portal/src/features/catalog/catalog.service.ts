@@ -176,8 +176,19 @@ export class CatalogService {
     };
   }
 
-  /** +1 download of a model, persisted; answers the new count. */
-  async countModelDownload(id: number): Promise<{ downloadCount: number }> {
+  /**
+   * +1 download of a model, persisted, once per downloader and model a day (`once`: true the first time it is asked
+   * for a key within a day); answers the count. The call is open to anyone (spec §7) and the catalogue sorts by it:
+   * counted each time, a loop pushed any model up the ranking (found from outside, 2026-12-01).
+   */
+  async countModelDownload(
+    id: number,
+    downloader: string,
+    once: (key: string) => Promise<boolean>,
+  ): Promise<{ downloadCount: number }> {
+    if (!(await once(`model-count:${id}:${downloader}`))) {
+      return { downloadCount: (await this.modelDetail(id)).downloadCount };
+    }
     const result = await this.repo.incrementDownloads('model', id);
     if (!result) throw new AppError(PortalCodes.notFound, PortalText.noModelWithId(id));
     this.stores.model.applyDownloadCount(id, result.downloadCount, result.countsVersion);

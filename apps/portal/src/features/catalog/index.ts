@@ -17,6 +17,8 @@ import { PortalText } from '../../messages';
 export { seedCatalog } from './catalog.seed';
 export { seedSyntheticCatalog } from './catalog-synthetic.seed';
 
+const DAY_MS = 24 * 3600 * 1000;
+
 /** Builds the catalogue service from the portal's dependencies (one index store per catalogue). */
 export function createCatalogService(deps: Pick<PortalDeps, 'db' | 'config'>): CatalogService {
   const repo = new CatalogRepository(deps.db);
@@ -76,7 +78,13 @@ export async function catalogFeature(app: AppServer, deps: PortalDeps): Promise<
     scope.addHook('preValidation', rejectScalarArrays);
     const s = scope as unknown as AppServer;
     imageRoutes(s, service);
-    modelRoutes(s, service);
+    modelRoutes(s, service, {
+      downloader: async (req) => {
+        const live = await http.current(req);
+        return live ? `u${live.user.id}` : `a${req.ip}`;
+      },
+      once: (key) => deps.kv.setIfAbsent(key, '1', DAY_MS),
+    });
     appRoutes(s, service);
     catalogFileRoutes(s, service);
     modelFileRoutes(s, files);
