@@ -84,3 +84,20 @@ export function checkOpened(fd: number, host: string): Promise<void> {
     }),
   );
 }
+
+/**
+ * The lstat of a selected item, taken from a descriptor of the item itself (O_PATH|O_NOFOLLOW: nothing is opened
+ * for reading, a FIFO does not block) checked to be `host`: a folder above it swapped for a link since the resolver
+ * saw it shows in the descriptor's real path ("1030") instead of handing over the stat of what the link leads to.
+ * Null when it is gone.
+ */
+export async function lstatChecked(host: string): Promise<Stats | null> {
+  const fh = await fs.open(host, O_PATH | constants.O_NOFOLLOW).catch(() => null);
+  if (!fh) return null;
+  try {
+    await checkOpened(fh.fd, host);
+    return await fh.stat();
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { constants, type Stats } from 'node:fs';
 import { AppError } from '@hpc/server-kit';
-import { anchor, atHost, checkOpened, DIR_FLAGS } from './anchored';
+import { anchor, atHost, checkOpened, DIR_FLAGS, lstatChecked } from './anchored';
 import { BLOCK } from './block-pool';
 import { errno } from './errno';
 import { fsError, openRegular } from './file-ops';
@@ -89,12 +89,17 @@ async function walk(
   }
 }
 
-/** Files and bytes under the given items (links count as one file of no bytes; never followed). */
+/**
+ * Files and bytes under the given items (links count as one file of no bytes; never followed). Each item is
+ * lstat'ed from a checked descriptor of its own (`lstatChecked`) and each selected folder opened and checked to be the item itself: by path,
+ * a folder above an item swapped for a link since the resolver's check counted the files and bytes beyond the link
+ * (another user's folder) into the progress the user sees. Such an item answers "1030"; one gone is not counted.
+ */
 export async function measure(hosts: string[]): Promise<{ files: number; bytes: number }> {
   let files = 0;
   let bytes = 0;
   for (const h of hosts) {
-    const st = await fs.lstat(h).catch(() => null);
+    const st = await lstatChecked(h);
     if (!st) continue;
     if (!st.isDirectory()) {
       files++;
@@ -103,6 +108,7 @@ export async function measure(hosts: string[]): Promise<{ files: number; bytes: 
     }
     const dir = await openDir(h);
     try {
+      await checkOpened(dir.fd, h);
       await walk(dir, async (_p, s) => {
         if (s.isDirectory()) return 'descend';
         files++;

@@ -1,13 +1,14 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { FileCodes } from '@hpc/contracts';
 import { AppError, isAppError } from '@hpc/server-kit';
 import { errno } from './errno';
 import { fsError, openForRead } from './file-ops';
 import { isInternalName } from './names';
-import { atFolder, atHost } from './anchored';
+import { atFolder, atHost, lstatChecked } from './anchored';
+import { atListedFolder } from './listing';
 import { entryStatOf, type EntryStat } from './small-store';
 import { EfileText } from '../messages';
 
@@ -82,13 +83,25 @@ export interface HeldFolder {
  * keeps it open until `release`: each small file then costs its own calls only, not an open, a check and a close
  * of its folder (which were about half of a small file's calls).
  */
-export function holdFolder(dirHost: string): Promise<HeldFolder> {
+export async function holdFolder(dirHost: string): Promise<HeldFolder> {
+  const { args, release } = await hold<[string]>((fn) => atFolder(dirHost, fn));
+  return { dir: args[0], release };
+}
+
+/**
+ * Keeps open what an `at…` helper (`atFolder`, `atListedFolder`) opens, until `release`: those close it as soon as
+ * their callback settles, and a batch, or a generator that yields between reads, cannot do its work inside one.
+ * Rejects with the helper's refusal when it opens nothing.
+ */
+function hold<A extends unknown[]>(
+  at: (fn: (...args: A) => Promise<void>) => Promise<void>,
+): Promise<{ args: A; release: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
     let free!: () => void;
     const released = new Promise<void>((r) => (free = r));
-    const held = atFolder(dirHost, async (dir) => {
+    const held = at(async (...args) => {
       resolve({
-        dir,
+        args,
         release: async () => {
           free();
           await held;
@@ -119,7 +132,7 @@ const statOnPool: StatMany = (hosts) =>
   Promise.all(hosts.map(async (h) => entryStatOf(await fs.lstat(h).catch(() => null))));
 
 /**
- * Walks the chosen items depth-first without holding a whole tree in memory: one open directory handle per level,
+ * Walks the chosen items depth-first without holding a whole tree in memory: one folder open at a time, its names
  * read in batches, a folder's own files before its sub-folders, each folder before what it holds. Links are listed
  * by lstat and skipped (a link could lead outside the user's roots); our own partial and temp files are skipped.
  * Yields paths relative to `baseHost`, in groups: a folder alone, then its files WALK_STATS_AT_ONCE at most.
@@ -128,13 +141,23 @@ const statOnPool: StatMany = (hosts) =>
  * threads, where they are synchronous calls one after another; through the thread pool (statOnPool), 10,000 files
  * took 230-410 ms to walk against 70 ms for the same calls made in one thread, the hand-offs being most of a
  * fast-transfer download's manifest (PERFORMANCE.md, "The thread pool, and the manifest").
+ *
+ * Nothing is looked at by path after the resolver's check: the item is lstat'ed through a checked descriptor of its
+ * own (`lstatChecked`), and every folder is read through its own descriptor (`atListedFolder`: opened O_DIRECTORY|O_NOFOLLOW,
+ * checked to be the real path the walk reached it by, its names read and lstat'ed as /proc/self/fd/<fd>/<name>;
+ * the store threads are threads of this process and share its descriptors). The walk used to lstat a folder by
+ * path and list it by path later: a user who swapped the folder for a link in between got it listed through the
+ * link, and the names and sizes beyond it (another user's folder, /etc) went into the download's manifest. A folder
+ * swapped for a link now answers "1030"; one swapped back and forth is read as the real folder or not at all.
  */
 export async function* walk(
   itemHost: string,
   baseHost: string,
   stat: StatMany = statOnPool,
 ): AsyncGenerator<WalkEntry[]> {
-  const st = await fs.lstat(itemHost).catch(mapError);
+  // From a descriptor of the item itself (O_PATH: no read right on its folder needed), checked to be where it was.
+  const st = await lstatChecked(itemHost).catch(mapError);
+  if (!st) throw new AppError(FileCodes.notFound);
   const rel = path.relative(baseHost, itemHost).split(path.sep).join('/');
   if (st.isFile()) {
     yield [{ rel, dir: false, size: st.size, mtime: st.mtimeMs }];
@@ -149,31 +172,43 @@ async function* walkFolder(
   mtime: number,
   stat: StatMany,
 ): AsyncGenerator<WalkEntry[]> {
+  // Yielded before the folder is opened, as it always was: a folder the user cannot read is listed, then refused.
   yield [{ rel, dir: true, size: 0, mtime }];
   const folders: { name: string; mtime: number }[] = [];
-  /** The files among `names`, in order; their folders kept for after the files. */
-  async function files(names: string[]): Promise<WalkEntry[]> {
-    const stats = names.length ? await stat(names.map((n) => path.join(host, n))) : [];
-    const out: WalkEntry[] = [];
-    for (let i = 0; i < names.length; i++) {
-      const s = stats[i];
-      if (s?.kind === 'file')
-        out.push({ rel: `${rel}/${names[i]}`, dir: false, size: s.size, mtime: s.mtime });
-      else if (s?.kind === 'dir') folders.push({ name: names[i]!, mtime: s.mtime });
+  // Held (not read inside atListedFolder's callback) so that its groups are yielded as they are read; released
+  // before its sub-folders are walked, so one folder is open at a time whatever the depth.
+  const held = await hold<[string, Stats]>((fn) => atListedFolder(host, fn)).catch(mapError);
+  const [dir] = held.args;
+  try {
+    /** The files among `names`, in order; their folders kept for after the files. */
+    const files = async (names: string[]): Promise<WalkEntry[]> => {
+      const stats = names.length ? await stat(names.map((n) => `${dir}/${n}`)) : [];
+      const out: WalkEntry[] = [];
+      for (let i = 0; i < names.length; i++) {
+        const s = stats[i];
+        if (s?.kind === 'file')
+          out.push({ rel: `${rel}/${names[i]}`, dir: false, size: s.size, mtime: s.mtime });
+        else if (s?.kind === 'dir') folders.push({ name: names[i]!, mtime: s.mtime });
+      }
+      return out;
+    };
+    let names: string[] = [];
+    // Streamed (256 entries a read), not one readdir: a folder of a million files is not held whole. Opened as
+    // /proc/self/fd/<fd>, it is the held folder itself, whatever its path leads to meanwhile.
+    const entries = await fs.opendir(dir, { bufferSize: 256 }).catch(mapError);
+    for await (const d of entries) {
+      if (isInternalName(d.name) || d.isSymbolicLink() || !(d.isDirectory() || d.isFile())) continue;
+      names.push(d.name);
+      if (names.length < WALK_STATS_AT_ONCE) continue;
+      const group = await files(names);
+      names = [];
+      if (group.length) yield group;
     }
-    return out;
+    const last = await files(names);
+    if (last.length) yield last;
+  } finally {
+    await held.release();
   }
-  let names: string[] = [];
-  const dir = await fs.opendir(host, { bufferSize: 256 }).catch(mapError);
-  for await (const d of dir) {
-    if (isInternalName(d.name) || d.isSymbolicLink() || !(d.isDirectory() || d.isFile())) continue;
-    names.push(d.name);
-    if (names.length < WALK_STATS_AT_ONCE) continue;
-    const group = await files(names);
-    names = [];
-    if (group.length) yield group;
-  }
-  const last = await files(names);
-  if (last.length) yield last;
+  // By the real path the walk reached it by: atListedFolder checks the folder opened there is that path.
   for (const f of folders) yield* walkFolder(path.join(host, f.name), `${rel}/${f.name}`, f.mtime, stat);
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import { AppError } from '@hpc/server-kit';
-import { checkOpened, followLink, O_PATH } from './anchored';
+import { checkOpened, followLink, lstatChecked } from './anchored';
 import { fsError, notRegular } from './file-ops';
 import { BLOCK, BlockWriter, takeBlock } from './block-pool';
 import { mapLimit } from './concurrency';
@@ -106,23 +106,6 @@ export async function collectEntries(
     stack.push(...entries);
   }
   return out;
-}
-
-/**
- * The lstat of a selected item, taken from a descriptor of the item itself (O_PATH|O_NOFOLLOW: nothing is opened
- * for reading, a FIFO does not block) checked to be `host`: a folder above it swapped for a link since the resolver
- * saw it shows in the descriptor's real path ("1030") instead of handing over the stat of what the link leads to.
- * Null when it is gone.
- */
-async function lstatChecked(host: string): Promise<Stats | null> {
-  const fh = await fs.open(host, O_PATH | constants.O_NOFOLLOW).catch(() => null);
-  if (!fh) return null;
-  try {
-    await checkOpened(fh.fd, host);
-    return await fh.stat();
-  } finally {
-    await fh.close();
-  }
 }
 
 /** Blocks being filled ahead of the one being sent, and blocks handed to the socket whose write is not done. */
