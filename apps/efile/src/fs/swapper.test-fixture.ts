@@ -39,3 +39,26 @@ export function startSwapper(dir: string, name: string, target: string, ids?: { 
     },
   };
 }
+
+/** The secret folder's names, and a size no file of the walked folder has: none may ever reach an answer. */
+export const SECRET_NAMES = ['vault', 'id_rsa', 'plans.txt', 'empty-secret'];
+export const SECRET_SIZE = 123_457;
+
+/**
+ * The walked folder `<dir>/scope/rt`: `files` files around `sub` (so that the walk takes a while), `sub` with files
+ * and a folder of its own; and the secret folder `<dir>/secret` beside it, outside the scope (SECRET_NAMES, a file
+ * of SECRET_SIZE bytes, an empty file, a sub-folder).
+ */
+export function makeRaceTree(dir: string, files: number): { rt: string; secret: string } {
+  const rt = path.join(dir, 'scope/rt');
+  fs.mkdirSync(path.join(rt, 'sub/mine'), { recursive: true });
+  for (let i = 0; i < files; i++) fs.writeFileSync(path.join(rt, `f${i}.txt`), 'x'.repeat(i));
+  fs.writeFileSync(path.join(rt, 'sub/notes.txt'), 'mine');
+  fs.writeFileSync(path.join(rt, 'sub/mine/a.txt'), 'a');
+  const secret = path.join(dir, 'secret');
+  fs.mkdirSync(path.join(secret, 'vault'), { recursive: true });
+  fs.writeFileSync(path.join(secret, 'vault/id_rsa'), 'key');
+  fs.writeFileSync(path.join(secret, 'plans.txt'), 'p'.repeat(SECRET_SIZE));
+  fs.writeFileSync(path.join(secret, 'empty-secret'), '');
+  return { rt, secret };
+}

@@ -3,13 +3,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '@hpc/server-kit/testing';
 import { StoreThreads } from './store-pool';
-import { startSwapper } from './swapper.test-fixture';
+import { makeRaceTree, SECRET_NAMES, SECRET_SIZE, startSwapper } from './swapper.test-fixture';
 import { walk, type StatMany, type WalkEntry } from './transfer-ops';
 
 const CALLS = Number(process.env.WALK_RACE_CALLS ?? 1000);
-/** The secret folder's names, and a size no file of the walked folder has: none may ever reach a manifest. */
-const SECRET_NAMES = ['vault', 'id_rsa', 'plans.txt', 'empty-secret'];
-const SECRET_SIZE = 123_457;
 
 const threads = new StoreThreads(2);
 afterAll(() => threads.close());
@@ -52,16 +49,7 @@ describe('download walk while a sub-folder is swapped for a link to a folder out
   it(`no name or size from the secret folder reaches any of ${CALLS} manifests`, async () => {
     // The walked folder: files around `sub` (more than one round of lstats, so the walk takes a while), `sub` with
     // files and a folder of its own; the secret folder beside it, outside the scope.
-    const rt = path.join(tmp.dir, 'scope/rt');
-    fs.mkdirSync(path.join(rt, 'sub/mine'), { recursive: true });
-    for (let i = 0; i < 100; i++) fs.writeFileSync(path.join(rt, `f${i}.txt`), 'x'.repeat(i));
-    fs.writeFileSync(path.join(rt, 'sub/notes.txt'), 'mine');
-    fs.writeFileSync(path.join(rt, 'sub/mine/a.txt'), 'a');
-    const secret = path.join(tmp.dir, 'secret');
-    fs.mkdirSync(path.join(secret, 'vault'), { recursive: true });
-    fs.writeFileSync(path.join(secret, 'vault/id_rsa'), 'key');
-    fs.writeFileSync(path.join(secret, 'plans.txt'), 'p'.repeat(SECRET_SIZE));
-    fs.writeFileSync(path.join(secret, 'empty-secret'), '');
+    const { rt, secret } = makeRaceTree(tmp.dir, 100);
     const base = path.dirname(rt);
 
     const leaks: string[] = [];

@@ -2,13 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '@hpc/server-kit/testing';
-import { startSwapper } from './swapper.test-fixture';
+import { makeRaceTree, SECRET_NAMES, SECRET_SIZE, startSwapper } from './swapper.test-fixture';
 import { collectEntries, zipArchive, type ZipEntry } from './zip-stream';
 
 const CALLS = Number(process.env.ZIP_RACE_CALLS ?? 1000);
-/** The secret folder's names, and a size no file of the zipped folder has: none may ever reach an archive. */
-const SECRET_NAMES = ['vault', 'id_rsa', 'plans.txt', 'empty-secret'];
-const SECRET_SIZE = 123_457;
 
 describe('zip walk while a sub-folder is swapped for a link to a folder outside', () => {
   const tmp = makeTempDir('efile-zip-race-');
@@ -59,16 +56,7 @@ describe('zip walk while a sub-folder is swapped for a link to a folder outside'
   it(`no entry name or size from the secret folder reaches any of ${CALLS} archives`, async () => {
     // The zipped folder: files around `sub` (so the walk's lstats of `rt` take a while and finish in any order),
     // `sub` with files and a folder of its own; the secret folder beside it, outside the scope.
-    const rt = path.join(tmp.dir, 'scope/rt');
-    fs.mkdirSync(path.join(rt, 'sub/mine'), { recursive: true });
-    for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(rt, `f${i}.txt`), 'x'.repeat(i));
-    fs.writeFileSync(path.join(rt, 'sub/notes.txt'), 'mine');
-    fs.writeFileSync(path.join(rt, 'sub/mine/a.txt'), 'a');
-    const secret = path.join(tmp.dir, 'secret');
-    fs.mkdirSync(path.join(secret, 'vault'), { recursive: true });
-    fs.writeFileSync(path.join(secret, 'vault/id_rsa'), 'key');
-    fs.writeFileSync(path.join(secret, 'plans.txt'), 'p'.repeat(SECRET_SIZE));
-    fs.writeFileSync(path.join(secret, 'empty-secret'), '');
+    const { rt, secret } = makeRaceTree(tmp.dir, 40);
     const scope = path.join(tmp.dir, 'scope');
     const inside = async (real: string) => real.startsWith(scope + '/');
 
