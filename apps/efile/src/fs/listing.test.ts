@@ -109,4 +109,22 @@ describe('a listing reads the folder the resolver saw (issue 25 §1.1)', () => {
     expect(byEntry).toEqual({ in: 'dir', out: 'link', pipe: 'file' });
     expect((await childFolders(dir, within, 10)).names).toEqual(['in']);
   });
+
+  it('says the kind of each entry as ls does: a FIFO is not shown as a file', async () => {
+    const dir = path.join(tmp.dir, 'kinds');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'f'), '', { mode: 0o640 });
+    fs.chmodSync(path.join(dir, 'f'), 0o640);
+    fs.mkdirSync(path.join(dir, 'd'), { mode: 0o750 });
+    fs.chmodSync(path.join(dir, 'd'), 0o2750);
+    execFileSync('mkfifo', ['-m', '600', path.join(dir, 'p')]);
+    fs.symlinkSync('f', path.join(dir, 'l'));
+    const { list } = await listDirectory(dir, '/k', byName, inside);
+    expect(Object.fromEntries(list.map((e) => [e.name, e.permission]))).toEqual({
+      d: 'drwxr-s---',
+      f: '-rw-r-----',
+      l: 'lrwxrwxrwx',
+      p: 'prw-------',
+    });
+  });
 });

@@ -223,7 +223,7 @@ export async function describeEntry(
     owner: userName(s.uid),
     group: groupName(s.gid),
     size: isDirectory ? 0 : type === 'link' ? l.size : s.size,
-    permission: permissionString(l.mode, isLink ? 'l' : isDirectory ? 'd' : '-'),
+    permission: permissionString(l.mode),
     mtime: Math.round(s.mtimeMs),
   };
 }

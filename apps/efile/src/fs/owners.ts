@@ -62,10 +62,23 @@ export const lookupUser = (name: string) => load().byName.get(name) ?? null;
 export const realUserName = (uid: number): string | null =>
   uid >= 1000 && uid !== 65534 ? (load().users.get(uid) ?? null) : null;
 
-/** `ls -l` style permission string. */
-export function permissionString(mode: number, kind: 'd' | 'l' | '-'): string {
+/** `ls -l`'s first letter for the file type bits of a mode (S_IFMT). */
+const KIND: Record<number, string> = {
+  0o040000: 'd',
+  0o120000: 'l',
+  0o010000: 'p',
+  0o140000: 's',
+  0o020000: 'c',
+  0o060000: 'b',
+};
+
+/**
+ * `ls -l` style permission string of an lstat's mode, its first letter the kind as `ls` says it: a FIFO or a
+ * socket among a user's files shows as `p…`/`s…`, not as a file (`-`) that would hang or fail when opened.
+ */
+export function permissionString(mode: number): string {
   const bits = 'rwxrwxrwx';
-  let s = kind;
+  let s = KIND[mode & 0o170000] ?? '-';
   for (let i = 0; i < 9; i++) s += mode & (1 << (8 - i)) ? bits[i] : '-';
   const arr = s.split('');
   if (mode & 0o4000) arr[3] = arr[3] === 'x' ? 's' : 'S';
