@@ -1,6 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CurrentUser, IssuedCredential, UserSession } from '@hpc/contracts';
+import {
+  LINUX_TOKEN_HEADER,
+  type CurrentUser,
+  type IssuedCredential,
+  type UserSession,
+} from '@hpc/contracts';
 import { makeTempDir } from '@hpc/server-kit/testing';
 import { Browser, PASSWORD, startDemo, type App } from './all-in-one.test-fixture';
 
@@ -130,7 +135,7 @@ describe('revocation reaches the cluster services at once (all-in-one)', () => {
   it('a day token and a Linux command are listed, revocable by their user only, and refused once revoked', async () => {
     const page = await new PageBrowser(app).login('wangwu');
     const day = await page.dayToken('/public/home/wangwu');
-    const cmd = dataOf<{ url: string }>(
+    const cmd = dataOf<{ url: string; token: string }>(
       await page.efile('GET', '/linuxUpload.action?path=/public/home/wangwu'),
     );
     const creds = dataOf<IssuedCredential[]>(await page.call('GET', '/api/user/credentials'));
@@ -141,8 +146,14 @@ describe('revocation reaches the cluster services at once (all-in-one)', () => {
     expect(linuxCred.detail).toBe('up /public/home/wangwu');
     expect(JSON.stringify(creds)).not.toContain(day);
 
+    // As the generated command sends it: the token in its header (LINUX_TOKEN_HEADER), not in the address.
     const put = (name: string) =>
-      app.inject({ method: 'PUT', url: new URL(cmd.url + name).pathname, payload: 'x' });
+      app.inject({
+        method: 'PUT',
+        url: new URL(cmd.url + name).pathname,
+        headers: { [LINUX_TOKEN_HEADER]: cmd.token },
+        payload: 'x',
+      });
     expect(codeOf(await page.efile('GET', '/list.action?path=/public/home/wangwu', day))).toBe('0');
     expect(codeOf(await put('before.txt'))).toBe('0');
 
