@@ -159,4 +159,35 @@ describe('the revocation store of one process without Redis, kept in a journal f
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('is rewritten only by the process that holds it; another (the admin CLI) appends and never rewrites', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'revocations-'));
+    try {
+      const file = path.join(dir, 'revocations.jsonl');
+      const portal = openRevocationStore(undefined, file);
+      const [sid1, sid2, sid3] = [u(), u(), u()];
+      await portal.store.endSessions([sid1]);
+      const inode = fs.statSync(file).ino;
+      // The CLI opens the same journal while the portal runs: a rewrite by it (read, write, rename) lost what the
+      // portal appended in between; now it does not rewrite at all.
+      const cli = openRevocationStore(undefined, file);
+      expect(fs.statSync(file).ino).toBe(inode);
+      await cli.store.endSessions([sid2]);
+      await portal.store.endSessions([sid3]);
+      await cli.close();
+      await portal.close();
+      const after = openRevocationStore(undefined, file);
+      for (const sid of [sid1, sid2, sid3])
+        expect(await after.store.revoked({ sub: u(), sid })).toBe('session');
+      await after.close();
+      expect(fs.existsSync(`${file}.lock`)).toBe(false);
+      // A lock left by a process that is gone is taken over (the journal is rewritten again).
+      fs.writeFileSync(`${file}.lock`, '999999999');
+      const next = openRevocationStore(undefined, file);
+      expect(fs.readFileSync(`${file}.lock`, 'utf8')).toBe(String(process.pid));
+      await next.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

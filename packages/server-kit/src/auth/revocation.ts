@@ -138,10 +138,44 @@ type JournalLine =
   | { o: 'mapDelete'; k: string; f: string };
 
 /**
+ * Takes the journal's lock (`<file>.lock`, holding this process's pid) when no other live process holds it: the one
+ * that holds it may rewrite the journal, the others only append. Without it, the admin CLI (which opens the portal's
+ * deps too) rewrote the file while the running portal appended: a logout written between the CLI's read and its
+ * rename was lost from the file. A lock left by a process that is gone is taken over.
+ */
+function takeJournalLock(file: string): (() => void) | null {
+  const lock = `${file}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
+      return () => {
+        if (fs.readFileSync(lock, 'utf8') === String(process.pid)) fs.rmSync(lock, { force: true });
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const pid = Number(fs.readFileSync(lock, 'utf8'));
+      if (Number.isInteger(pid) && pid > 0 && alive(pid)) return null;
+      fs.rmSync(lock, { force: true });
+    }
+  }
+  return null;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
  * A memory KV whose writes of the revocation store (`set`, `mapSet`, `mapDelete`) are also appended to `file` (JSON
  * lines, 0600: it names sessions and users) and played back into it at start, each with what is left of its time;
- * the file is then rewritten with what is still alive. Revocations are rare (a logout, a password change), so each
- * is written at once and synchronously: acknowledged means on disk.
+ * the process that holds the journal's lock then rewrites it with what is still alive (`takeJournalLock`).
+ * Revocations are rare (a logout, a password change), so each is written at once and synchronously: acknowledged
+ * means on disk, one line in one append.
  */
 function journaled(kv: KvStore, file: string): KvStore {
   const now = Date.now();
@@ -170,19 +204,22 @@ function journaled(kv: KvStore, file: string): KvStore {
     } else maps.get(l.k)?.fields.delete(l.f);
   }
   type Live = Exclude<JournalLine, { o: 'mapDelete' }>;
-  const alive: Live[] = [
+  const live: Live[] = [
     ...[...values].flatMap(([k, { v, exp }]) => (exp > now ? [{ o: 'set' as const, k, v, exp }] : [])),
     ...[...maps].flatMap(([k, m]) =>
       m.exp > now ? [...m.fields].map(([f, v]) => ({ o: 'mapSet' as const, k, f, v, exp: m.exp })) : [],
     ),
   ];
   const replay = Promise.all(
-    alive.map((l) => (l.o === 'set' ? kv.set(l.k, l.v, l.exp - now) : kv.mapSet(l.k, l.f, l.v, l.exp - now))),
+    live.map((l) => (l.o === 'set' ? kv.set(l.k, l.v, l.exp - now) : kv.mapSet(l.k, l.f, l.v, l.exp - now))),
   );
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, alive.map((l) => JSON.stringify(l) + '\n').join(''), { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  const unlock = takeJournalLock(file);
+  if (unlock) {
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, live.map((l) => JSON.stringify(l) + '\n').join(''), { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  }
   const append = (l: JournalLine) => fs.appendFileSync(file, JSON.stringify(l) + '\n', { mode: 0o600 });
   // What the revocation store does not write goes straight to the memory store (its methods, bound: it is a class).
   const pass = <K extends keyof KvStore>(k: K) =>
@@ -195,7 +232,10 @@ function journaled(kv: KvStore, file: string): KvStore {
     del: pass('del'),
     delIfEquals: pass('delIfEquals'),
     renewIfEquals: pass('renewIfEquals'),
-    close: pass('close'),
+    close: async () => {
+      unlock?.();
+      await kv.close();
+    },
     get: async (key) => (await replay, kv.get(key)),
     getMany: async (keys) => (await replay, kv.getMany(keys)),
     mapGetAll: async (key) => (await replay, kv.mapGetAll(key)),
