@@ -57,6 +57,10 @@ export const ClusterKitText = {
   danglingLink: { en: 'The link leads to nothing', zh: '链接指向的目标不存在' },
 
   // wire/
+  workerCallFailed: (what: string) => ({
+    en: `The operation failed on the cluster's file system (${what}); retry, or tell the centre if it goes on`,
+    zh: `集群文件系统上的操作失败（${what}），请重试；如持续出现请联系中心`,
+  }),
   workerGone: {
     en: 'The user worker stopped during the request; retry',
     zh: '用户工作进程在请求期间停止，请重试',

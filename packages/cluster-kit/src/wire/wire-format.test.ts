@@ -16,11 +16,20 @@ describe("a worker's JSON lines", () => {
 });
 
 describe('an error across the wire', () => {
-  it('keeps its Chinese, and a message without one stays English only', () => {
+  it("keeps its Chinese; the system's own error is said by its errno in both languages", () => {
     const across = (e: unknown) => JSON.parse(JSON.stringify(toWire(e))) as WireError;
     const back = fromWire(across(new AppError('1022', { en: 'Not a folder: /x', zh: '不是文件夹：/x' })));
     expect(back).toMatchObject({ code: '1022', message: 'Not a folder: /x', zh: '不是文件夹：/x' });
-    const plain = fromWire(across(new Error('EIO')));
-    expect(plain).toMatchObject({ code: '1001', message: 'EIO', zh: null });
+    // The system's own error: its errno only, in both languages, never its text with host paths.
+    const sys = Object.assign(
+      new Error("EISDIR: illegal operation on a directory, open '/proc/self/fd/23/sub'"),
+      {
+        code: 'EISDIR',
+      },
+    );
+    const plain = fromWire(across(sys));
+    expect(plain).toMatchObject({ code: '1001', zh: expect.stringContaining('（EISDIR）') });
+    expect(plain.message).toContain('(EISDIR)');
+    expect(JSON.stringify(across(sys))).not.toContain('/proc/');
   });
 });

@@ -19,10 +19,20 @@ export interface WireError {
   data?: unknown;
 }
 
-export const toWire = (e: unknown): WireError =>
-  isAppError(e)
-    ? { code: e.code, message: e.message, ...(e.zh ? { zh: e.zh } : {}), data: e.data }
-    : { code: CommonCodes.unavailable, message: e instanceof Error ? e.message : String(e) };
+/**
+ * An error as it crosses to the front end. One the worker did not expect (the system's own, e.g. `EISDIR` on a file
+ * swapped for a folder meanwhile) is said by its errno in both languages: its text names host paths
+ * (`/proc/self/fd/23/sub`) the user must not see; the whole of it goes to the worker's stderr, the service's log.
+ */
+export function toWire(e: unknown): WireError {
+  if (isAppError(e)) return { code: e.code, message: e.message, ...(e.zh ? { zh: e.zh } : {}), data: e.data };
+  const errno = (e as NodeJS.ErrnoException | null)?.code;
+  process.stderr.write(
+    JSON.stringify({ level: 50, msg: 'worker call failed', err: e instanceof Error ? e.stack : String(e) }) +
+      '\n',
+  );
+  return { code: CommonCodes.unavailable, ...wireText(ClusterKitText.workerCallFailed(errno ?? 'error')) };
+}
 
 export function fromWire(w: WireError): AppError {
   // Relayed as it came: with its Chinese when the worker's error had one, else English only.
