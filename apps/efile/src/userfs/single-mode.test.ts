@@ -45,7 +45,10 @@ describe.skipIf(!isRoot)('single mode: one identity decides writes and checks', 
     expect(fs.statSync(h.host(`${HOME}/batch-0`)).uid).toBe(0);
   });
 
-  it('warns at start when the home folder holds real users’ homes, not when only its own', () => {
+  it('warns at start when the home folder holds real users’ homes, not when only its own', async () => {
+    // Account names are cached and /etc/passwd looked at again at most once a second (owners.ts); test files share
+    // their worker (isolate: false), so another file may have filled the cache just before `secsm2` was made.
+    await new Promise((r) => setTimeout(r, 1100));
     const config = h.deps.config;
     expect(singleModeWarning(config, h.deps.resolver)).toBeNull();
     fs.mkdirSync(h.host('/public/home/secsm2'));
