@@ -57,6 +57,10 @@ export const ClusterKitText = {
   danglingLink: { en: 'The link leads to nothing', zh: '链接指向的目标不存在' },
 
   // wire/
+  bodyCut: {
+    en: 'The request body ended before its end: the upload was cut or too slow; retry',
+    zh: '请求体未传完：上传被中断或过慢，请重试',
+  },
   workerCallFailed: (what: string) => ({
     en: `The operation failed on the cluster's file system (${what}); retry, or tell the centre if it goes on`,
     zh: `集群文件系统上的操作失败（${what}），请重试；如持续出现请联系中心`,

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { execFileSync, fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -166,6 +167,34 @@ describe.skipIf(!isRoot)('user workers: the launcher, the worker host and the wi
     expect(await c.next()).toBe(43);
     await c.close();
     await expect(c.next()).rejects.toMatchObject({ code: '1001' });
+  });
+
+  it("an upload cut by its client ends that call only: the user's other transfers and the worker go on", async () => {
+    const s = scope('kitw1');
+    await kit.echo(s, 'up');
+    const pid = workers.running().get('kitw1');
+    // A steady upload of the same user, and meanwhile one whose client goes away after its first megabyte (a
+    // killed curl, or a body dropped as too slow): before, the cut was taken for the worker's death and every
+    // call of the user failed with it, the worker left running and no longer counted.
+    const steady = kit.sum(
+      s,
+      'steady',
+      (async function* () {
+        for (let i = 0; i < 40; i++) {
+          yield Buffer.alloc(65536, 1);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      })(),
+    );
+    const cut = new PassThrough();
+    const cutCall = kit.sum(s, 'cut', cut);
+    cut.write(Buffer.alloc(1024 * 1024, 2));
+    await new Promise((r) => setTimeout(r, 50));
+    cut.destroy(new Error('client went away'));
+    await expect(cutCall).rejects.toMatchObject({ code: '1004' });
+    expect(await steady).toMatchObject({ label: 'steady', bytes: 40 * 65536 });
+    expect(workers.running().get('kitw1')).toBe(pid);
+    expect(await kit.echo(s, 'still')).toEqual({ a: 'still', b: null });
   });
 
   it("a worker acts for its own user only, and answers only the table's calls", async () => {
