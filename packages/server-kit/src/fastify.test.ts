@@ -31,8 +31,15 @@ describe('the services’ HTTP server', () => {
   });
 
   /** A POST whose body comes `bytes` at a time every `everyMs`: resolves with how the connection ended. */
-  const trickle = (port: number, url: string, length: number, everyMs: number, bytes: number) =>
-    new Promise<'dropped' | 'answered'>((resolve) => {
+  const trickle = (
+    port: number,
+    url: string,
+    length: number,
+    everyMs: number,
+    bytes: number,
+    keepAlive = false,
+  ) =>
+    new Promise<'dropped' | 'answered' | 'ended'>((resolve) => {
       const s = net.connect(port, '127.0.0.1');
       let sent = 0;
       let answer = '';
@@ -46,11 +53,13 @@ describe('the services’ HTTP server', () => {
       s.on('error', () => undefined);
       s.on('close', () => {
         clearInterval(timer);
-        resolve(answer.startsWith('HTTP/1.1 200') ? 'answered' : 'dropped');
+        // 'ended': answered with a refusal, then the connection closed before the body was all sent.
+        const status = answer.slice(9, 12);
+        resolve(status === '200' ? 'answered' : status && sent < length ? 'ended' : 'dropped');
       });
       s.write(
         `POST ${url} HTTP/1.1\r\nhost: x\r\ncontent-type: application/octet-stream\r\n` +
-          `content-length: ${length}\r\nconnection: close\r\n\r\n`,
+          `content-length: ${length}\r\n${keepAlive ? '' : 'connection: close\r\n'}\r\n`,
       );
     });
 
@@ -63,6 +72,8 @@ describe('the services’ HTTP server', () => {
       return n;
     };
     app.post('/read', async (req) => ({ n: await readAll(req.raw) }));
+    // Refused before its body is read: the rest of the body is read to be thrown away, at whatever pace.
+    app.post('/refuse', async (_req, reply) => reply.status(401).send({ code: '401' }));
     // The handler waits (a lock, a disk) before it reads: the client's bytes wait in the buffers, not its fault.
     app.post('/late', async (req) => {
       await new Promise((r) => setTimeout(r, 700));
@@ -70,11 +81,18 @@ describe('the services’ HTTP server', () => {
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as net.AddressInfo;
-    const [slow, steady, late] = await Promise.all([
+    const [slow, steady, late, refused] = await Promise.all([
       trickle(port, '/read', 1000, 100, 1),
       trickle(port, '/read', 40_000, 20, 1000),
       trickle(port, '/late', 4_000_000, 5, 200_000),
+      // Fast enough for the rate (100 bytes per 10 ms), but far too long: 40 s at that pace.
+      trickle(port, '/refuse', 400_000, 10, 100, true),
     ]);
-    expect({ slow, steady, late }).toEqual({ slow: 'dropped', steady: 'answered', late: 'answered' });
+    expect({ slow, steady, late, refused }).toEqual({
+      slow: 'dropped',
+      steady: 'answered',
+      late: 'answered',
+      refused: 'ended',
+    });
   });
 });

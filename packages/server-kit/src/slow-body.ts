@@ -19,7 +19,7 @@ export const SLOW_BODY: SlowBodyOptions = { windowMs: 30_000, minBytes: 1024 };
  * client.
  */
 export function installSlowBodyGuard(app: FastifyInstance, o: SlowBodyOptions = SLOW_BODY): void {
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     const raw = req.raw;
     const hasBody =
       Number(raw.headers['content-length'] ?? 0) > 0 || raw.headers['transfer-encoding'] !== undefined;
@@ -28,6 +28,13 @@ export function installSlowBodyGuard(app: FastifyInstance, o: SlowBodyOptions = 
     let seen = socket.bytesRead;
     const timer = setInterval(() => {
       if (raw.complete || socket.destroyed) return clearInterval(timer);
+      // Answered already (a refusal before the body was read): Node goes on reading the rest to throw it away, and
+      // a client trickling 1 KiB per window kept the connection for days. One window after the answer, it ends.
+      if (reply.raw.writableFinished) {
+        clearInterval(timer);
+        socket.destroy();
+        return;
+      }
       const now = socket.bytesRead;
       const serverWaiting = raw.readableLength === 0 && socket.readableLength === 0;
       if (serverWaiting && now - seen < o.minBytes) {
