@@ -190,7 +190,7 @@ describe('E-File transfers in the browser', () => {
     const down = await copied(2);
     // The token only in the here-document curl reads its config from: never an argument `ps` would show.
     expect(down).toMatch(
-      /^curl -fS -K \/dev\/fd\/3 -o 'linux-in\.zip' 'http:\/\/127\.0\.0\.1:\d+\/efile\/11250\/linux\/get' 3<<'HPC_TOKEN'\nheader = "x-linux-token: [\w-]+"\nHPC_TOKEN$/,
+      /^curl -fS -K \/dev\/fd\/3 -o 'linux-in\.zip' 'http:\/\/127\.0\.0\.1:\d+\/efile\/11250\/linux\/get' 3<<'HPC_TOKEN'\nheader = "x-linux-token: [\w-]+"\nheader = "accept-language: zh-CN"\nHPC_TOKEN$/,
     );
     const dl = fs.mkdtempSync(path.join(env.work, 'dl-'));
     bash(down.replace(/^curl /, '/usr/bin/curl -s '), dl);
@@ -223,9 +223,10 @@ describe('E-File transfers in the browser', () => {
       env: { ...process.env, PATH: '/usr/bin:/bin' },
       encoding: 'utf8',
     });
-    // The command still fails (a script can tell), and the user reads why, not only "curl: (22) … 409".
+    // The command still fails (a script can tell), and the user reads why, not only "curl: (22) … 409", in the
+    // language of the page that made the command.
     expect(run.status).not.toBe(0);
-    expect(`${run.stdout}${run.stderr}`).toContain('A file with the same name exists');
+    expect(`${run.stdout}${run.stderr}`).toContain('已存在同名文件');
     expect(fs.readFileSync(hostOf(HOME_DIR, 'linux-dup', 'same.txt'), 'utf8')).toBe('already here');
     await ctx.close();
   });

@@ -49,5 +49,7 @@ export const SECRET_HEADER_PATHS = [
   'req.headers.cookie',
   'req.headers["x-csrf-token"]',
   'req.headers["x-request-token"]',
+  // The Linux commands' scoped token (contracts' LINUX_TOKEN_HEADER).
+  'req.headers["x-linux-token"]',
   'res.headers["set-cookie"]',
 ];

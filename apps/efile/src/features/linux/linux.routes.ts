@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { CommonCodes, LINUX_TOKEN_HEADER, LinuxRoutes } from '@hpc/contracts';
+import { CommonCodes, LINUX_TOKEN_HEADER, LinuxRoutes, preferredMessageLanguage } from '@hpc/contracts';
 import { AppError, addRoute, ok } from '@hpc/server-kit';
 import { EfileText } from '../../messages';
 import type { EfileApp, EfileContext } from '../../http/context';
@@ -21,12 +21,13 @@ export function linuxRoutes(
       '';
     return `${req.protocol}://${req.host}${prefix}`;
   };
+  const langOf = (req: FastifyRequest) => preferredMessageLanguage(req.headers['accept-language']);
   addRoute(app, LinuxRoutes.uploadCommands, async (req) =>
-    ok(await linux.uploadCommands(auth.user(req), req.query.path, baseOf(req))),
+    ok(await linux.uploadCommands(auth.user(req), req.query.path, baseOf(req), langOf(req))),
   );
   addRoute(app, LinuxRoutes.downloadCommands, async (req) => {
     const paths = req.body.paths ?? (req.body.path ? [req.body.path] : []);
-    return ok(await linux.downloadCommands(auth.user(req), paths, baseOf(req)));
+    return ok(await linux.downloadCommands(auth.user(req), paths, baseOf(req), langOf(req)));
   });
   addRoute(app, LinuxRoutes.userToken, async (req) =>
     ok(await linux.userToken(auth.user(req), req.body.path)),

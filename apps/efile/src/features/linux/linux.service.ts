@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { CommonCodes, FileCodes, LINUX_TOKEN_HEADER } from '@hpc/contracts';
+import { CommonCodes, FileCodes, LINUX_TOKEN_HEADER, type MessageLanguage } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
@@ -19,11 +19,10 @@ export type Direction = 'up' | 'down' | 'both';
  * process listing while the transfer runs, and any local account could take it for the rest of the day (found
  * from outside, 2026-12-01); a here-document is the shell's own (a pipe, or a 0600 temp file), never an argument.
  */
-function tokenConfig(token: string): { option: string; doc: string } {
-  return {
-    option: '-K /dev/fd/3',
-    doc: `3<<'HPC_TOKEN'\nheader = "${LINUX_TOKEN_HEADER}: ${token}"\nHPC_TOKEN`,
-  };
+function tokenConfig(token: string, lang: MessageLanguage): { option: string; doc: string } {
+  // The user's language goes along, so that a refusal (same name, expired) is said in it, as on the page.
+  const headers = [`header = "${LINUX_TOKEN_HEADER}: ${token}"`, `header = "accept-language: ${lang}"`];
+  return { option: '-K /dev/fd/3', doc: `3<<'HPC_TOKEN'\n${headers.join('\n')}\nHPC_TOKEN` };
 }
 const hash = (t: string) => crypto.createHash('sha256').update(t).digest('hex');
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -101,13 +100,13 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
 
   return {
     verify,
-    async uploadCommands(user: EfileUser, p: string | undefined, base: string) {
+    async uploadCommands(user: EfileUser, p: string | undefined, base: string, lang: MessageLanguage) {
       if (!p || !p.trim()) throw new AppError(CommonCodes.incompleteParams, EfileText.uploadPathRequired);
       const dir = await userfs.resolve(user, p);
       if (!dir.stat?.isDir) throw new AppError(FileCodes.notAFolder);
       const { token, expiresAt } = await issue(user, 'up', [dir.clusterPath]);
       const url = `${base}/linux/put/`;
-      const config = tokenConfig(token);
+      const config = tokenConfig(token, lang);
       return {
         token,
         expiresAt,
@@ -126,7 +125,7 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
         ],
       };
     },
-    async downloadCommands(user: EfileUser, paths: string[], base: string) {
+    async downloadCommands(user: EfileUser, paths: string[], base: string, lang: MessageLanguage) {
       if (paths.length === 0)
         throw new AppError(CommonCodes.incompleteParams, EfileText.chooseFilesToDownload);
       const items = [];
@@ -139,7 +138,7 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
       const url = `${base}/linux/get`;
       const single = items.length === 1 && !!items[0]!.stat?.isFile;
       const out = single ? items[0]!.name : `${items.length === 1 ? items[0]!.name : 'download'}.zip`;
-      const config = tokenConfig(token);
+      const config = tokenConfig(token, lang);
       return {
         token,
         expiresAt,

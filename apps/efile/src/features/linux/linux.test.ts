@@ -138,6 +138,23 @@ describe('Linux commands with the real curl', () => {
     for (const token of [up.data.token, down.data.token]) expect(argv).not.toContain(token);
   });
 
+  it('says a refusal in the language of the page that made the command', async () => {
+    const file = path.join(h.dir, 'lang-test.txt');
+    fs.writeFileSync(file, 'first');
+    for (const [lang, text] of [
+      ['zh-CN', '已存在同名文件'],
+      ['en-US', 'A file with the same name exists'],
+    ] as const) {
+      const up = await commands('/linuxUpload.action?path=/public/home/demo', {
+        headers: { 'accept-language': lang },
+      });
+      const cmd = up.data.commands.find((c) => c.kind === 'file')!.command.replace('FILE', `'${file}'`);
+      if (lang === 'zh-CN') expect((await sh(cmd, h.dir)).status).toBe(0);
+      const again = await sh(cmd, h.dir);
+      expect([again.status, again.stdout]).toEqual([22, expect.stringContaining(text)]);
+    }
+  });
+
   it('hands out a user token for a folder that uploads into it and downloads from it, today only; not outside', async () => {
     const ask = async (p: string) =>
       (await (
