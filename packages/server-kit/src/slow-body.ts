@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
 export interface SlowBodyOptions {
@@ -21,6 +22,9 @@ export const SLOW_BODY: SlowBodyOptions = { windowMs: 30_000, minBytes: 1024 };
 export function installSlowBodyGuard(app: FastifyInstance, o: SlowBodyOptions = SLOW_BODY): void {
   app.addHook('onRequest', async (req, reply) => {
     const raw = req.raw;
+    // A real connection only: an injected request (tests, the all-in-one's own calls) has no socket to drop, and
+    // its stand-in never says the body is complete.
+    if (!(raw.socket instanceof net.Socket)) return;
     const hasBody =
       Number(raw.headers['content-length'] ?? 0) > 0 || raw.headers['transfer-encoding'] !== undefined;
     if (!hasBody || raw.complete) return;
