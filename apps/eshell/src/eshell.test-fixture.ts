@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { afterAll, beforeAll } from 'vitest';
 import type { OwnerRightsLookup } from '@hpc/cluster-kit';
 import { ESHELL_WS_PATH, type ShellServerMessage } from '@hpc/contracts';
 import { createRevocationStore, createKv, signClusterToken, type KvStore } from '@hpc/server-kit';
@@ -192,6 +193,32 @@ export async function eshellHarness(o: HarnessOptions) {
       if (!o.sameServiceAs) await openKv.close();
     },
   };
+}
+
+/**
+ * A shell service for what is refused before any node (tickets, sockets): a CA of its own, one node nobody answers
+ * (no sshd needed), demo's home. Call in a `describe`: it starts before the tests and is closed after them.
+ */
+export function useNodelessEshell(prefix: string, o: Partial<HarnessOptions> = {}) {
+  let dir = '';
+  let h: Awaited<ReturnType<typeof eshellHarness>> | undefined;
+  beforeAll(async () => {
+    dir = tmpDir(prefix);
+    const caKey = path.join(dir, 'ca');
+    makeKey(caKey);
+    h = await eshellHarness({
+      dir,
+      caKey,
+      nodes: [{ address: '127.0.0.1:1', hostKey: makeKey(path.join(dir, 'host')) }],
+      homes: { demo: '/public/home/demo' },
+      ...o,
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await h?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return () => h!;
 }
 
 /** The page's side of the socket, for tests: collects output and control messages, waits for text. */

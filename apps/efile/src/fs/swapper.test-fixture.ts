@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { expect } from 'vitest';
 
 /**
  * A hostile user's swapper (issue 25 §1.1), a process of its own: in `dir`, the folder `name` and a link
@@ -61,4 +62,38 @@ export function makeRaceTree(dir: string, files: number): { rt: string; secret: 
   fs.writeFileSync(path.join(secret, 'plans.txt'), 'p'.repeat(SECRET_SIZE));
   fs.writeFileSync(path.join(secret, 'empty-secret'), '');
   return { rt, secret };
+}
+
+/** What a race's calls saw: leaked items, how many calls leaked, each outcome's count, calls that saw the real `sub`. */
+export interface RaceTally {
+  leaks: string[];
+  leaky: number;
+  codes: Map<string, number>;
+  ownSeen: number;
+}
+
+/**
+ * Runs `calls` calls, four at once (`four`), while the swapper of `dir`/`sub` ↔ a link to `secret` runs, then
+ * checks that nothing leaked and that the race was on (the swapper ran, and calls still saw the real `sub`).
+ */
+export async function expectNoLeakWhileSwapping(
+  dir: string,
+  secret: string,
+  calls: number,
+  four: () => Promise<unknown>,
+  t: RaceTally,
+): Promise<void> {
+  const swapper = startSwapper(dir, 'sub', secret);
+  try {
+    // Let the swapper start before the first call.
+    while (swapper.rounds() === 0) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < calls; i += 4) await four();
+  } finally {
+    await swapper.stop();
+  }
+  const summary = `${t.leaky} of ${calls} walks leaked; outcomes ${JSON.stringify(Object.fromEntries(t.codes))}`;
+  expect([...new Set(t.leaks)], summary).toEqual([]);
+  expect(swapper.rounds()).toBeGreaterThan(0);
+  expect(t.ownSeen, summary).toBeGreaterThan(0);
+  console.log(summary);
 }

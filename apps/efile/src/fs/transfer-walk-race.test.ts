@@ -3,7 +3,13 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '@hpc/server-kit/testing';
 import { StoreThreads } from './store-pool';
-import { makeRaceTree, SECRET_NAMES, SECRET_SIZE, startSwapper } from './swapper.test-fixture';
+import {
+  makeRaceTree,
+  SECRET_NAMES,
+  SECRET_SIZE,
+  expectNoLeakWhileSwapping,
+  type RaceTally,
+} from './swapper.test-fixture';
 import { walk, type StatMany, type WalkEntry } from './transfer-ops';
 
 const CALLS = Number(process.env.WALK_RACE_CALLS ?? 1000);
@@ -52,10 +58,7 @@ describe('download walk while a sub-folder is swapped for a link to a folder out
     const { rt, secret } = makeRaceTree(tmp.dir, 100);
     const base = path.dirname(rt);
 
-    const leaks: string[] = [];
-    const codes = new Map<string, number>();
-    let leaky = 0;
-    let ownSeen = 0;
+    const t: RaceTally = { leaks: [], leaky: 0, codes: new Map(), ownSeen: 0 };
     const isSecret = (e: WalkEntry) =>
       e.size === SECRET_SIZE || e.rel.split('/').some((part) => SECRET_NAMES.includes(part));
     const one = async (stat?: StatMany) => {
@@ -63,31 +66,23 @@ describe('download walk while a sub-folder is swapped for a link to a folder out
       const entries: WalkEntry[] = [];
       try {
         for await (const g of walk(rt, base, stat)) entries.push(...g);
-        codes.set('ok', (codes.get('ok') ?? 0) + 1);
+        t.codes.set('ok', (t.codes.get('ok') ?? 0) + 1);
       } catch (e) {
         const code = (e as { code?: string }).code ?? String(e);
-        codes.set(code, (codes.get(code) ?? 0) + 1);
+        t.codes.set(code, (t.codes.get(code) ?? 0) + 1);
       }
       const bad = entries.filter(isSecret);
-      if (bad.length) leaky++;
-      for (const e of bad) leaks.push(`${e.rel} (${e.size} B)`);
-      if (entries.some((e) => e.rel === 'rt/sub/mine/a.txt')) ownSeen++;
+      if (bad.length) t.leaky++;
+      for (const e of bad) t.leaks.push(`${e.rel} (${e.size} B)`);
+      if (entries.some((e) => e.rel === 'rt/sub/mine/a.txt')) t.ownSeen++;
     };
 
-    const swapper = startSwapper(rt, 'sub', secret);
-    try {
-      // Let the swapper start before the first walk.
-      while (swapper.rounds() === 0) await new Promise((r) => setTimeout(r, 5));
-      for (let i = 0; i < CALLS; i += 4)
-        await Promise.all([one(STATS[0]), one(STATS[0]), one(STATS[1]), one(STATS[1])]);
-    } finally {
-      await swapper.stop();
-    }
-    const summary = `${leaky} of ${CALLS} walks leaked; outcomes ${JSON.stringify(Object.fromEntries(codes))}`;
-    expect([...new Set(leaks)], summary).toEqual([]);
-    // The race was on: the swapper ran, and walks still listed the real `sub`.
-    expect(swapper.rounds()).toBeGreaterThan(0);
-    expect(ownSeen, summary).toBeGreaterThan(0);
-    console.log(summary);
+    await expectNoLeakWhileSwapping(
+      rt,
+      secret,
+      CALLS,
+      () => Promise.all([one(STATS[0]), one(STATS[0]), one(STATS[1]), one(STATS[1])]),
+      t,
+    );
   }, 120_000);
 });

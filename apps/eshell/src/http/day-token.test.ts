@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EshellRoutes, FASTRANS_TOKEN_USE, type ClusterTokenClaims, type OwnerRights } from '@hpc/contracts';
 import { signTestToken } from '@hpc/server-kit/testing';
-import { CLUSTER, eshellHarness, makeKey, tmpDir } from '../eshell.test-fixture';
+import { CLUSTER, useNodelessEshell } from '../eshell.test-fixture';
 
 /**
  * The fast-transfer client's day token (`use: "fastrans"`, no session, up to 24 h) reaches the home through efile
@@ -18,39 +16,28 @@ describe('E-Shell and the day token', () => {
     st: 'Normal',
     exp_acct: null,
   };
-  let dir: string;
-  let h: Awaited<ReturnType<typeof eshellHarness>>;
-
-  beforeAll(async () => {
-    dir = tmpDir('eshell-day-token-');
-    const caKey = path.join(dir, 'ca');
-    makeKey(caKey);
-    h = await eshellHarness({
-      dir,
-      caKey,
-      nodes: [{ address: '127.0.0.1:1', hostKey: makeKey(path.join(dir, 'host')) }],
-      homes: { demo: rights.home },
-      // The portal knows the user: the day token's rights of the moment would be granted.
-      ownerRights: async (sub) => (sub === '100' ? rights : null),
-    });
-  }, 30_000);
-  afterAll(async () => {
-    await h?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  // The portal knows the user: the day token's rights of the moment would be granted.
+  const harness = useNodelessEshell('eshell-day-token-', {
+    homes: { demo: rights.home },
+    ownerRights: async (sub) => (sub === '100' ? rights : null),
   });
 
   const token = (claims: Partial<ClusterTokenClaims>) =>
-    signTestToken(h.keys.privateKey, { aud: CLUSTER, sub: '100', home: rights.home, ...claims });
+    signTestToken(harness().keys.privateKey, { aud: CLUSTER, sub: '100', home: rights.home, ...claims });
 
   it('refuses a terminal ticket on a day token with "1406"; a session token of the same user gets one', async () => {
-    const session = await h.ticket(await token({ sid: 's-demo' }), {});
+    const session = await harness().ticket(await token({ sid: 's-demo' }), {});
     expect(session.code).toBe('0');
     expect(session.data.ticket).toBeTruthy();
-    const day = await h.ticket(await token({ use: FASTRANS_TOKEN_USE }), {});
+    const day = await harness().ticket(await token({ use: FASTRANS_TOKEN_USE }), {});
     expect(day.code).toBe('1406');
     expect(day.data ?? null).toBeNull();
     // Nor may it list the user's shells.
-    const list = await h.call(await token({ use: FASTRANS_TOKEN_USE }), 'GET', EshellRoutes.sessions.path);
+    const list = await harness().call(
+      await token({ use: FASTRANS_TOKEN_USE }),
+      'GET',
+      EshellRoutes.sessions.path,
+    );
     expect(list.code).toBe('1406');
   });
 });

@@ -1,9 +1,7 @@
-import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ESHELL_WS_PATH } from '@hpc/contracts';
-import { eshellHarness, makeKey, tmpDir } from '../eshell.test-fixture';
+import { useNodelessEshell } from '../eshell.test-fixture';
 
 /**
  * A refused upgrade (another origin, an unknown path) must let its socket go once the answer is out: upgraded
@@ -11,34 +9,17 @@ import { eshellHarness, makeKey, tmpDir } from '../eshell.test-fixture';
  * process per connection (a reviewer held 300 of them for minutes; the all-in-one's limit is a few thousand).
  */
 describe("E-Shell's refused upgrades", () => {
-  let dir: string;
-  let h: Awaited<ReturnType<typeof eshellHarness>>;
-
-  beforeAll(async () => {
-    dir = tmpDir('eshell-refusal-');
-    const caKey = path.join(dir, 'ca');
-    makeKey(caKey);
-    h = await eshellHarness({
-      dir,
-      caKey,
-      nodes: [{ address: '127.0.0.1:1', hostKey: makeKey(path.join(dir, 'host')) }],
-      homes: { demo: '/public/home/demo' },
-    });
-  }, 30_000);
-  afterAll(async () => {
-    await h?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const harness = useNodelessEshell('eshell-refusal-');
 
   const connections = () =>
     new Promise<number>((resolve, reject) =>
-      h.app.server.getConnections((e, n) => (e ? reject(e) : resolve(n))),
+      harness().app.server.getConnections((e, n) => (e ? reject(e) : resolve(n))),
     );
 
   /** Asks for an upgrade, reads the refusal, and never closes its own side. */
   const refusedClient = (url: string, origin: string) =>
     new Promise<{ socket: net.Socket; answer: string }>((resolve, reject) => {
-      const { port } = new URL(h.base);
+      const { port } = new URL(harness().base);
       const socket = net.connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
       let answer = '';
       socket.on('error', reject);
@@ -56,7 +37,7 @@ describe("E-Shell's refused upgrades", () => {
     const before = await connections();
     const held = await Promise.all([
       ...Array.from({ length: 5 }, () => refusedClient(ESHELL_WS_PATH, 'https://evil.example.org')),
-      ...Array.from({ length: 5 }, () => refusedClient('/no-such-socket', h.base)),
+      ...Array.from({ length: 5 }, () => refusedClient('/no-such-socket', harness().base)),
     ]);
     expect(held.map((c) => c.answer.split('\r\n')[0])).toEqual([
       ...Array(5).fill('HTTP/1.1 403 Forbidden'),
