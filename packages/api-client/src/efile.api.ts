@@ -2,6 +2,7 @@ import {
   DownloadRoutes,
   FileRoutes,
   Limits,
+  LINUX_TOKEN_HEADER,
   LinuxRoutes,
   OperationRoutes,
   PreviewRoutes,
@@ -127,9 +128,14 @@ export function efileApi(client: ApiClient, clusterId: string) {
      */
     linuxTar: (token: string, body: Bytes, overwrite: boolean, signal?: AbortSignal) =>
       client.request(
-        LinuxRoutes.tar,
-        { params: { token }, query: { overwrite }, body },
-        { signal, timeoutMs: 0, headers: { 'content-type': 'application/octet-stream' } },
+        LinuxRoutes.putTar,
+        { query: { overwrite }, body },
+        {
+          signal,
+          timeoutMs: 0,
+          // The scoped token goes in a header, never in the URL (access logs and proxies keep URLs).
+          headers: { 'content-type': 'application/octet-stream', [LINUX_TOKEN_HEADER]: token },
+        },
       ),
 
     /** URL of one file or folder (zip) for the browser to download. */

@@ -4,10 +4,8 @@ import {
   LinuxCommandResponse,
   LinuxDownloadBody,
   LinuxNameParams,
-  LinuxPutParams,
   LinuxPutQuery,
   LinuxPutResponse,
-  LinuxTokenParams,
   LinuxUploadQuery,
   ListResponse,
   PathQuery,
@@ -34,9 +32,9 @@ import { defineRoute } from './route';
 
 /**
  * The Linux commands: curl lines with a scoped token for the user's shell, and the calls those lines make
- * (`/linux/…`, the scoped token in the `x-linux-token` header, LINUX_TOKEN_HEADER; no session token). The same
- * calls with the token as a path segment serve the portal's own server-side calls (a model copied into a home) and
- * commands generated before the header.
+ * (`/linux/…`, the scoped token in the `x-linux-token` header, LINUX_TOKEN_HEADER; no session token), which the
+ * portal's own server-side calls (a model copied into a home) use too. A token never travels in a URL, where access
+ * logs and proxies keep it (docs/DECISIONS.md, "The Linux commands' token in a header").
  */
 export const LinuxRoutes = {
   /** Error "1003". */
@@ -80,26 +78,6 @@ export const LinuxRoutes = {
   }),
   /** `curl -K <token header> URL`: bytes or a zip. */
   getFiles: defineRoute({ method: 'GET', path: '/linux/get' }),
-  /** `PUT /linux/put/<token>/<name>`. */
-  put: defineRoute({
-    method: 'PUT',
-    path: '/linux/put/:token/:name',
-    params: LinuxPutParams,
-    query: LinuxPutQuery,
-    bodyAs: 'bytes',
-    response: LinuxPutResponse,
-  }),
-  /** `tar -cf - DIR | curl -T - URL`. */
-  tar: defineRoute({
-    method: 'PUT',
-    path: '/linux/tar/:token',
-    params: LinuxTokenParams,
-    query: LinuxPutQuery,
-    bodyAs: 'bytes',
-    response: LinuxPutResponse,
-  }),
-  /** Bytes or a zip. */
-  get: defineRoute({ method: 'GET', path: '/linux/get/:token', params: LinuxTokenParams }),
 };
 
 /**

@@ -318,13 +318,7 @@ export const LinuxCommandResponse = Envelope(
  * (`ps`, `/proc/<pid>/cmdline`) while the transfer runs.
  */
 export const LINUX_TOKEN_HEADER = 'x-linux-token';
-/** The scoped token in a URL (`/linux/tar/<token>`, `/linux/get/<token>`): the portal's own server-side calls. */
-export const LinuxTokenParams = Obj({ token: Type.String({ minLength: 10, maxLength: 100 }) });
 export const LinuxNameParams = Obj({ name: Type.String({ minLength: 1, maxLength: 1024 }) });
-export const LinuxPutParams = Obj({
-  token: Type.String({ minLength: 10, maxLength: 100 }),
-  name: Type.String({ minLength: 1, maxLength: 1024 }),
-});
 export const LinuxPutQuery = Obj({ overwrite: Type.Optional(Bool) });
 export const LinuxPutResponse = Envelope(
   Obj({

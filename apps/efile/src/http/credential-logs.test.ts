@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINUX_TOKEN_HEADER } from '@hpc/contracts';
 import { createServer, signClusterToken, type AppServer } from '@hpc/server-kit';
 import { makePortalKeys, makeTempDir } from '@hpc/server-kit/testing';
 import { registerEfile } from '../app';
@@ -61,9 +62,10 @@ describe('credentials stay out of URLs and logs', () => {
   const call = async (
     method: 'GET' | 'POST' | 'PUT',
     url: string,
-    opts: { body?: string; auth?: boolean } = {},
+    opts: { body?: string; auth?: boolean; linuxToken?: string } = {},
   ) => {
     const headers: Record<string, string> = opts.auth === false ? {} : { token };
+    if (opts.linuxToken) headers[LINUX_TOKEN_HEADER] = opts.linuxToken;
     if (method === 'POST') Object.assign(headers, FORM);
     if (method === 'PUT') headers['content-type'] = 'application/octet-stream';
     return app.inject({ method, url, headers, payload: opts.body });
@@ -131,15 +133,18 @@ describe('credentials stay out of URLs and logs', () => {
   });
 
   it('logs none of the credentials used: cluster token, tickets, Linux-command and share tokens, share codes', async () => {
-    // Linux commands: the token is a path segment.
+    // Linux commands: the token in its header; a command from before the header (token as a path segment) is
+    // answered 404, and its line is redacted all the same.
     const ut = (
       await call('POST', '/getUserToken.action', { body: form({ path: '/public/home/demo' }) })
     ).json<Json>().data.token as string;
     used.add(ut);
     expect(
-      (await call('PUT', `/linux/put/${ut}/up.txt`, { body: 'up', auth: false })).json<Json>().code,
+      (await call('PUT', '/linux/put/up.txt', { body: 'up', auth: false, linuxToken: ut })).json<Json>().code,
     ).toBe('0');
-    expect((await call('GET', `/linux/get/${ut}`, { auth: false })).statusCode).toBe(200);
+    expect((await call('GET', '/linux/get', { auth: false, linuxToken: ut })).statusCode).toBe(200);
+    expect((await call('PUT', `/linux/put/${ut}/up.txt`, { body: 'up', auth: false })).statusCode).toBe(404);
+    expect((await call('GET', `/linux/get/${ut}`, { auth: false })).statusCode).toBe(404);
     // Shares: the extraction code in open's query, the share token in the recipient's.
     const code = 'Secret42code';
     used.add(code);

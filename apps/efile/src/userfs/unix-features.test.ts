@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINUX_TOKEN_HEADER } from '@hpc/contracts';
 import { FORM, form, makeHarness, type Harness } from '../efile.test-fixture';
 import { postChunk } from '../features/upload/chunk-client.test-fixture';
 import { partialCore } from '../features/partial';
@@ -109,7 +110,8 @@ describe.skipIf(!isRoot)('unix mode: shares, Linux commands and the upload sweep
     };
     expect(up.code).toBe('0');
     const data = crypto.randomBytes(3 * 1024 * 1024 + 5);
-    const put = await fetch(`${base}/linux/put/${up.data.token}/数据.bin`, { method: 'PUT', body: data });
+    const linux = { [LINUX_TOKEN_HEADER]: up.data.token };
+    const put = await fetch(`${base}/linux/put/数据.bin`, { method: 'PUT', body: data, headers: linux });
     expect(((await put.json()) as { code: string }).code).toBe('0');
     expect(fs.readFileSync(h.host(`${home}/in/数据.bin`)).equals(data)).toBe(true);
     expect(owned(`${home}/in/数据.bin`)).toBe(true);
@@ -119,7 +121,7 @@ describe.skipIf(!isRoot)('unix mode: shares, Linux commands and the upload sweep
     fs.writeFileSync(local + '/proj/a.txt', 'alpha');
     fs.writeFileSync(local + '/proj/deep/b.bin', crypto.randomBytes(200_000));
     const tar = execFileSync('tar', ['-cf', '-', '-C', local, 'proj']);
-    const tr = await fetch(`${base}/linux/tar/${up.data.token}`, { method: 'PUT', body: tar });
+    const tr = await fetch(`${base}/linux/tar`, { method: 'PUT', body: tar, headers: linux });
     expect(await tr.json()).toMatchObject({ code: '0', data: { files: 2, dirs: 2 } });
     for (const p of ['proj', 'proj/a.txt', 'proj/deep', 'proj/deep/b.bin'])
       expect(owned(`${home}/in/${p}`), p).toBe(true);
@@ -133,7 +135,8 @@ describe.skipIf(!isRoot)('unix mode: shares, Linux commands and the upload sweep
       })
     ).json()) as { code: string; data: { token: string } };
     expect(down.code).toBe('0');
-    const zip = Buffer.from(await (await get(`/linux/get/${down.data.token}`, null)).arrayBuffer());
+    const got = await fetch(`${base}/linux/get`, { headers: { [LINUX_TOKEN_HEADER]: down.data.token } });
+    const zip = Buffer.from(await got.arrayBuffer());
     const out = path.join(h.dir, 'got.zip');
     fs.writeFileSync(out, zip);
     const names = execFileSync('unzip', ['-Z1', out]).toString().trim().split('\n').sort();

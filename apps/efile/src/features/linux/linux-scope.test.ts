@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINUX_TOKEN_HEADER } from '@hpc/contracts';
 import { DEMO_RIGHTS, FORM, form, makeHarness, type Harness } from '../../efile.test-fixture';
 
 /** A ustar header block for one regular file (enough for a one-entry tar). */
@@ -52,7 +53,11 @@ describe('Linux-command tokens are confined to their folder by real path (issue 
 
   it('a zip download of the folder does not read through a link to ~/private', async () => {
     const t = await userToken('/public/home/demo/projects');
-    const res = await h.app.inject({ method: 'GET', url: `/linux/get/${t}` });
+    const res = await h.app.inject({
+      method: 'GET',
+      url: '/linux/get',
+      headers: { [LINUX_TOKEN_HEADER]: t },
+    });
     expect(res.rawPayload.includes(Buffer.from('int main(){}'))).toBe(true);
     expect(res.rawPayload.includes(Buffer.from(SECRET))).toBe(false);
   });
@@ -62,8 +67,8 @@ describe('Linux-command tokens are confined to their folder by real path (issue 
     for (const name of ['p/planted.txt', 'rel/planted.txt']) {
       const res = await h.app.inject({
         method: 'PUT',
-        url: `/linux/tar/${t}`,
-        headers: { 'content-type': 'application/octet-stream' },
+        url: '/linux/tar',
+        headers: { 'content-type': 'application/octet-stream', [LINUX_TOKEN_HEADER]: t },
         payload: tarOf(name, Buffer.from('planted')),
       });
       expect(res.json<{ data: { files: number; skipped: string[] } }>().data).toMatchObject({
@@ -80,7 +85,11 @@ describe('Linux-command tokens are confined to their folder by real path (issue 
     fs.rmdirSync(h.home + '/swap');
     fs.symlinkSync(h.host('/public/home/other'), h.home + '/swap');
     fs.writeFileSync(h.host('/public/home/other/theirs.txt'), 'not yours');
-    const res = await h.app.inject({ method: 'GET', url: `/linux/get/${t}` });
+    const res = await h.app.inject({
+      method: 'GET',
+      url: '/linux/get',
+      headers: { [LINUX_TOKEN_HEADER]: t },
+    });
     expect(res.json<{ code: string }>().code).toBe('1030');
   });
 
@@ -91,8 +100,8 @@ describe('Linux-command tokens are confined to their folder by real path (issue 
       (
         await h.app.inject({
           method: 'PUT',
-          url: `/linux/put/${tok}/${name}`,
-          headers: { 'content-type': 'application/octet-stream' },
+          url: `/linux/put/${name}`,
+          headers: { 'content-type': 'application/octet-stream', [LINUX_TOKEN_HEADER]: tok },
           payload: 'x',
         })
       ).json<{ code: string }>().code;
@@ -100,7 +109,9 @@ describe('Linux-command tokens are confined to their folder by real path (issue 
     h.rights.set('u-demo', { ...DEMO_RIGHTS, st: 'Disable' });
     expect(await put(t, 'no1.txt')).toBe('1007');
     expect(
-      (await h.app.inject({ method: 'GET', url: `/linux/get/${t}` })).json<{ code: string }>().code,
+      (await h.app.inject({ method: 'GET', url: '/linux/get', headers: { [LINUX_TOKEN_HEADER]: t } })).json<{
+        code: string;
+      }>().code,
     ).toBe('1007');
     h.rights.set('u-demo', { ...DEMO_RIGHTS, exp_acct: Date.now() - 1 });
     expect(await put(t, 'no2.txt')).toBe('1007');

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINUX_TOKEN_HEADER } from '@hpc/contracts';
 import { makeHarness, type Harness } from '../../efile.test-fixture';
 
 /** A ustar header block, written by hand so the test does not share code with the reader under test. */
@@ -64,8 +65,8 @@ describe('Linux tar upload on tar-stream (issue 14 §5 "Tar", issue 10 §2.7)', 
   const put = (body: Buffer, overwrite = false) =>
     h.app.inject({
       method: 'PUT',
-      url: `/linux/tar/${up}${overwrite ? '?overwrite=true' : ''}`,
-      headers: { 'content-type': 'application/octet-stream' },
+      url: `/linux/tar${overwrite ? '?overwrite=true' : ''}`,
+      headers: { 'content-type': 'application/octet-stream', [LINUX_TOKEN_HEADER]: up },
       payload: body,
     });
 

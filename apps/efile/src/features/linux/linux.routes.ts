@@ -60,23 +60,6 @@ export function linuxRoutes(
   );
   addRoute(app, LinuxRoutes.getFiles, { config: scoped }, async (req, reply) => {
     const { items, scope } = await linux.getPaths(headerToken(req));
-    return downloads.sendSelection(req, reply, scope, items, { fileLimit: Number.MAX_SAFE_INTEGER });
-  });
-  addRoute(app, LinuxRoutes.put, { config: scoped, onRequest: rawBody }, async (req) =>
-    ok(
-      await linux.putFile(
-        req.params.token,
-        req.params.name,
-        req.raw as Readable,
-        req.query.overwrite ?? false,
-      ),
-    ),
-  );
-  addRoute(app, LinuxRoutes.tar, { config: scoped, onRequest: rawBody }, async (req) =>
-    ok(await linux.putTar(req.params.token, req.raw as Readable, req.query.overwrite ?? false)),
-  );
-  addRoute(app, LinuxRoutes.get, { config: scoped }, async (req, reply) => {
-    const { items, scope } = await linux.getPaths(req.params.token);
     // Linux downloads are the way around the browser's folder limit: no file-count limit here.
     return downloads.sendSelection(req, reply, scope, items, { fileLimit: Number.MAX_SAFE_INTEGER });
   });

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINUX_TOKEN_HEADER } from '@hpc/contracts';
 import { FORM, form, makeHarness, type Harness } from '../../efile.test-fixture';
 
 const sha = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
@@ -170,13 +171,14 @@ describe('Linux commands with the real curl', () => {
     const end = new Date(now);
     end.setHours(23, 59, 59, 999);
     expect(r.data.expiresAt).toBe(end.getTime());
-    const put = await fetch(`${base}/linux/put/${r.data.token}/token-put.txt`, {
+    const put = await fetch(`${base}/linux/put/token-put.txt`, {
       method: 'PUT',
       body: 'via token',
+      headers: { [LINUX_TOKEN_HEADER]: r.data.token },
     });
     expect(put.status).toBe(200);
     expect(fs.readFileSync(h.home + '/token-put.txt', 'utf8')).toBe('via token');
-    const get = await fetch(`${base}/linux/get/${r.data.token}`);
+    const get = await fetch(`${base}/linux/get`, { headers: { [LINUX_TOKEN_HEADER]: r.data.token } });
     expect([get.status, get.headers.get('content-type')]).toEqual([200, 'application/zip']);
     await get.arrayBuffer();
     expect((await ask('/public/home/other')).code).toBe('1030');

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LINUX_TOKEN_HEADER } from '@hpc/contracts';
 import type { Kysely } from 'kysely';
 import { migrate, openDb } from '@hpc/server-kit';
 import { makeTempDir } from '@hpc/server-kit/testing';
@@ -180,8 +181,8 @@ describe('the partial-file core', () => {
     const tarBody = execFileSync('tar', ['-c', '-C', h.host(HOME), 'kept']);
     const put = await h.app.inject({
       method: 'PUT',
-      url: `/linux/tar/${tok}`,
-      headers: { 'content-type': 'application/octet-stream' },
+      url: '/linux/tar',
+      headers: { 'content-type': 'application/octet-stream', [LINUX_TOKEN_HEADER]: tok },
       payload: tarBody,
     });
     expect(put.json()).toMatchObject({ code: '0' });

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { LINUX_TOKEN_HEADER } from '@hpc/contracts';
 import { MemoryKv } from '@hpc/server-kit';
 import tar from 'tar-stream';
 import { efileCallsOver } from '../../efile-client';
@@ -19,10 +20,12 @@ const ROW = {
 /** One request the fake efile got, as efile's routes read it. */
 interface FakeRequest {
   method: string;
-  /** Below the instance's base (`/check.action`, `/linux/tar/scoped`). */
+  /** Below the instance's base (`/check.action`, `/linux/tar`). */
   path: string;
   query: URLSearchParams;
   token: string | undefined;
+  /** The Linux commands' scoped token (LINUX_TOKEN_HEADER). */
+  linuxToken: string | undefined;
   /** The `Accept-Language` the portal sent. */
   lang: string | undefined;
   /** A form body's fields, each as the list of its values. */
@@ -51,6 +54,7 @@ function fakeEfile(
       path: url.pathname.slice(new URL(BASE).pathname.length),
       query: url.searchParams,
       token: headers.token,
+      linuxToken: headers[LINUX_TOKEN_HEADER],
       lang: headers['accept-language'],
     };
     if (typeof init.body === 'string') {
@@ -243,10 +247,12 @@ describe('model copy archive', () => {
     expect(rest[0]!.data.equals(BYTES)).toBe(true);
     expect(rest[1]!.data.equals(small)).toBe(true);
     expect(calls.find((c) => c.path === '/rename.action')?.form).toMatchObject({ newName: ['model'] });
-    // The archive goes to the scoped token's tar route, never over what is there.
+    // The archive goes to the scoped token's tar route, never over what is there; the token in its header, not
+    // in the URL, which access logs keep.
     expect(calls.find((c) => c.method === 'PUT')).toMatchObject({
-      path: '/linux/tar/scoped',
+      path: '/linux/tar',
       token: undefined,
+      linuxToken: 'scoped',
     });
     expect(calls.find((c) => c.method === 'PUT')?.query.get('overwrite')).toBe('false');
     await kv.close();

@@ -136,7 +136,7 @@ function normalParent(p: string): string {
  * "Copy to my E-File" (issue 13 §3): streams a model's files from the catalogue storage into a new folder of the
  * user's files on a cluster, through that cluster's efile and only its public API: `exist.action` (the folder must
  * be new), `linuxUpload.action` (a scoped upload token for the parent folder, as the Linux commands get),
- * `PUT /linux/tar/{token}` (the files as one tar stream, which efile extracts with its checks, each file written
+ * `PUT /linux/tar` (the token in its header; the files as one tar stream, which efile extracts with its checks, each file written
  * atomically), `rename.action` (the hidden staging folder becomes the final one, so nothing half-copied is ever
  * visible under the final name) and `remove.action` (the staging folder, on error or cancel).
  *
@@ -270,7 +270,7 @@ export class ModelCopyService {
     const files = deps.files;
     /** Set by the archive when a whole file came out with the wrong sha256 (see below). */
     const found: { mismatch: AppError | null } = { mismatch: null };
-    // The archive efile's `PUT /linux/tar/{token}` extracts, written by tar-stream: pax records carry names over
+    // The archive efile's `PUT /linux/tar` extracts, written by tar-stream: pax records carry names over
     // 100 bytes and sizes over ustar's 8 GiB (model weights reach that).
     const pack = tar.pack();
     let archiveClosed = false;
