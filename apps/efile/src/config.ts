@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Type, type Static } from 'typebox';
 import { Limits } from '@hpc/contracts';
-import { loadConfig } from '@hpc/server-kit';
+import { TrustProxySetting, loadConfig } from '@hpc/server-kit';
 
 /** The environment of one efile instance (one cluster), read once at start. Documented in docs/OPERATIONS.md. */
 export const EfileEnv = Type.Object({
@@ -32,7 +32,7 @@ export const EfileEnv = Type.Object({
   /** Time-to-live of an upload's finalize lock, renewed while held: how long a killed instance blocks a retry. */
   EFILE_FINALIZE_LOCK_SECONDS: Type.Number({ default: 30, minimum: 0.1 }),
   LOG_LEVEL: Type.String({ default: 'info' }),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  TRUST_PROXY: TrustProxySetting,
   /** Portal's public URL: share links are <it>/share/<clusterId>/<shareId>; empty gives relative links. */
   EFILE_PORTAL_PUBLIC_URL: Type.String({ default: '' }),
   /** This instance's public base URL for the generated curl commands; empty = taken from the request. */

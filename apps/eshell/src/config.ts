@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Type, type Static } from 'typebox';
-import { loadConfig } from '@hpc/server-kit';
+import { TrustProxySetting, loadConfig, trustedPeer, type TrustedPeer } from '@hpc/server-kit';
 import { parseLoginNodes, type LoginNode } from './ssh/login-nodes';
 
 /** The environment of one shell service instance (one cluster), read once at start. Documented in docs/OPERATIONS.md. */
@@ -46,7 +46,7 @@ export const EshellEnv = Type.Object({
   DATA_DIR: Type.String({ default: './data' }),
   REDIS_URL: Type.String({ default: '' }),
   LOG_LEVEL: Type.String({ default: 'info' }),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  TRUST_PROXY: TrustProxySetting,
 });
 export type EshellEnv = Static<typeof EshellEnv>;
 
@@ -54,6 +54,8 @@ export interface EshellConfig extends EshellEnv {
   runDir: string;
   loginNodes: LoginNode[];
   allowedOrigins: string[];
+  /** TRUST_PROXY read: whether a peer is the proxy whose X-Forwarded-Host counts. */
+  proxy: TrustedPeer;
 }
 
 export function readEshellConfig(env: Record<string, string | undefined> = process.env): EshellConfig {
@@ -71,5 +73,6 @@ export function readEshellConfig(env: Record<string, string | undefined> = proce
     allowedOrigins: e.ESHELL_ALLOWED_ORIGINS.split(',')
       .map((s) => s.trim().replace(/\/+$/, ''))
       .filter(Boolean),
+    proxy: trustedPeer(e.TRUST_PROXY),
   };
 }

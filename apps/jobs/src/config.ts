@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Type, type Static } from 'typebox';
-import { loadConfig } from '@hpc/server-kit';
+import { TrustProxySetting, loadConfig } from '@hpc/server-kit';
 
 /** The environment of one job service instance (one cluster), read once at start. Documented in docs/OPERATIONS.md. */
 export const JobsEnv = Type.Object({
@@ -24,7 +24,7 @@ export const JobsEnv = Type.Object({
   DATA_DIR: Type.String({ default: './data' }),
   REDIS_URL: Type.String({ default: '' }),
   LOG_LEVEL: Type.String({ default: 'info' }),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  TRUST_PROXY: TrustProxySetting,
   /** How often the one poller of the cluster reads the whole queue (issue 22 §2: at most every few seconds). */
   JOBS_POLL_INTERVAL_S: Type.Number({ default: 3, minimum: 0.2, maximum: 600 }),
   /** How often partitions, nodes, QOS and associations are read again. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Type, type Static } from 'typebox';
-import { loadConfig } from '@hpc/server-kit';
+import { TrustProxySetting, loadConfig } from '@hpc/server-kit';
 
 /** The portal's environment, read once at start (DESIGN.md §5.4). Every variable is documented in docs/OPERATIONS.md. */
 export const PortalEnv = Type.Object({
@@ -26,7 +26,7 @@ export const PortalEnv = Type.Object({
   PORTAL_DEMO_PASSWORD: Type.String({ default: 'demo-portal-2026' }),
   /** Seed demo data on an empty database. */
   SEED_DEMO: Type.Boolean({ default: true }),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  TRUST_PROXY: TrustProxySetting,
   OIDC_ISSUER: Type.String({ default: '' }),
   OIDC_CLIENT_ID: Type.String({ default: '' }),
   OIDC_CLIENT_SECRET: Type.String({ default: '' }),

@@ -7,6 +7,7 @@ export * from './kv-lease';
 export * from './throttle';
 export * from './fastify';
 export * from './redact';
+export * from './trust-proxy';
 export * from './auth/cluster-token';
 export * from './auth/request-time';
 export * from './auth/csrf';

@@ -1,7 +1,10 @@
+import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ESHELL_WS_PATH } from '@hpc/contracts';
+import { trustedPeer } from '@hpc/server-kit';
 import { useNodelessEshell } from '../eshell.test-fixture';
+import { originAllowed } from './socket';
 
 /**
  * A refused upgrade (another origin, an unknown path) must let its socket go once the answer is out: upgraded
@@ -50,5 +53,23 @@ describe("E-Shell's refused upgrades", () => {
     }
     expect(now).toBe(before);
     for (const c of held) c.socket.destroy();
+  });
+
+  it("takes the page's host from X-Forwarded-Host only when the peer is a listed proxy", () => {
+    const upgrade = (remoteAddress: string) =>
+      ({
+        headers: {
+          origin: 'https://evil.example.org',
+          host: '127.0.0.1:8443',
+          'x-forwarded-host': 'evil.example.org',
+        },
+        socket: { remoteAddress },
+      }) as unknown as IncomingMessage;
+    const proxy = trustedPeer('10.0.0.2');
+    // A local account connecting past the proxy names the host its own page is on: refused.
+    expect(originAllowed(upgrade('127.0.0.1'), [], proxy)).toBe(false);
+    expect(originAllowed(upgrade('10.0.0.2'), [], proxy)).toBe(true);
+    expect(originAllowed(upgrade('10.0.0.2'), [], null)).toBe(false);
+    expect(originAllowed(upgrade('10.0.0.2'), ['https://portal.example.org'], proxy)).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { ShellClientMessage, ShellServerMessage } from '@hpc/contracts';
+import type { TrustedPeer } from '@hpc/server-kit';
 import type { EshellDeps } from '../deps';
 import type { ShellClient, ShellSession } from '../sessions/session-manager';
 import { refusalOfSession } from '../sessions/revocation-watch';
@@ -62,7 +63,7 @@ function refuse(socket: Duplex, status: string): void {
 }
 
 /** The page's origin must be the service's own, or one of ESHELL_ALLOWED_ORIGINS (issue 26 §3). */
-export function originAllowed(req: IncomingMessage, allowed: string[], trustProxy: boolean): boolean {
+export function originAllowed(req: IncomingMessage, allowed: string[], proxy: TrustedPeer): boolean {
   const origin = req.headers.origin;
   if (typeof origin !== 'string' || !origin) return false;
   let o: URL;
@@ -72,7 +73,7 @@ export function originAllowed(req: IncomingMessage, allowed: string[], trustProx
     return false;
   }
   if (allowed.length > 0) return allowed.includes(o.origin);
-  const forwarded = trustProxy ? req.headers['x-forwarded-host'] : undefined;
+  const forwarded = proxy?.(req.socket.remoteAddress ?? '') ? req.headers['x-forwarded-host'] : undefined;
   const host =
     // The last entry: the one the proxy in front set (one hop trusted, as for the client's address).
     (typeof forwarded === 'string' && forwarded ? forwarded.split(',').pop()!.trim() : req.headers.host) ??
@@ -93,7 +94,7 @@ export function registerShellSocket(
 ): () => void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE, perMessageDeflate: false });
   const off = onUpgrade(server, path, (req, socket, head) => {
-    if (!originAllowed(req, deps.config.allowedOrigins, deps.config.TRUST_PROXY)) {
+    if (!originAllowed(req, deps.config.allowedOrigins, deps.config.proxy)) {
       log.warn({ event: 'eshell.origin', origin: req.headers.origin }, 'shell socket refused: origin');
       refuse(socket, '403 Forbidden');
       return true;
