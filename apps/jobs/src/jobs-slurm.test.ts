@@ -294,7 +294,16 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
         (t) => t.name,
       ),
     ).toEqual(['模板_1']);
+    const got = await call<{ script: string; name: string }>(
+      A,
+      'GET',
+      `/job/template/get.action?name=${encodeURIComponent('模板_1')}`,
+    );
+    expect(got.data).toMatchObject({ name: '模板_1', script: tpl.script, partition: tpl.partition });
     expect((await call<{ list: unknown[] }>(B, 'GET', '/job/template/list.action')).data.list).toEqual([]);
+    expect((await call(B, 'GET', `/job/template/get.action?name=${encodeURIComponent('模板_1')}`)).code).toBe(
+      '1020',
+    );
     expect((await call(A, 'POST', '/job/template/save.action', { ...tpl, name: '../escape' })).code).toBe(
       '1004',
     );
@@ -337,6 +346,29 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
     } finally {
       process.kill(-swapper.pid!, 'SIGKILL');
     }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists names only, whatever the files hold; a template is read when chosen, and a hand-edited one is said so', async () => {
+    const tpl = { ...bodyFor(A), name: 'big', qos: '', output: '', error: '', script: '"'.repeat(1_000_000) };
+    delete (tpl as { account?: string }).account;
+    // Found from outside: 100 templates of a 1 MB script each (2 MB of JSON) made every list a 200 MB answer
+    // from the user's worker, parsed on the service's event loop while every other request waited.
+    for (let i = 0; i < 20; i++)
+      expect((await call(A, 'POST', '/job/template/save.action', { ...tpl, name: `big${i}` })).code).toBe(
+        '0',
+      );
+    const res = await h.app.inject({ url: '/job/template/list.action', headers: { token: tokens[A]! } });
+    expect(res.rawPayload.length).toBeLessThan(4096);
+    expect(res.json<Env<{ list: { name: string }[] }>>().data.list).toHaveLength(20);
+    const one = await call<{ script: string }>(A, 'GET', '/job/template/get.action?name=big7');
+    expect(one.data.script).toHaveLength(1_000_000);
+    const dir = path.join(h.home(A), '.hpc-portal/job-templates');
+    fs.writeFileSync(path.join(dir, 'edited.json'), '{"name": "edited", "script": 3}');
+    fs.chownSync(path.join(dir, 'edited.json'), idOf(A), idOf(A));
+    const edited = await call(A, 'GET', '/job/template/get.action?name=edited', undefined, 'zh-CN');
+    expect([edited.code, edited.msg]).toEqual(['1004', expect.stringContaining('无法读取模板 edited')]);
+    expect((await call(A, 'GET', '/job/template/get.action?name=..%2Fx')).code).toBe('1004');
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -40,4 +40,8 @@ export const JobsText = {
   templateDirNotAFolder: (dir: string) => ({ en: `${dir} is not a folder`, zh: `${dir} 不是文件夹` }),
   tooManyTemplates: (max: string) => ({ en: `At most ${max} templates`, zh: `最多保存 ${max} 个模板` }),
   noTemplate: (name: string) => ({ en: `No template ${name}`, zh: `模板 ${name} 不存在` }),
+  templateUnreadable: (name: string) => ({
+    en: `The template ${name} is not one the portal can read (its file was changed by hand?)`,
+    zh: `无法读取模板 ${name}（其文件是否被手工修改过？）`,
+  }),
 } satisfies Record<string, ServerText | ((...values: never[]) => ServerText)>;

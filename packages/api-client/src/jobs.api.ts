@@ -30,6 +30,7 @@ export function jobsApi(client: ApiClient, clusterId: string) {
     output: client.route(JobRoutes.output),
     act: (action: JobAction, jobIds: string[]) => client.request(JobRoutes[action], { body: { jobIds } }),
     templates: client.route(JobRoutes.templateList),
+    template: client.route(JobRoutes.templateGet),
     saveTemplate: client.route(JobRoutes.templateSave),
     deleteTemplate: client.route(JobRoutes.templateDelete),
   };

@@ -18,6 +18,8 @@ import {
   SubmitBody,
   SubmitResponse,
   TemplateDeleteBody,
+  TemplateGetResponse,
+  TemplateNameQuery,
   TemplateListResponse,
   TemplateSaveResponse,
 } from './jobs';
@@ -87,6 +89,13 @@ export const JobRoutes = {
     method: 'GET',
     path: '/job/template/list.action',
     response: TemplateListResponse,
+    tags,
+  }),
+  templateGet: defineRoute({
+    method: 'GET',
+    path: '/job/template/get.action',
+    query: TemplateNameQuery,
+    response: TemplateGetResponse,
     tags,
   }),
   templateSave: defineRoute({

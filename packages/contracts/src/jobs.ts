@@ -308,7 +308,16 @@ export const AppJobTemplate = Obj({
 export type AppJobTemplate = Static<typeof AppJobTemplate>;
 export const JobTemplateEntry = Obj({ ...JobTemplate.properties, updatedAt: Type.Integer() });
 export type JobTemplateEntry = Static<typeof JobTemplateEntry>;
-export const TemplateListResponse = Envelope(Obj({ list: Type.Array(JobTemplateEntry) }));
+/**
+ * The list names the templates only; one template is read when it is chosen (`TemplateGetResponse`). A list of whole
+ * templates let one user's 200 files of 2 MB be read and parsed by the service on every open of the Submit tab,
+ * stalling every other request of the process (found from outside, 2026-12-01).
+ */
+export const JobTemplateSummary = Obj({ name: TemplateName, updatedAt: Type.Integer() });
+export type JobTemplateSummary = Static<typeof JobTemplateSummary>;
+export const TemplateListResponse = Envelope(Obj({ list: Type.Array(JobTemplateSummary) }));
+export const TemplateNameQuery = Obj({ name: TemplateName });
+export const TemplateGetResponse = Envelope(JobTemplateEntry);
 export const TemplateDeleteBody = Obj({ name: TemplateName });
 export type TemplateDeleteBody = Static<typeof TemplateDeleteBody>;
 export const TemplateSaveResponse = Envelope(Obj({ name: Type.String() }));

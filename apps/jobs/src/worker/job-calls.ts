@@ -25,6 +25,7 @@ export const jobCalls = {
   detail: call.plain({ repeatable: true }),
   output: call.plain({ repeatable: true }),
   templates: call.plain({ repeatable: true }),
+  template: call.plain({ repeatable: true }),
   saveTemplate: call.plain({ repeatable: true }),
   deleteTemplate: call.plain(),
 } satisfies CallTable<JobWorker>;

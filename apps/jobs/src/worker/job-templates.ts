@@ -2,7 +2,15 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Value } from 'typebox/value';
-import { CommonCodes, FileCodes, JOB_TEMPLATE_DIR, JobTemplate, type JobTemplateEntry } from '@hpc/contracts';
+import {
+  CommonCodes,
+  FileCodes,
+  JOB_TEMPLATE_DIR,
+  JobTemplate,
+  TemplateName,
+  type JobTemplateEntry,
+  type JobTemplateSummary,
+} from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import type { PathResolver } from '@hpc/cluster-kit';
 import { JobsText } from '../messages';
@@ -41,23 +49,47 @@ export function createTemplateStore(resolver: PathResolver) {
   }
 
   return {
-    async list(scope: JobScope): Promise<JobTemplateEntry[]> {
+    /**
+     * The names only, from the folder's entries and a look at each (no file is opened, so a FIFO or a link under a
+     * name holds nothing): a few KB whatever the files hold. The template itself is read when chosen (`get`).
+     */
+    async list(scope: JobScope): Promise<JobTemplateSummary[]> {
       const dir = await folder(scope, false);
       if (!dir) return [];
-      const out: JobTemplateEntry[] = [];
-      for (const name of (await fs.readdir(dir)).filter((n) => n.endsWith('.json')).slice(0, MAX_TEMPLATES)) {
-        try {
-          const read = await readSmallFile(path.join(dir, name), MAX_TEMPLATE_BYTES);
-          if (typeof read === 'string') continue;
-          const t: unknown = JSON.parse(read.text);
-          // A file the user edited by hand into something else is left out, not an error for the whole list.
-          if (Value.Check(JobTemplate, t) && `${t.name}.json` === name)
-            out.push({ ...t, updatedAt: read.mtimeMs });
-        } catch {
-          /* unreadable or not JSON: skipped */
-        }
+      const out: JobTemplateSummary[] = [];
+      for (const file of (await fs.readdir(dir)).filter((n) => n.endsWith('.json')).slice(0, MAX_TEMPLATES)) {
+        const name = file.slice(0, -'.json'.length);
+        if (!Value.Check(TemplateName, name)) continue;
+        const st = await fs.lstat(path.join(dir, file)).catch(() => null);
+        // A FIFO, a link or a folder under a template's name is not a template: left out, not an error.
+        if (st?.isFile()) out.push({ name, updatedAt: Math.trunc(st.mtimeMs) });
       }
       return out.sort((a, b) => a.name.localeCompare(b.name));
+    },
+
+    /** One template, read as it is when opened (never through a link, never blocking on a FIFO), and checked. */
+    async get(scope: JobScope, name: string): Promise<JobTemplateEntry> {
+      const dir = await folder(scope, false);
+      if (!dir) throw new AppError(FileCodes.notFound, JobsText.noTemplate(name));
+      const read = await readSmallFile(path.join(dir, `${name}.json`), MAX_TEMPLATE_BYTES).catch(
+        (e: NodeJS.ErrnoException) => {
+          if (e.code === 'ENOENT') throw new AppError(FileCodes.notFound, JobsText.noTemplate(name));
+          throw e;
+        },
+      );
+      if (read === 'not-a-file') throw new AppError(FileCodes.notFound, JobsText.noTemplate(name));
+      if (read === 'too-large')
+        throw new AppError(CommonCodes.invalidInput, JobsText.templateUnreadable(name));
+      let t: unknown;
+      try {
+        t = JSON.parse(read.text);
+      } catch {
+        t = null;
+      }
+      // A file the user edited by hand into something else: said so, the file left as it is.
+      if (!Value.Check(JobTemplate, t) || t.name !== name)
+        throw new AppError(CommonCodes.invalidInput, JobsText.templateUnreadable(name));
+      return { ...t, updatedAt: Math.trunc(read.mtimeMs) };
     },
 
     async save(scope: JobScope, t: JobTemplate): Promise<void> {

@@ -8,6 +8,7 @@ import {
   type JobOutput,
   type JobTemplate,
   type JobTemplateEntry,
+  type JobTemplateSummary,
   type SubmitBody,
 } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
@@ -40,7 +41,8 @@ export interface JobWorker {
   history(scope: JobScope, q: Omit<HistoryRequest, 'user'>): Promise<QueueJob[]>;
   detail(scope: JobScope, jobId: string): Promise<QueueJob | null>;
   output(scope: JobScope, file: string, offset: number | null, maxBytes: number): Promise<JobOutput>;
-  templates(scope: JobScope): Promise<JobTemplateEntry[]>;
+  templates(scope: JobScope): Promise<JobTemplateSummary[]>;
+  template(scope: JobScope, name: string): Promise<JobTemplateEntry>;
   saveTemplate(scope: JobScope, t: JobTemplate): Promise<void>;
   deleteTemplate(scope: JobScope, name: string): Promise<void>;
 }
@@ -148,6 +150,7 @@ export function createJobWorker(o: JobWorkerOptions): JobWorker {
     detail: (_scope, jobId) => o.slurm.detail(jobId),
     output: (scope, file, offset, maxBytes) => readOutput(resolver, scope, file, offset, maxBytes),
     templates: (scope) => templates.list(scope),
+    template: (scope, name) => templates.get(scope, name),
     saveTemplate: (scope, t) => templates.save(scope, t),
     deleteTemplate: (scope, name) => templates.remove(scope, name),
   };

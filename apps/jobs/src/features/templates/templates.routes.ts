@@ -11,6 +11,9 @@ export function templateRoutes(app: JobsApp, ctx: JobsContext): void {
   addRoute(app, JobRoutes.templateList, async (req) =>
     ok({ list: await workerOf(ctx.deps).templates(scopeOf(ctx.user(req))) }),
   );
+  addRoute(app, JobRoutes.templateGet, async (req) =>
+    ok(await workerOf(ctx.deps).template(scopeOf(ctx.user(req)), req.query.name)),
+  );
   addRoute(app, JobRoutes.templateSave, { bodyLimit: 4 * 1024 * 1024 }, async (req) => {
     await workerOf(ctx.deps).saveTemplate(scopeOf(ctx.user(req)), req.body);
     return ok({ name: req.body.name });

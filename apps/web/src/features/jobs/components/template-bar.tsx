@@ -37,6 +37,12 @@ export function TemplateBar({
     },
     onError: notifyError,
   });
+  // The list names the templates; the chosen one is read then (a list of whole templates could be hundreds of MB).
+  const load = useMutation({
+    mutationFn: (name: string) => api.template({ query: { name } }),
+    onSuccess: (tpl) => onLoad(tpl),
+    onError: notifyError,
+  });
   const remove = useMutation({
     mutationFn: (name: string) => api.deleteTemplate({ body: { name } }),
     onSuccess: (_, name) => {
@@ -55,10 +61,10 @@ export function TemplateBar({
         placeholder={t('jobs.templates.load')}
         value={chosen}
         notFoundContent={t('jobs.templates.none')}
+        loading={load.isPending}
         onChange={(name: string) => {
           setChosen(name);
-          const tpl = templates.find((x) => x.name === name);
-          if (tpl) onLoad(tpl);
+          load.mutate(name);
         }}
         options={templates.map((x) => ({ value: x.name, label: x.name }))}
         data-testid="jobs-template-select"
