@@ -153,6 +153,22 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
     );
     expect(tail.code, tail.msg).toBe('0');
     expect(tail.data.text).toContain(`(${A})`);
+    // A link put under the output's name is no output (it answered "ELOOP, retry"); a file the user cannot read
+    // is a permission refusal.
+    fs.rmSync(file);
+    fs.symlinkSync('/etc/hostname', file);
+    const linked = await call<{ missing: boolean }>(
+      A,
+      'GET',
+      `/job/output.action?jobId=${jobId}`,
+      undefined,
+      'zh-CN',
+    );
+    expect([linked.code, linked.data.missing]).toEqual(['0', true]);
+    fs.rmSync(file);
+    fs.writeFileSync(file, 'root only', { mode: 0o600 });
+    expect((await call(A, 'GET', `/job/output.action?jobId=${jobId}`)).code).toBe('1030');
+    fs.rmSync(file);
   });
 
   it('holds, releases and cancels, several jobs at once, each shown at once', async () => {
@@ -201,6 +217,40 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
     expect(history.data.list.every((j) => j.user === B)).toBe(true);
   });
 
+  it("reads a job by id as Slurm has it, whatever another user's job name holds", async () => {
+    const { jobId } = (await submit(A, { jobName: 'victim' })).data;
+    // Found from outside: B gave sbatch itself (not the portal, which refuses such names) a name holding a newline
+    // and a line of A's job in the read's old fixed separators; the line was taken for A's job, as B's.
+    const forged = `x\n${jobId}\u001fRUNNING\u001fNone\u001f${B}\u001f${ACCT[B]}\u001fnormal\u001f\u001f`;
+    const sb = spawnSync(
+      'runuser',
+      ['-u', B, '--', 'sbatch', '--parsable', '--hold', `--account=${ACCT[B]}`, '--partition=normal'].concat([
+        `--job-name=${forged}`,
+        '--time=1',
+        `--chdir=${h.home(B)}`,
+        '--output=/dev/null',
+        '--wrap=true',
+      ]),
+      { encoding: 'utf8' },
+    );
+    const theirs = sb.stdout.trim().split(';')[0]!;
+    expect(theirs, sb.stderr).toMatch(/^\d+$/);
+    try {
+      const read = await h.deps.reader.readJobs([jobId, theirs]);
+      expect(read.map((j) => [j.jobId, j.user, j.name]).sort()).toEqual(
+        [
+          [jobId, A, 'victim'],
+          [theirs, B, forged],
+        ].sort(),
+      );
+      const held = await act(B, 'hold', [jobId, theirs]);
+      expect(held.data.results[0]).toMatchObject({ jobId, ok: false, code: 'JOB_NOT_FOUND' });
+      expect((await detail(B, jobId)).code).toBe('JOB_NOT_FOUND');
+    } finally {
+      spawnSync('scancel', [theirs, jobId]);
+    }
+  });
+
   it('refuses a disabled account before Slurm is asked: nothing ever runs as the user', async () => {
     const res = await submit(C);
     expect(res.code).toBe('612007');
@@ -218,7 +268,16 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
     fs.symlinkSync(path.join(h.home(B), 'results'), path.join(h.home(A), 'to-b'));
     // A FIFO as the script: never waited on (its open would hold the worker's thread until a writer came).
     execFileSync('mkfifo', [path.join(h.home(A), 'script.fifo')]);
+    // A folder of A's own that A may look at but not enter: sbatch could not start in it (Node's EACCES came back
+    // as the scheduler's refusal).
+    fs.mkdirSync(path.join(h.home(A), 'noaccess'), { mode: 0o000 });
+    fs.chownSync(path.join(h.home(A), 'noaccess'), idOf(A), idOf(A));
     const cases: [Record<string, unknown>, string][] = [
+      [{ workDir: path.join(h.home(A), 'noaccess') }, '1030'],
+      // A NUL could not be passed to the command at all ("retry"); a comma makes a list of Slurm's names.
+      [{ partition: 'nor\u0000mal' }, '1004'],
+      [{ qos: '\u0000' }, '1004'],
+      [{ account: `${ACCT[A]},${ACCT[B]}` }, '1004'],
       [{ workDir: '/etc' }, '1030'],
       [{ workDir: h.home(B) }, '1030'],
       [{ workDir: path.join(h.home(A), 'etc-link') }, '1030'],
@@ -254,6 +313,7 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
     // A history asked for a date past the year 9999: refused before sacct runs (it ran with NaN dates).
     const far = await call<null>(A, 'GET', '/job/history.action?start=99999999999999999');
     expect(far.code).toBe('1004');
+    expect((await call<null>(A, 'GET', '/job/history.action?account=a%00b')).code).toBe('1004');
   });
 
   it("answers Slurm's own refusals with a clear code, Slurm's reason, in the user's language", async () => {

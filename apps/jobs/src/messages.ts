@@ -39,6 +39,10 @@ export const JobsText = {
   // worker/job-templates.ts
   templateDirNotAFolder: (dir: string) => ({ en: `${dir} is not a folder`, zh: `${dir} 不是文件夹` }),
   tooManyTemplates: (max: string) => ({ en: `At most ${max} templates`, zh: `最多保存 ${max} 个模板` }),
+  cannotEnter: (dir: string) => ({
+    en: `You may not enter the folder ${dir}`,
+    zh: `您无权进入文件夹 ${dir}`,
+  }),
   noTemplate: (name: string) => ({ en: `No template ${name}`, zh: `模板 ${name} 不存在` }),
   templateUnreadable: (name: string) => ({
     en: `The template ${name} is not one the portal can read (its file was changed by hand?)`,

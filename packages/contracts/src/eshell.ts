@@ -34,8 +34,11 @@ export const EshellTicketBody = Type.Object({
   node: Type.Optional(LoginNodeAddress),
   /** …or the user's running session to attach to again. */
   sessionId: Type.Optional(ShellSessionId),
-  /** A new session starts in this folder (cluster path; E-File's "open a shell here"). */
-  cwd: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+  /**
+   * A new session starts in this folder (cluster path; E-File's "open a shell here"). No NUL: it would cut the
+   * login's command short, and the session ended at once with bash's "unexpected EOF".
+   */
+  cwd: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, pattern: '^[^\\u0000]*$' })),
   cols: Type.Optional(Type.Integer({ minimum: 2, maximum: 1000 })),
   rows: Type.Optional(Type.Integer({ minimum: 2, maximum: 500 })),
 });

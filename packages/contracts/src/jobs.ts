@@ -92,11 +92,17 @@ const Count = (max: number) => Type.Integer({ minimum: 1, maximum: max });
  */
 const JobName = (minLength: number) =>
   Type.String({ minLength, maxLength: 128, pattern: '^(?!\\.\\.?$)[^\\u0000-\\u001f\\u007f/]*$' });
+/**
+ * An account, partition or QOS name as Slurm's commands take it: no control character (a NUL could not even be
+ * passed to the command: found from outside, answered "retry"), no space, no comma (a list to sacct and sbatch).
+ */
+const SlurmName = (minLength: number) =>
+  Type.String({ minLength, maxLength: 64, pattern: '^[^\\u0000-\\u0020\\u007f,]*$' });
 export const JobResources = Obj({
-  account: Type.String({ minLength: 1, maxLength: 64 }),
-  partition: Type.String({ minLength: 1, maxLength: 64 }),
+  account: SlurmName(1),
+  partition: SlurmName(1),
   /** Empty: the association's default QOS. */
-  qos: Type.Optional(Type.String({ maxLength: 64 })),
+  qos: Type.Optional(SlurmName(0)),
   nodes: Count(10_000),
   tasks: Count(1_000_000),
   cpusPerTask: Count(10_000),
@@ -187,7 +193,7 @@ export const JobHistoryQuery = Obj({
   start: Type.Optional(Type.Integer({ minimum: 0, maximum: 253_402_300_799_000 })),
   end: Type.Optional(Type.Integer({ minimum: 0, maximum: 253_402_300_799_000 })),
   state: Type.Optional(Type.String({ maxLength: 32, pattern: '^[A-Z_]*$' })),
-  account: Type.Optional(Type.String({ maxLength: 64 })),
+  account: Type.Optional(SlurmName(0)),
   ...PageQuery.properties,
 });
 export type JobHistoryQuery = Static<typeof JobHistoryQuery>;
@@ -275,8 +281,8 @@ export const TemplateName = Type.String({
 export const JobTemplate = Obj({
   name: TemplateName,
   /** Everything of the form but the account (an account may be disabled later) and the cluster. */
-  partition: Type.String({ maxLength: 64 }),
-  qos: Type.String({ maxLength: 64 }),
+  partition: SlurmName(0),
+  qos: SlurmName(0),
   nodes: Count(10_000),
   tasks: Count(1_000_000),
   cpusPerTask: Count(10_000),

@@ -72,4 +72,10 @@ describe("E-Shell's refused upgrades", () => {
     expect(originAllowed(upgrade('10.0.0.2'), [], null)).toBe(false);
     expect(originAllowed(upgrade('10.0.0.2'), ['https://portal.example.org'], proxy)).toBe(false);
   });
+
+  it('refuses a ticket whose folder holds a NUL (the login ended at once with "unexpected EOF")', async () => {
+    const h = harness();
+    const token = await h.token('demo');
+    expect((await h.ticket(token, { cwd: '/public/home/demo\u0000x' })).code).toBe('1004');
+  });
 });

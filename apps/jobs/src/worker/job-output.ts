@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import { constants } from 'node:fs';
-import type { JobOutput } from '@hpc/contracts';
+import { FileCodes, type JobOutput } from '@hpc/contracts';
 import type { PathResolver } from '@hpc/cluster-kit';
+import { AppError } from '@hpc/server-kit';
 import type { JobScope } from './job-worker';
 
 /**
@@ -18,11 +19,21 @@ export async function readOutput(
 ): Promise<JobOutput> {
   const clusterPath = resolver.toCluster(file);
   const r = await resolver.resolve(scope, clusterPath, { mustExist: false, follow: false });
-  if (!r.stat) return { path: clusterPath, text: '', from: 0, next: 0, size: 0, missing: true };
-  const fh = await fs.open(r.host, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  const missing = { path: clusterPath, text: '', from: 0, next: 0, size: 0, missing: true };
+  if (!r.stat) return missing;
+  // A link put under the output's name (ELOOP) is no output, as a FIFO is not (found from outside: it answered
+  // "ELOOP, retry"); a file the user cannot read is a permission refusal, not a failure of the system.
+  const fh = await fs
+    .open(r.host, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+    .catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ELOOP' || e.code === 'ENOENT') return null;
+      if (e.code === 'EACCES' || e.code === 'EPERM') throw new AppError(FileCodes.permissionDenied);
+      throw e;
+    });
+  if (!fh) return missing;
   try {
     const st = await fh.stat();
-    if (!st.isFile()) return { path: clusterPath, text: '', from: 0, next: 0, size: 0, missing: true };
+    if (!st.isFile()) return missing;
     const size = st.size;
     // From the offset asked for; a file that shrank (rewritten) starts again from its end's last piece.
     let from = offset == null || offset > size ? Math.max(0, size - maxBytes) : offset;

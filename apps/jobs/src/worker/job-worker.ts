@@ -1,3 +1,5 @@
+import { constants } from 'node:fs';
+import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -115,6 +117,11 @@ export function createJobWorker(o: JobWorkerOptions): JobWorker {
   return {
     async submit(scope, body) {
       const workDir = await dir(scope, body.workDir);
+      // sbatch starts in it: a folder the user may look at but not enter failed the spawn, answered as Slurm's
+      // refusal with Node's own words (found from outside).
+      await fs.access(workDir, constants.X_OK).catch(() => {
+        throw new AppError(FileCodes.permissionDenied, JobsText.cannotEnter(body.workDir));
+      });
       let script = body.script;
       if (body.scriptPath) {
         const r = await resolver.resolve(scope, body.scriptPath, { mustExist: true });

@@ -7,7 +7,7 @@ import { parseAssociations, parsePartitions, parseQos, parseSinfoJson } from './
 import { parseSacct, parseScontrolJob } from './record-parse';
 import { classifyRefusal } from './refusals';
 import { parseSqueueJson, exitCodeOf } from './squeue-parse';
-import { parseSqueueText } from './slurm-reader';
+import { parseSqueueText, squeueFormat, squeueMarks } from './slurm-reader';
 import { sbatchArgs } from './slurm-user-calls';
 import { gpusOfGres, gpusOfTres, keyValues, mbOf, minutesOf } from './slurm-values';
 
@@ -163,12 +163,12 @@ describe('recorded Slurm output', () => {
     });
   });
 
-  it('parses the targeted text read', () => {
-    const line = [
-      '7',
+  it('parses the targeted text read, where a name cannot forge a record', () => {
+    const fields = (id: string, user: string, name: string) => [
+      id,
       'PENDING',
       'JobHeldUser',
-      'demo',
+      user,
       'acct-demo-hf',
       'normal',
       'normal',
@@ -181,9 +181,20 @@ describe('recorded Slurm output', () => {
       '5:00',
       'N/A',
       '/tmp',
-      'a\x1fname',
-    ].join('\x1f');
-    expect(parseSqueueText(line)).toEqual([
+      name,
+    ];
+    const marks = squeueMarks();
+    const record = (f: string[]) => marks.record + f.join(marks.field) + '\n';
+    // Found from outside: a name given to sbatch directly that held a newline and a whole line of another job in
+    // the old fixed separators, and one in the marks of another read.
+    const other = squeueMarks();
+    const forged = `x\n8\x1fRUNNING\x1fNone\x1fwangwu\n${other.record}8${other.field}RUNNING`;
+    const text =
+      record(fields('9', 'wangwu', forged)) +
+      record(fields('7', 'demo', 'a\x1fname\nline two')) +
+      record(fields('8', 'demo', 'victim'));
+    expect(parseSqueueText(text, marks)).toEqual([
+      expect.objectContaining({ jobId: '9', user: 'wangwu', name: forged }),
       expect.objectContaining({
         jobId: '7',
         state: 'PENDING',
@@ -191,9 +202,12 @@ describe('recorded Slurm output', () => {
         timeLimitMinutes: 5,
         submitTime: 1795692625000,
         startTime: null,
-        name: 'a\x1fname',
+        name: 'a\x1fname\nline two',
       }),
+      expect.objectContaining({ jobId: '8', user: 'demo', name: 'victim' }),
     ]);
+    expect(squeueFormat(marks).startsWith(marks.record)).toBe(true);
+    expect(marks.record).not.toBe(other.record);
   });
 });
 

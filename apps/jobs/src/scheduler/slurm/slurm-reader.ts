@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { RunCommand } from '../command';
 import type { ClusterInfo, QueueJob, SchedulerReader } from '../scheduler';
 import { parseAssociations, parsePartitions, parseQos, parseSinfoJson } from './cluster-parse';
@@ -17,9 +18,23 @@ export interface SlurmOptions {
 export const bin = (o: Pick<SlurmOptions, 'binDir'>, cmd: string) =>
   o.binDir ? `${o.binDir.replace(/\/+$/, '')}/${cmd}` : cmd;
 
-/** Separator of the text formats: the ASCII unit separator, which no job name or path a person types holds. */
-const US = '\x1f';
-/** `squeue -o` fields of a targeted read; the job name last. */
+/**
+ * The targeted read's separators hold a secret of that read: a job's name and working directory are any bytes its
+ * owner gave `sbatch` (newlines, the unit separator), and with fixed separators a name that held a forged line
+ * (`x\n8␟RUNNING␟…␟wangwu…`) was taken for job 8's line, another user's job for the attacker's (found from outside,
+ * 2026-12-01). A name written before the read cannot hold the read's secret.
+ */
+export interface SqueueMarks {
+  /** Starts every job's record. */
+  record: string;
+  /** Between two fields. */
+  field: string;
+}
+export function squeueMarks(): SqueueMarks {
+  const secret = crypto.randomBytes(12).toString('hex');
+  return { record: `\x1e${secret}\x1e`, field: `\x1f${secret}\x1f` };
+}
+/** `squeue -o` fields of a targeted read. */
 const SQUEUE_TEXT = [
   '%i',
   '%T',
@@ -42,12 +57,15 @@ const SQUEUE_TEXT = [
 
 const ms = (v: string | undefined) => (v && /^\d+$/.test(v) && v !== '0' ? Number(v) * 1000 : null);
 
-/** One line of the targeted read. */
-export function parseSqueueText(text: string): QueueJob[] {
+/** `squeue -o`'s format for these marks: each record starts with its mark, fields between field marks. */
+export const squeueFormat = (m: SqueueMarks) => m.record + SQUEUE_TEXT.join(m.field);
+
+/** The records of the targeted read (squeue ends each with a newline, which is not part of the job's name). */
+export function parseSqueueText(text: string, m: SqueueMarks): QueueJob[] {
   const out: QueueJob[] = [];
-  for (const line of text.split('\n')) {
-    const f = line.split(US);
-    if (f.length < SQUEUE_TEXT.length) continue;
+  for (const record of text.split(m.record).slice(1)) {
+    const f = record.replace(/\n$/, '').split(m.field);
+    if (f.length !== SQUEUE_TEXT.length) continue;
     const [
       jobId,
       state,
@@ -65,12 +83,12 @@ export function parseSqueueText(text: string): QueueJob[] {
       limit,
       tres,
       workDir,
-      ...name
+      name,
     ] = f;
     const pending = state === 'PENDING' || state === 'REQUEUED';
     out.push({
       jobId: jobId ?? '',
-      name: name.join(US),
+      name: name ?? '',
       user: user ?? '',
       state: state ?? '',
       reason: reason || 'None',
@@ -115,9 +133,10 @@ export function slurmReader(o: SlurmOptions): SchedulerReader {
     },
     async readJobs(ids) {
       if (ids.length === 0) return [];
+      const marks = squeueMarks();
       const text = await run(
         'squeue',
-        ['-h', '--all', '-t', 'all', `--jobs=${ids.join(',')}`, '-o', SQUEUE_TEXT.join(US)],
+        ['-h', '--all', '-t', 'all', `--jobs=${ids.join(',')}`, '-o', squeueFormat(marks)],
         {
           SLURM_TIME_FORMAT: '%s',
         },
@@ -126,11 +145,10 @@ export function slurmReader(o: SlurmOptions): SchedulerReader {
         if (/Invalid job id/i.test(e.message)) return '';
         throw e;
       });
-      // The jobs asked for, each its first line: a job's name ends a line and, from a Slurm that kept a newline in
-      // it, could add lines that look like other jobs (the contract now refuses such names; older jobs may have one).
+      // The jobs asked for, each once (a record is the read's own, see SqueueMarks).
       const asked = new Set(ids);
       const seen = new Set<string>();
-      return parseSqueueText(text).filter(
+      return parseSqueueText(text, marks).filter(
         (j) => asked.has(j.jobId) && !seen.has(j.jobId) && seen.add(j.jobId),
       );
     },
