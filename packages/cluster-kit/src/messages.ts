@@ -35,6 +35,10 @@ export const ClusterKitText = {
     zh: '此令牌已失效：请重新登录',
   },
   accountExpired: { en: 'The account has expired', zh: '账户已过期' },
+  answerTooLarge: (mib: string) => ({
+    en: `The answer is larger than ${mib} MiB: ask for less at once`,
+    zh: `结果超过 ${mib} MiB：请分批请求`,
+  }),
 
   // paths/
   pathRequired: { en: 'A path is required', zh: '缺少路径' },

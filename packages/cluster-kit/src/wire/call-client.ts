@@ -1,4 +1,6 @@
-import { isAppError } from '@hpc/server-kit';
+import { CommonCodes } from '@hpc/contracts';
+import { AppError, isAppError } from '@hpc/server-kit';
+import { ClusterKitText } from '../messages';
 import {
   callRoute,
   type AnyCall,
@@ -10,7 +12,7 @@ import {
   type CustomClientContext,
   type RequestOptions,
 } from './call-table';
-import { fromWire, gone, isGone, jsonLines, type WireError } from './wire-format';
+import { fromWire, gone, isGone, jsonLines, readWhole, type WireError } from './wire-format';
 
 /** The scope type of an interface's calls (their first argument); a method without arguments (`close`) is none. */
 export type ScopeOf<Impl> = {
@@ -32,11 +34,15 @@ interface EndLine {
   error?: WireError;
 }
 
-async function readAll(res: AsyncIterable<Buffer>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const c of res) parts.push(c);
-  return Buffer.concat(parts);
-}
+/**
+ * The most a plain call's answer may hold. Answers are pages, names and small records; the answer is parsed on the
+ * service's one event loop, where a user's 200 MB answer (job templates, found from outside) held every other
+ * user's requests for seconds. Larger data goes by the streamed kinds (download, lines).
+ */
+export const MAX_PLAIN_ANSWER = 32 * 1024 * 1024;
+
+const answerTooLarge = () =>
+  new AppError(CommonCodes.tooLarge, ClusterKitText.answerTooLarge(String(MAX_PLAIN_ANSWER >> 20)));
 
 /**
  * The front end's typed proxy of a call table: each declared call becomes a method with the interface's signature,
@@ -56,7 +62,8 @@ export function callClient<Impl, T extends CallTable<Impl>>(
   const json = async <R>(user: string, route: string, ro: RequestOptions): Promise<R> => {
     const { res, done } = await t.request(user, route, ro);
     try {
-      return (JSON.parse((await readAll(res)).toString('utf8')) as { result: R }).result;
+      const answer = await readWhole(res, MAX_PLAIN_ANSWER, answerTooLarge);
+      return (JSON.parse(answer.toString('utf8')) as { result: R }).result;
     } catch (e) {
       if (isAppError(e)) throw e;
       t.forget(user);
@@ -92,7 +99,8 @@ export function callClient<Impl, T extends CallTable<Impl>>(
         return async (s: CallScope, ...args: unknown[]) => {
           const { res, done } = await t.request(userOf(s), route, { json: { scope: wire(s), args } });
           try {
-            return await readAll(res);
+            // Bounded by the call itself (readFile's maxBytes, checked in the worker).
+            return await readWhole(res, Number.POSITIVE_INFINITY);
           } catch (e) {
             if (isAppError(e)) throw e;
             t.forget(userOf(s));

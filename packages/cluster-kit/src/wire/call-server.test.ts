@@ -3,7 +3,7 @@ import net from 'node:net';
 import type { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { handOffTarget } from '../worker/handoff';
-import { callClient } from './call-client';
+import { MAX_PLAIN_ANSWER, callClient } from './call-client';
 import { callServer, sendJson } from './call-server';
 import { call, type CallScope, type CallTable, type CallTransport, type CustomCall } from './call-table';
 import { fromWire, readJson, toWire, type WireError } from './wire-format';
@@ -15,6 +15,8 @@ interface Page {
 }
 interface Demo {
   echo(s: CallScope, text: string): Promise<string>;
+  /** A string of `n` bytes. */
+  grow(s: CallScope, n: number): Promise<string>;
   /** A clean-up of something that may name no user. */
   drop(s: CallScope, id: string): Promise<void>;
   page(s: CallScope, text: string): Promise<Page>;
@@ -46,11 +48,13 @@ const pageCall: CustomCall<Demo['page'], Demo> = call.custom({
 });
 const demoCalls = {
   echo: call.plain(),
+  grow: call.plain(),
   drop: call.plain({ repeatable: true, skipWithoutUser: true }),
   page: pageCall,
 } satisfies CallTable<Demo>;
 const demo: Demo = {
   echo: async (_s, text) => text,
+  grow: async (_s, n) => 'x'.repeat(n),
   drop: async (_s, id) => void dropped.push(id),
   page: () => Promise.reject(new Error('only through the wire')),
 };
@@ -112,6 +116,13 @@ describe('a call table on both sides of the wire (in one process)', () => {
     expect(requests).toEqual([]);
     await client.drop({ cun: 'ann' }, 'new');
     expect(dropped).toEqual(['new']);
+  });
+
+  it('refuses an answer larger than a plain call may bring, and the next call is answered', async () => {
+    // Parsed on the service's one event loop: a user's 200 MB answer held everyone's requests (found from outside).
+    await expect(client.grow({ cun: 'ann' }, MAX_PLAIN_ANSWER + 1)).rejects.toMatchObject({ code: '1011' });
+    expect(await client.grow({ cun: 'ann' }, 1000)).toHaveLength(1000);
+    expect(await client.echo({ cun: 'ann' }, 'after')).toBe('after');
   });
 
   it("hands a client's connection to the custom call that asked, which writes the answer itself", async () => {

@@ -51,13 +51,17 @@ export const gone = () => new AppError(CommonCodes.unavailable, ClusterKitText.w
 export const isGone = (e: unknown) =>
   isAppError(e) && e.code === CommonCodes.unavailable && e.message === ClusterKitText.workerGone.en;
 
-/** Reads a body whole, at most `max` bytes (a refusal, `1004`, as soon as it has more). */
-export async function readWhole(body: AsyncIterable<Buffer>, max: number): Promise<Buffer> {
+/** Reads a body whole, at most `max` bytes (`tooMuch`, by default a `1004` refusal, as soon as it has more). */
+export async function readWhole(
+  body: AsyncIterable<Buffer>,
+  max: number,
+  tooMuch = () => new AppError(CommonCodes.invalidInput, ClusterKitText.requestTooLarge),
+): Promise<Buffer> {
   const parts: Buffer[] = [];
   let n = 0;
   for await (const c of body) {
     n += c.length;
-    if (n > max) throw new AppError(CommonCodes.invalidInput, ClusterKitText.requestTooLarge);
+    if (n > max) throw tooMuch();
     parts.push(c);
   }
   return Buffer.concat(parts);
