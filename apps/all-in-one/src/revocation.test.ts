@@ -172,6 +172,59 @@ describe('revocation reaches the cluster services at once (all-in-one)', () => {
     expect(codeOf(await list(page, page.token))).not.toBe('401');
   });
 
+  it("a stolen session's day token and Linux command end with it when the user ends it for safety, not at a logout", async () => {
+    // Found from outside: the attacker's session minted both, the victim changed the password (or signed out
+    // everywhere else), the session died and both still read and wrote the home until the end of the day.
+    const home = '/public/home/lisi';
+    const mint = async (b: PageBrowser) => ({
+      day: await b.dayToken(home),
+      cmd: dataOf<{ url: string; token: string }>(await b.efile('GET', `/linuxUpload.action?path=${home}`)),
+    });
+    const works = async (b: PageBrowser, m: Awaited<ReturnType<typeof mint>>) => [
+      codeOf(await b.efile('GET', `/list.action?path=${home}`, m.day)),
+      codeOf(
+        await app.inject({
+          method: 'PUT',
+          url: new URL(m.cmd.url + 'stolen.txt').pathname + '?overwrite=true',
+          headers: { [LINUX_TOKEN_HEADER]: m.cmd.token },
+          payload: 'x',
+        }),
+      ),
+    ];
+    for (const end of ['endOthers', 'password', 'endOne'] as const) {
+      const victim = await new PageBrowser(app).login('lisi');
+      const thief = await new PageBrowser(app).login('lisi');
+      const stolen = await mint(thief);
+      const own = await mint(victim);
+      expect(await works(thief, stolen)).toEqual(['0', '0']);
+      if (end === 'endOthers') await victim.call('POST', '/api/user/sessions/endOthers');
+      else if (end === 'endOne') {
+        const sessions = dataOf<UserSession[]>(await victim.call('GET', '/api/user/sessions'));
+        for (const s of sessions.filter((x) => !x.current))
+          await victim.call('POST', '/api/user/sessions/end', { id: s.id });
+      } else {
+        const changed = await victim.call('POST', '/api/user/password', {
+          oldPassword: PASSWORD,
+          newPassword: 'a-new-password-2026',
+        });
+        expect(changed.statusCode).toBe(200);
+        await victim.call('POST', '/api/user/password', {
+          oldPassword: 'a-new-password-2026',
+          newPassword: PASSWORD,
+        });
+      }
+      expect(await works(thief, stolen), end).toEqual(['1406', '1406']);
+      // What the user's own session asked for goes on.
+      expect(await works(victim, own), end).toEqual(['0', '0']);
+      await victim.call('POST', '/api/auth/logout');
+    }
+    // A plain logout is no alarm: a transfer the user started goes on.
+    const user = await new PageBrowser(app).login('lisi');
+    const mine = await mint(user);
+    await user.call('POST', '/api/auth/logout');
+    expect(await works(user, mine)).toEqual(['0', '0']);
+  });
+
   it('disabling a user stops their tokens at once, day tokens included', async () => {
     const admin = await new PageBrowser(app).login('admin');
     const user = await new PageBrowser(app).login('wangwu');

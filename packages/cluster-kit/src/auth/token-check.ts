@@ -21,6 +21,8 @@ export interface ServiceUser extends UserScope {
   home: string;
   /** Account expiry (ms) or null. */
   expAcct: number | null;
+  /** The page session the token was signed for (none for a day token): what it asks for is recorded with it. */
+  sid?: string;
 }
 
 export type TokenClaims = VerifiedClusterToken;
@@ -88,7 +90,7 @@ export function createTokenCheck(opts: TokenCheckOptions) {
   }
 
   const fromClaims = (
-    claims: Pick<TokenClaims, 'sub' | 'cun' | 'home' | 'paths' | 'exp_acct'>,
+    claims: Pick<TokenClaims, 'sub' | 'cun' | 'home' | 'paths' | 'exp_acct' | 'sid'>,
   ): ServiceUser => {
     const home = claims.home || opts.homePattern.replace('{user}', claims.cun);
     return {
@@ -97,6 +99,7 @@ export function createTokenCheck(opts: TokenCheckOptions) {
       home,
       roots: [home, ...claims.paths],
       expAcct: claims.exp_acct,
+      ...(claims.sid ? { sid: claims.sid } : {}),
     };
   };
 

@@ -31,6 +31,13 @@ export interface IssuedCredential {
   expiresAt: number;
   /** What it is for: the fast-transfer folder, or a Linux command's direction and paths. */
   detail: string;
+  /**
+   * The page session that asked for it (its public id, the cluster tokens' `sid`). Ending sessions for safety (a
+   * password change, "sign out everywhere else", one session ended from the list, an operator's reset) revokes
+   * what they asked for too: a stolen session's day token outlived the session (found from outside, 2026-12-01).
+   * A plain logout does not: a transfer the user started goes on.
+   */
+  sid?: string;
 }
 
 /** Why a token is refused: its session ended, its user was disabled, or it was revoked itself. */
@@ -78,6 +85,17 @@ export function createRevocationStore(kv: KvStore) {
       await kv.set(`cred:${id}`, '1', DAY_MARK_MS);
       await kv.mapDelete(issuedKey(sub), id);
       return true;
+    },
+
+    /**
+     * Revokes what the sessions `sids` asked for of `sub`'s day tokens and Linux commands (`sids` null: all of
+     * them); returns how many.
+     */
+    async revokeIssuedBy(sub: string, sids: readonly string[] | null): Promise<number> {
+      const of = sids && new Set(sids);
+      const hit = (await store.issued(sub)).filter((c) => !of || (c.sid !== undefined && of.has(c.sid)));
+      for (const c of hit) await store.revokeCredential(sub, c.id);
+      return hit.length;
     },
 
     /** Records a day token or Linux command issued to `sub` (what the user centre lists). */

@@ -63,6 +63,8 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
       issuedAt: row.created_at,
       expiresAt,
       detail: `${direction} ${paths.join(' ')}`,
+      // The page session that asked: ending it for safety (a password change…) revokes this command too.
+      ...(user.sid ? { sid: user.sid } : {}),
     });
     return { token, expiresAt };
   }

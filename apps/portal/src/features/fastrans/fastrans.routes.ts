@@ -27,7 +27,14 @@ export function fastransPageRoutes(
   http: SessionHttp,
 ): void {
   addRoute(app, FastransPageRoutes.login, async (req) =>
-    ok(await service.login(http.live(req).user.id, req.body.directory, req.body.clusterId || undefined)),
+    ok(
+      await service.login(
+        http.live(req).user.id,
+        http.live(req).sid,
+        req.body.directory,
+        req.body.clusterId || undefined,
+      ),
+    ),
   );
 
   addRoute(app, FastransPageRoutes.checkPermission, async (req) =>

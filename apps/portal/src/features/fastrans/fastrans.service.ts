@@ -102,7 +102,8 @@ export function fastransService(
      * a cluster token with no granted paths (home only), valid until the end of the day (server time) or the
      * account's expiry, like the Linux commands.
      */
-    async login(userId: number, directory: string, clusterId?: string) {
+    /** `sid`: the page session that asks (ending it for safety revokes the token: credential.service). */
+    async login(userId: number, sid: string, directory: string, clusterId?: string) {
       let dir: string;
       try {
         dir = decodeURIComponent(directory);
@@ -140,6 +141,7 @@ export function fastransService(
         clusterId: info.clusterId,
         expiresAt,
         directory: dir,
+        sid,
       });
       return {
         token,

@@ -13,7 +13,7 @@ export function createCredentialService(deps: { revocations: RevocationStore }) 
     recordDayToken: (
       userId: number,
       token: string,
-      t: { clusterId: string; expiresAt: number; directory: string },
+      t: { clusterId: string; expiresAt: number; directory: string; sid: string },
     ) =>
       revocations.recordIssued(String(userId), {
         id: credentialId(token),
@@ -22,6 +22,7 @@ export function createCredentialService(deps: { revocations: RevocationStore }) 
         issuedAt: Date.now(),
         expiresAt: t.expiresAt,
         detail: t.directory,
+        sid: t.sid,
       }),
 
     list: (userId: number): Promise<IssuedCredential[]> => revocations.issued(String(userId)),

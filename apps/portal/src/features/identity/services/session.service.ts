@@ -66,10 +66,18 @@ export function createSessionService(deps: {
   const { sessions, users, revocations, now, policy } = deps;
   /** Records that these sessions (row ids) ended. */
   const ended = (ids: readonly string[]) => revocations.endSessions(ids.map(sidOf));
+  /**
+   * Ended for safety (not a logout): what these sessions asked for of day tokens and Linux commands is revoked
+   * too, so that a stolen session leaves nothing behind that outlives it.
+   */
+  const endedForSafety = async (userId: number, ids: readonly string[]) => {
+    await ended(ids);
+    await revocations.revokeIssuedBy(String(userId), ids.map(sidOf));
+  };
   /** Deletes the sessions of a user (all, or all but `keep`) and records them ended; returns how many. */
   const endForUser = async (userId: number, keep?: string) => {
     const ids = await sessions.deleteForUser(userId, keep);
-    await ended(ids);
+    await endedForSafety(userId, ids);
     return ids.length;
   };
   return {
@@ -145,7 +153,7 @@ export function createSessionService(deps: {
     async endOne(userId: number, sid: string): Promise<boolean> {
       const row = (await sessions.listForUser(userId)).find((r) => sidOf(r.id) === sid);
       if (!row || !(await sessions.delete(row.id))) return false;
-      await ended([row.id]);
+      await endedForSafety(userId, [row.id]);
       return true;
     },
 

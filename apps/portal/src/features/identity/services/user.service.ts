@@ -45,6 +45,8 @@ export function createUserService(deps: {
    */
   const revoke = async (userId: number, sessionIds: readonly string[], disabled: boolean) => {
     await revocations.endSessions(sessionIds.map(sidOf));
+    // What those sessions asked for (day tokens, Linux commands) goes with them: see session.service.
+    await revocations.revokeIssuedBy(String(userId), sessionIds.map(sidOf));
     if (disabled) await revocations.disableUser(String(userId), Date.now());
   };
 
