@@ -39,6 +39,15 @@ export const EshellEnv = Type.Object({
   /** The shell's locale, sent to the login node (its sshd must `AcceptEnv LANG`): UTF-8, for Chinese text. */
   ESHELL_LANG: Type.String({ default: 'C.UTF-8', pattern: '^[A-Za-z0-9_.@-]{1,64}$' }),
   ESHELL_CONNECT_TIMEOUT_S: Type.Integer({ default: 10, minimum: 1 }),
+  /**
+   * The accounts a shell may be opened as, by the rules of efile's and the job service's workers (checked on this
+   * host, which must know the cluster's users, as theirs do): no uid below this (system accounts), none of these
+   * login shells. A manager who mapped a portal user to `postgres` got a shell as it (found from outside).
+   */
+  ESHELL_MIN_UID: Type.Integer({ default: 1000, minimum: 1 }),
+  ESHELL_REFUSED_SHELLS: Type.String({
+    default: '/usr/sbin/nologin,/sbin/nologin,/bin/false,/usr/bin/false',
+  }),
   ESHELL_SSH_BIN: Type.String({ default: 'ssh' }),
   ESHELL_SSH_KEYGEN_BIN: Type.String({ default: 'ssh-keygen' }),
   /** Where the per-connection keys live for the seconds of a handshake (default DATA_DIR/run/eshell-<cluster>). */

@@ -4,6 +4,7 @@ import { createKv, type KvStore, type RevocationStore } from '@hpc/server-kit';
 import {
   createTokenCheck,
   openPortalTrust,
+  parseShells,
   type OwnerRightsLookup,
   type PortalTrustOptions,
   type TokenCheck,
@@ -84,6 +85,7 @@ export async function openEshellDeps(
     scrollbackBytes: config.ESHELL_SCROLLBACK_KB * 1024,
     lang: config.ESHELL_LANG,
     sweepMs: opts.sweepMs ?? 5000,
+    accounts: { minUid: config.ESHELL_MIN_UID, refusedShells: parseShells(config.ESHELL_REFUSED_SHELLS) },
     log,
     now,
   });

@@ -281,6 +281,21 @@ describe.skipIf(missing !== null)('the shell service over a real sshd', () => {
     expect((await h.ticket(await h.token(A), { node: 'elsewhere:22' })).code).toBe('ESHELL_NODE');
   });
 
+  it('opens no shell as root, a system account or an account whose login shell is refused', async () => {
+    // Found from outside: a manager mapped a portal user to `postgres` (uid 101) and got a shell as it; efile and
+    // the job service refused that account all along (their workers' rules), E-Shell checked only the name.
+    const [sys, nologin] = ['eshtsys1', 'eshtnol1'];
+    createUsers([sys, nologin], { [sys]: ['-r', '-s', '/bin/bash'], [nologin]: ['-s', '/usr/sbin/nologin'] });
+    try {
+      for (const cun of ['root', sys, nologin])
+        expect((await h.ticket(await h.token(A, { cun }), {})).code, cun).toBe('1017');
+      expect((await h.ticket(await h.token(A, { cun: 'eshtnone1' }), {})).code).toBe('601009');
+      expect((await h.ticket(await h.token(A), {})).code).toBe('0');
+    } finally {
+      removeUsers([sys, nologin]);
+    }
+  });
+
   it('a ticket opens one socket once', async () => {
     const token = await h.token(A);
     const t = await h.ticket(token, {});

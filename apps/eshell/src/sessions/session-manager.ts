@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { spawn, type IPty } from '@lydell/node-pty';
 import { EshellCodes, type ShellEndReason, type ShellServerMessage } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
-import type { TokenClaims } from '@hpc/cluster-kit';
+import { checkAccount, type AccountRules, type TokenClaims } from '@hpc/cluster-kit';
 import type { LoginNode } from '../ssh/login-nodes';
 import { prepareLogin, type SshLoginSettings } from '../ssh/ssh-login';
 import { OPEN_SESSION_TTL_MS, type OpenSessions } from './open-sessions';
@@ -47,6 +47,8 @@ export interface SessionSettings {
   lang: string;
   /** How often detach and idle deadlines are looked at. */
   sweepMs: number;
+  /** Who a shell may be opened as (ESHELL_MIN_UID, ESHELL_REFUSED_SHELLS). */
+  accounts: AccountRules;
   log: FastifyBaseLogger;
   now?: () => number;
 }
@@ -207,16 +209,20 @@ export class SessionManager {
   }
 
   /**
-   * Refuses a new session beyond the user's limit (ESHELL_SESSION_LIMIT) over every instance of the service: asked
-   * when the page asks for a ticket, so it hears at once; the start takes its place for good (`open.reserve`).
+   * Refuses a new session as an account no shell may be opened as (root, a system account, a refused shell: 1017;
+   * unknown here: 601009), or beyond the user's limit (ESHELL_SESSION_LIMIT) over every instance of the service:
+   * asked when the page asks for a ticket, so it hears at once; the start takes its place for good (`open.reserve`).
    */
   async assertRoom(owner: SessionOwner): Promise<void> {
+    checkAccount(owner.cun, this.s.accounts);
     if ((await this.s.open.count(owner.sub)) >= this.s.maxPerUser)
       throw new AppError(EshellCodes.sessionLimit);
   }
 
   /** Starts ssh for a new session. The keys of its handshake are gone once it is made (or failed). */
   async start(n: NewSession): Promise<ShellSession> {
+    // Again at the start (the ticket's check was seconds ago): never root, a system account or a refused shell.
+    checkAccount(n.cun, this.s.accounts);
     if (!(await this.s.open.reserve(n.sub, n.id, this.s.maxPerUser)))
       throw new AppError(EshellCodes.sessionLimit);
     let started = false;
