@@ -37,12 +37,33 @@ export const EfileText = {
     en: 'Not a regular file: FIFOs, sockets and devices are not read or written',
     zh: '不是普通文件：不读写 FIFO、套接字和设备文件',
   },
+  // What is not a regular file, named (file-ops' notRegular: a folder opened for a raw preview is not a FIFO).
+  folderNotFile: { en: 'This is a folder, not a file', zh: '这是文件夹，不是文件' },
+  fifoNotFile: {
+    en: 'This is a FIFO (named pipe), not a regular file: it is not read or written',
+    zh: '这是 FIFO（命名管道），不是普通文件，不读写',
+  },
+  socketNotFile: {
+    en: 'This is a socket, not a regular file: it is not read or written',
+    zh: '这是套接字，不是普通文件，不读写',
+  },
+  deviceNotFile: {
+    en: 'This is a device file, not a regular file: it is not read or written',
+    zh: '这是设备文件，不是普通文件，不读写',
+  },
+  linkNotFile: { en: 'This is a symbolic link, not a regular file', zh: '这是符号链接，不是普通文件' },
+  /** mkdir or touch under a file: the parent path is not a folder. */
+  parentNotAFolder: { en: 'The parent path is not a folder', zh: '上级路径不是文件夹' },
   onlyFilesOpened: { en: 'Only files can be opened', zh: '只能打开文件' },
   onlyFilesEdited: { en: 'Only files can be edited', zh: '只能编辑文件' },
   notUtf8Text: { en: 'This file is not UTF-8 text', zh: '该文件不是 UTF-8 文本' },
   changedSinceOpened: {
     en: 'The file changed since it was opened; reload it before saving',
     zh: '文件在打开后已被修改，请重新加载后再保存',
+  },
+  fileBeingSaved: {
+    en: 'The file is being saved by another request; try again',
+    zh: '文件正由另一个请求保存，请稍后重试',
   },
   changedSinceSized: { en: 'The file changed since its size was sent', zh: '文件在告知大小后已被修改' },
   changedWhileRead: { en: 'The file changed while it was read', zh: '文件在读取过程中被修改' },
@@ -125,6 +146,18 @@ export const EfileText = {
   chunksMissing: { en: 'Not every chunk is stored yet', zh: '尚有分片未保存' },
   uploadBeingFinalized: { en: 'The upload is being finalized', zh: '上传正在完成' },
   noSuchUpload: { en: 'No such upload', zh: '上传任务不存在' },
+  uploadInProgress: {
+    en: 'Another upload to this name is in progress: wait for it to finish or cancel it',
+    zh: '另一个同名上传正在进行，请等待其完成或将其取消',
+  },
+  uploadEnded: {
+    en: 'This upload was cancelled or replaced by another upload of the same name: upload the file again',
+    zh: '该上传已被取消或被另一个同名上传替代，请重新上传',
+  },
+  uploadBeingBegun: {
+    en: 'Another upload to this name is starting; try again',
+    zh: '另一个同名上传正在开始，请重试',
+  },
   targetMovedDuringUpload: {
     en: 'The target folder moved during the upload',
     zh: '目标文件夹在上传过程中被移动',
@@ -176,6 +209,14 @@ export const EfileText = {
     en: 'The share token is missing or expired: enter the extraction code again',
     zh: '分享令牌缺失或已过期，请重新输入提取码',
   },
+  tooManyShares: (max: number) => ({
+    en: `You have ${max} open shares, the most one user may have: close some and share again`,
+    zh: `您已有 ${max} 个有效的分享，已达每位用户的上限：请先关闭一些分享再分享`,
+  }),
+  tooManySharePaths: (max: number) => ({
+    en: `At most ${max} paths can be checked for shares at once`,
+    zh: `一次最多检查 ${max} 个路径是否有分享`,
+  }),
 
   // Linux commands
   uploadPathRequired: { en: 'Please enter the upload file or folder path', zh: '请输入上传文件或文件夹路径' },

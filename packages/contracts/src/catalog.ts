@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Envelope } from './envelope';
-import { Page } from './common';
+import { MAX_PAGE_NUM, Page } from './common';
 import { Limits } from './limits';
 import { AppJobTemplate } from './jobs';
 
@@ -57,7 +57,7 @@ const listFields = {
   category: Type.Optional(Type.String({ maxLength: 100 })),
   labels: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })),
   sort: Type.Optional(CatalogSort),
-  pageNum: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  pageNum: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUM, default: 1 })),
   pageSize: Type.Optional(
     Type.Integer({ minimum: 1, maximum: Limits.maxCatalogPageSize, default: Limits.defaultPageSize }),
   ),

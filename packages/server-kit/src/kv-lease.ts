@@ -48,6 +48,25 @@ export async function acquireLock(kv: KvStore, key: string, ttlMs: number): Prom
 }
 
 /**
+ * `acquireLock`, waiting for the holder to let go: looks again every `pollMs` until `waitMs` have passed, then
+ * throws `busy()`. For work that must not run twice at once but should not fail because another request is in it
+ * (two saves of one file, two first chunks of one upload).
+ */
+export async function acquireLockWaiting(
+  kv: KvStore,
+  key: string,
+  o: { ttlMs: number; waitMs: number; pollMs?: number; busy: () => Error },
+): Promise<HeldLock> {
+  const deadline = Date.now() + o.waitMs;
+  for (;;) {
+    const lock = await acquireLock(kv, key, o.ttlMs);
+    if (lock) return lock;
+    if (Date.now() > deadline) throw o.busy();
+    await new Promise((r) => setTimeout(r, o.pollMs ?? 20));
+  }
+}
+
+/**
  * Claims the current interval of a periodic job for this process: every instance calls it on its own timer, the
  * first of the cluster to ask within interval number `floor(now / intervalMs)` gets that number, everyone else
  * null. So a sweep runs once per interval for the whole cluster, whatever the phases of the instances' timers, and

@@ -46,6 +46,28 @@ export const ServerKitText = {
     zh: '不支持的内容类型：请求带有请求体，但没有内容类型',
   },
 
+  // fastify.ts: refusals before routing (the router's, Node's HTTP parser's) and non-finite numbers.
+  paramTooLong: (max: number) => ({
+    en: `Invalid input: a part of the address is longer than ${max} characters`,
+    zh: `输入无效：地址中有一段超过 ${max} 个字符`,
+  }),
+  notFiniteNumber: (field: string) => ({
+    en: `Invalid input: ${field} must be a finite number`,
+    zh: `输入无效：${field} 必须是有限的数字`,
+  }),
+  malformedRequest: {
+    en: 'Invalid input: the request is not valid HTTP',
+    zh: '输入无效：请求不是有效的 HTTP',
+  },
+  headersTooLarge: {
+    en: 'Invalid input: the address or the headers of the request are too large',
+    zh: '输入无效：请求的地址或请求头过大',
+  },
+  requestTimedOut: {
+    en: 'Invalid input: the request did not arrive in time',
+    zh: '输入无效：请求未能及时到达',
+  },
+
   // auth/csrf.ts
   crossSiteRefused: { en: 'Cross-site request refused', zh: '已拒绝跨站请求' },
   foreignOriginRefused: { en: 'Request from a foreign origin refused', zh: '已拒绝来自其他源的请求' },

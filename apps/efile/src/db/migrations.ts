@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 
 /** Written once with Kysely's schema builder for SQLite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -204,6 +204,16 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('efile_uploads').execute();
       await db.schema.dropTable('efile_fastrans_ranges').execute();
       await db.schema.dropTable('efile_fastrans_files').execute();
+    },
+  },
+  '007-share-path-bytes': {
+    // The index the share repository's subtree ranges need on PostgreSQL, where they compare the path in the "C"
+    // collation (by bytes; share.repository.ts says why) and the path index of 001, in the database's collation,
+    // cannot serve them: without it every delete, rename and move read the whole share table (found from outside,
+    // 2026-12-01). SQLite's index of 001 already orders by bytes.
+    async up(db: Kysely<unknown>) {
+      if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+      await sql`CREATE INDEX efile_shares_path_bytes ON efile_shares (path COLLATE "C")`.execute(db);
     },
   },
 };

@@ -28,7 +28,9 @@ const moved = () => new AppError(FileCodes.permissionDenied, EfileText.folderMov
  * under that from the open folder. Refuses with "1030" when the folder is no longer where the resolver saw it.
  */
 export async function atFolder<T>(dirHost: string, fn: (dir: string) => Promise<T>): Promise<T> {
-  const fh = await fs.open(dirHost, DIR_FLAGS).catch((e: unknown) => {
+  const fh = await fs.open(dirHost, DIR_FLAGS).catch(async (e: unknown) => {
+    if (errno(e) === 'ENOTDIR' && (await isPlainNonFolder(dirHost)))
+      throw new AppError(FileCodes.notAFolder, EfileText.parentNotAFolder);
     if (errno(e) === 'ELOOP' || errno(e) === 'ENOTDIR') throw moved();
     throw e;
   });
@@ -38,6 +40,17 @@ export async function atFolder<T>(dirHost: string, fn: (dir: string) => Promise<
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * Whether `dirHost` is, where the resolver saw it, something other than a folder or a link (mkdir or touch under a
+ * file: "1022", not "moved"). Opening it O_DIRECTORY|O_NOFOLLOW says ENOTDIR both for that and for a link swapped
+ * in; the item itself is looked at through a descriptor checked to be `dirHost`, so a folder above swapped for a link
+ * cannot make what lies beyond it answer for it (that stays "1030").
+ */
+async function isPlainNonFolder(dirHost: string): Promise<boolean> {
+  const st = await lstatChecked(dirHost).catch(() => null);
+  return !!st && !st.isDirectory() && !st.isSymbolicLink();
 }
 
 /** `atFolder` for the folder of `host`, handing `fn` the anchored path of `host` itself (its name unchanged). */

@@ -205,7 +205,7 @@ const openNoFollow = (host: string) =>
     ),
   ).then((fd) =>
     new Promise<void>((resolve, reject) =>
-      fstat(fd, (err, st) => (err ? reject(err) : st.isFile() ? resolve() : reject(notRegular()))),
+      fstat(fd, (err, st) => (err ? reject(err) : st.isFile() ? resolve() : reject(notRegular(st)))),
     )
       .then(() => checkOpened(fd, host))
       .then(

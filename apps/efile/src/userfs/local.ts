@@ -319,11 +319,13 @@ export class LocalUserFs implements UserFs {
     );
   }
 
-  writeFile(s: FsScope, p: string, data: string) {
+  writeFile(s: FsScope, p: string, data: string, expectedMtime?: number | null) {
     return coded(async () => {
       const r = await this.resolver.resolve(s, p);
       if (!r.stat?.isFile()) throw new AppError(FileCodes.typeNotAllowed, EfileText.onlyFilesEdited);
-      await atomicWriteFile(r, data);
+      // Checked again here, in the process that writes, right before the rename (a worker's answer to an earlier
+      // check could be old by now): null from the wire, where an absent argument travels as null.
+      await atomicWriteFile(r, data, expectedMtime);
       return r.clusterPath;
     });
   }

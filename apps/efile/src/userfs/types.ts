@@ -140,8 +140,11 @@ export interface UserFs {
    * all of them, their bytes in its answer. An error that is not a file's own (the worker gone) fails the call.
    */
   readSmall(s: FsScope, hosts: string[], maxBytes: number): Promise<SmallReadResult[]>;
-  /** Atomically replaces a file's content (temp sibling, fsync, rename). */
-  writeFile(s: FsScope, path: string, data: string): Promise<string>;
+  /**
+   * Atomically replaces a file's content (temp sibling, fsync, rename). With `expectedMtime` (ms, rounded) the file
+   * must still have that mtime just before the rename, else "1028" and nothing is written (an edit's lost update).
+   */
+  writeFile(s: FsScope, path: string, data: string, expectedMtime?: number | null): Promise<string>;
   /** Opens a regular file to send (O_NOFOLLOW|O_NONBLOCK, fstat, checked to be where the resolver saw it). */
   openRead(s: FsScope, host: string): Promise<ReadHandle>;
   /** Walks a selection (links followed only to files inside the roots) and lays out its zip; "1508" past the limit. */

@@ -1,5 +1,5 @@
-import { PREVIEWABLE_IMAGE_EXTENSIONS, FileCodes } from '@hpc/contracts';
-import { AppError } from '@hpc/server-kit';
+import { CommonCodes, PREVIEWABLE_IMAGE_EXTENSIONS, FileCodes } from '@hpc/contracts';
+import { AppError, acquireLockWaiting } from '@hpc/server-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
@@ -68,9 +68,28 @@ const SANDBOX_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-sr
 const extOf = (name: string) =>
   name.lastIndexOf('.') > 0 ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
 
+/** How long a save may hold its file's lock (renewed while held: a slow fsync keeps it). */
+const SAVE_LOCK_MS = 30_000;
+/** How long a save waits for another save of the same file to end. */
+const SAVE_WAIT_MS = 15_000;
+
 /** Text preview and edit (bounded by EFILE_PREVIEW_MAX_BYTES), raw image preview under a sandbox CSP. */
 export function previewService(deps: EfileDeps) {
   const { userfs, config } = deps;
+
+  /**
+   * Saves of one file, one at a time across every instance of the cluster (a lock in the shared store, keyed by the
+   * file's real host path, so two names of one file are one key). Two saves opened from the same version both
+   * passed the mtime check before either wrote, and the second replaced the first unseen; under the lock the later
+   * one finds the mtime the first left and is refused. A save waits for the other instead of failing: the other
+   * may itself be refused, and then this one is the good one.
+   */
+  const saveLock = (host: string) =>
+    acquireLockWaiting(deps.kv, `edit:${host}`, {
+      ttlMs: SAVE_LOCK_MS,
+      waitMs: SAVE_WAIT_MS,
+      busy: () => new AppError(CommonCodes.unavailable, EfileText.fileBeingSaved),
+    });
 
   async function check(user: EfileUser, p: string) {
     const r = await userfs.resolve(user, p);
@@ -100,10 +119,16 @@ export function previewService(deps: EfileDeps) {
         throw new AppError(FileCodes.previewTooLarge);
       const r = await userfs.resolve(user, p);
       if (!r.stat?.isFile) throw new AppError(FileCodes.typeNotAllowed, EfileText.onlyFilesEdited);
+      // A stale save is refused at once; the check that counts is the one under the lock, in writeFile.
       if (expectedMtime !== undefined && Math.round(r.stat.mtimeMs) !== expectedMtime) {
         throw new AppError(FileCodes.abnormalFile, EfileText.changedSinceOpened);
       }
-      return userfs.writeFile(user, p, content);
+      const lock = await saveLock(r.host);
+      try {
+        return await userfs.writeFile(user, p, content, expectedMtime);
+      } finally {
+        await lock.release();
+      }
     },
     async raw(req: FastifyRequest, reply: FastifyReply, user: EfileUser, p: string) {
       const r = await userfs.resolve(user, p);

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
-import { CommonCodes, FileCodes, PortalCodes, ShareCodes } from '@hpc/contracts';
+import { CommonCodes, FileCodes, Limits, PortalCodes, ShareCodes } from '@hpc/contracts';
 import { AppError, createAttemptThrottle, isAppError, type AttemptRule } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import { isUnder, refusalOf, rootsOf } from '@hpc/cluster-kit';
 import type { FsScope, Info } from '../../userfs/types';
-import type { ShareRepository, ShareRow } from './share.repository';
+import { subtreeOf, type ShareRepository, type ShareRow } from './share.repository';
 import { EfileText } from '../../messages';
 
 const DAY = 86_400_000;
@@ -14,6 +14,30 @@ const FAIL_WINDOW_MS = 15 * 60_000;
 const MAX_FAILS = 10;
 
 const CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+/**
+ * The share rows one user may have (issue: one user's 60,000 shares froze the all-in-one). Closed and expired rows
+ * are kept for the owner's list and so that a recipient hears "closed" or "expired" rather than "no such share", but
+ * they count: at the limit the oldest of them make room, and only when all are open and valid is a new share
+ * refused. Two parallel opens at the limit may each pass the count, so the limit may be passed by a few rows.
+ */
+export const MAX_SHARES_PER_USER = 10_000;
+
+/**
+ * The paths one `isIncludeShareFile` call may ask about: as many as the spec's folder limit (§9), far more than the
+ * web's one path per rename; the schema allows 10,000, too many to be worth answering.
+ */
+export const MAX_INCLUDE_PATHS = Limits.folderFileLimit;
+
+/** Whether a path or one of its parents is in `paths`: its depth of look-ups, whatever the number of paths. */
+function atOrUnder(p: string, paths: ReadonlySet<string>): boolean {
+  if (paths.has(p)) return true;
+  for (let i = p.lastIndexOf('/'); i >= 0; i = p.lastIndexOf('/', i - 1)) {
+    if (paths.has(i === 0 ? '/' : p.slice(0, i))) return true;
+    if (i === 0) break;
+  }
+  return false;
+}
 
 /**
  * The identity of the shared item (`userfs.identify`): device, inode and birth time in nanoseconds (statx). ext4
@@ -108,6 +132,15 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
     return { row, item: found.info, scope: { cun: row.owner_cun, roots: [row.path] } };
   }
 
+  /** Makes room for one more share of `sub` under MAX_SHARES_PER_USER, or refuses (see there). */
+  async function makeRoom(sub: string, now: number) {
+    const held = await repo.countByOwner(sub);
+    if (held < MAX_SHARES_PER_USER) return;
+    const freed = await repo.deleteEnded(sub, now, held - MAX_SHARES_PER_USER + 1);
+    if (held - freed >= MAX_SHARES_PER_USER)
+      throw new AppError(CommonCodes.invalidInput, EfileText.tooManyShares(MAX_SHARES_PER_USER));
+  }
+
   return {
     async open(user: EfileUser, p: string, validDays: string | undefined, password: string | undefined) {
       const days = parseDays(validDays);
@@ -133,6 +166,7 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
         expires_at: now + days * DAY,
         closed_at: null,
       };
+      await makeRoom(user.sub, now);
       await repo.insert(row);
       return view(row, now);
     },
@@ -146,15 +180,17 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
       const now = deps.now();
       return { list: rows.map((r) => view(r, now)), total, pageNum, pageSize };
     },
+    /**
+     * Whether the paths hold the user's open shares: one read of the owner's open shares (at most
+     * MAX_SHARES_PER_USER), each matched against the asked paths by its own parents, not one query per path.
+     */
     async includes(user: EfileUser, paths: string[]) {
-      let count = 0;
-      let shared = false;
-      for (const p of paths) {
-        const rows = (await repo.openUnder(p, deps.now())).filter((r) => r.owner_sub === user.sub);
-        count += rows.length;
-        if (rows.some((r) => r.path === p)) shared = true;
-      }
-      return { include: count > 0, shared, count };
+      if (paths.length > MAX_INCLUDE_PATHS)
+        throw new AppError(CommonCodes.invalidInput, EfileText.tooManySharePaths(MAX_INCLUDE_PATHS));
+      const asked = new Set(paths.map((p) => subtreeOf(p).self));
+      const open = await repo.openPathsOf(user.sub, deps.now());
+      const inside = open.filter((p) => atOrUnder(p, asked));
+      return { include: inside.length > 0, shared: inside.some((p) => asked.has(p)), count: inside.length };
     },
 
     async publicInfo(id: string) {

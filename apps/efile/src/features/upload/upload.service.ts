@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { chunkGeometryFault, chunkRange, CommonCodes, FileCodes, type ChunkParams } from '@hpc/contracts';
-import { AppError, isAppError } from '@hpc/server-kit';
+import { AppError, acquireLockWaiting, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import { errno } from '../../fs/errno';
@@ -11,6 +11,17 @@ import { partialName, sessionId, type OpenPartial, type PartialCore, type Partia
 import { EfileText } from '../../messages';
 
 const join = (dir: string, segs: string[]) => (dir === '/' ? '' : dir) + '/' + segs.join('/');
+
+/**
+ * An unfinished upload written in within this long is in progress: another upload to the same name is refused
+ * while it is (spec §5: a same-name file already in the upload list forbids another upload). A session marks itself
+ * alive at least once a minute while chunks arrive (writeChunk), so this leaves room for one slow chunk; one quiet
+ * for longer counts as abandoned and a new upload of the name replaces it.
+ */
+const LIVE_MS = 3 * 60_000;
+/** How long beginning an upload may hold its target's lock, and how long another waits for it. */
+const BEGIN_LOCK_MS = 30_000;
+const BEGIN_WAIT_MS = 15_000;
 
 /** Where a chunk goes: the session row, the target and the partial file beside it. */
 interface Prepared {
@@ -30,6 +41,11 @@ interface UploadState {
   stored: Set<number>;
   /** When the session's updated_at was last refreshed (the sweep's liveness mark). */
   touchedAt: number;
+  /**
+   * The row's created_at when the partial was opened: a row of the same id made again since (the upload replaced
+   * or cancelled, then begun anew) is another partial file, which this entry's descriptor does not reach.
+   */
+  generation: number;
 }
 
 /**
@@ -129,12 +145,37 @@ export function uploadService(deps: EfileDeps, core: PartialCore) {
   }
 
   /**
+   * Beginning an upload of one target, one request at a time across every instance (a lock in the shared store):
+   * the first chunks of two uploads to one name arrive together, and each removed the other's session between its
+   * look and its row, so neither upload survived (a chunk then met no session: a 500) and a partial stayed behind.
+   */
+  const targetLock = (user: EfileUser, targetPath: string) =>
+    acquireLockWaiting(deps.kv, `upload-begin:${user.sub}:${targetPath}`, {
+      ttlMs: BEGIN_LOCK_MS,
+      waitMs: BEGIN_WAIT_MS,
+      busy: () => new AppError(CommonCodes.unavailable, EfileText.uploadBeingBegun),
+    });
+
+  /**
    * The first chunk request of an upload (in this process): full path check, conflict check, the session row, and
-   * the partial file opened (O_NOFOLLOW, no O_TRUNC: other chunks live in the same file). Returns a function
-   * registering the open partial under the request's key.
+   * the partial file opened (O_NOFOLLOW, no O_TRUNC: other chunks live in the same file), under the target's lock.
+   * Returns a function registering the open partial under the request's key.
    */
   async function begin(user: EfileUser, p: ChunkParams): Promise<(key: string) => OpenPartial<UploadState>> {
     const prep = (await prepare(user, p, true))!;
+    const lock = await targetLock(user, prep.targetPath);
+    try {
+      return await beginLocked(user, p, prep);
+    } finally {
+      await lock.release();
+    }
+  }
+
+  async function beginLocked(
+    user: EfileUser,
+    p: ChunkParams,
+    prep: Prepared,
+  ): Promise<(key: string) => OpenPartial<UploadState>> {
     let existing = await repo.get('chunk', prep.id);
     if (existing?.status === 'done') {
       // The identifier is only size + path (spec §3), so a finished session with it says nothing about these bytes:
@@ -146,15 +187,25 @@ export function uploadService(deps: EfileDeps, core: PartialCore) {
       await repo.removeIfDone(prep.id);
       existing = await repo.get('chunk', prep.id);
     }
+    const now = deps.now();
+    // Another identifier for the same target: while that upload is in progress this one is refused (it would
+    // otherwise remove the other's session and partial under its running chunks); an abandoned one is replaced.
+    const others = existing
+      ? []
+      : (await repo.activeForTarget('chunk', user.sub, prep.targetPath)).filter((o) => o.id !== prep.id);
+    if (others.some((o) => Number(o.updated_at) > now - LIVE_MS))
+      throw new AppError(FileCodes.sameNameFile, EfileText.uploadInProgress);
+    // The target looked at again, under the lock and after the other uploads: one that held the name and has
+    // finished since renamed its file into place before its session stopped being active, so the file shows here.
+    prep.target = await userfs.resolve(user, prep.targetPath, { follow: false, mustExist: false });
     if (prep.target.stat && (!p.overwrite || prep.target.stat.isDir)) {
       throw conflictError(prep.target.stat.isDir);
     }
-    const now = deps.now();
     if (!existing) {
-      // A new identifier for the same target replaces an older unfinished upload of it. Not this upload's own
-      // session: chunks of a new upload arrive together, and one of them may have created it a moment ago.
-      for (const old of await repo.activeForTarget('chunk', user.sub, prep.targetPath))
-        if (old.id !== prep.id) await removePartial(user, old.id, old.partial_host);
+      for (const old of others) await removePartial(user, old.id, old.partial_host);
+      // Pieces recorded for this id by a chunk of an earlier session of it that ended under that chunk: they would
+      // count as stored for this new partial, which does not hold their bytes.
+      await repo.forgetPieces(prep.id);
       await repo.create({
         id: prep.id,
         kind: 'chunk',
@@ -176,8 +227,9 @@ export function uploadService(deps: EfileDeps, core: PartialCore) {
     const fh = await userfs.openPartial(user, prep.partialHost);
     // A resumed session counts as alive from its last mark; writeChunk refreshes it once that is a minute old.
     const touchedAt = existing ? Number(existing.updated_at) : now;
+    const generation = existing ? Number(existing.created_at) : now;
     const stored = new Set(existing ? await repo.pieces(prep.id) : []);
-    return (key) => open.adopt(key, prep.id, fh, { prep, stored, touchedAt });
+    return (key) => open.adopt(key, prep.id, fh, { prep, stored, touchedAt, generation });
   }
 
   return {
@@ -228,8 +280,21 @@ export function uploadService(deps: EfileDeps, core: PartialCore) {
       } finally {
         open.release(entry);
       }
-      // updated_at only tells the sweep (hours) that the upload is alive: refreshing it once a minute is enough,
-      // and saves an UPDATE per chunk.
+      // The session may have ended while the chunk was written: cancelled (deletePartial), swept, or replaced as
+      // abandoned on another instance, its partial removed. The bytes went into a file nobody will finalize: they
+      // are not recorded (a later session of this id would take them as stored), the entry is dropped, and the
+      // client is told. (A session ended and begun anew between this look and the record below would still take
+      // the piece: two statements' time, against an upload quiet for LIVE_MS.)
+      const row = await repo.get('chunk', id);
+      if (!row || Number(row.created_at) !== state.generation) {
+        open.evict(id);
+        throw new AppError(FileCodes.notFound, EfileText.uploadEnded);
+      }
+      // A chunk sent again after its upload was finalized (the client lost the answer): nothing to add.
+      if (row.status === 'done')
+        return { stored: p.totalChunks, totalChunks: p.totalChunks, complete: true, path: prep.targetPath };
+      // updated_at only tells the sweep (hours) and a competing upload (LIVE_MS) that the upload is alive:
+      // refreshing it once a minute is enough, and saves an UPDATE per chunk.
       const now = deps.now();
       const touch = now - state.touchedAt > 60_000;
       if (touch) state.touchedAt = now;
@@ -239,10 +304,7 @@ export function uploadService(deps: EfileDeps, core: PartialCore) {
       // instances leave each with a part: then no chunk answer says complete and the client's merge call finishes.
       const stored = state.stored.size;
       let complete = false;
-      if (stored === p.totalChunks) {
-        const row = (await repo.get('chunk', id))!;
-        complete = (await finalize(user, row, p.overwrite ?? false)) === 'done';
-      }
+      if (stored === p.totalChunks) complete = (await finalize(user, row, p.overwrite ?? false)) === 'done';
       return { stored, totalChunks: p.totalChunks, complete, path: prep.targetPath };
     },
 
