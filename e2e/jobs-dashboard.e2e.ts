@@ -82,6 +82,17 @@ describe.skipIf(missing !== null)('the Job page and the Dashboard on the real Sl
       const name = `e2e-${language}-${Date.now() % 100000}`;
       await form.getByLabel(zh ? '作业名称' : 'Job name', { exact: true }).fill(name);
       await typeScript(page, '#!/bin/bash\necho "ran as $(id -u)"\nsleep 300');
+      // Saved as a template, the name changed, the template loaded back: the list names the templates only, the
+      // chosen one is read then (a list of whole templates let one user stall the service).
+      const jobName = form.getByLabel(zh ? '作业名称' : 'Job name', { exact: true });
+      await page.getByTestId('jobs-template-save').click();
+      await page.getByTestId('jobs-template-name').fill(`tpl-${language}`);
+      await page.locator('.ant-modal .ant-btn-primary').click();
+      await page.getByTestId('jobs-template-name').waitFor({ state: 'detached' });
+      await jobName.fill('changed');
+      await page.getByTestId('jobs-template-select').click();
+      await page.locator('.ant-select-item-option', { hasText: `tpl-${language}` }).click();
+      await expect.poll(() => jobName.inputValue()).toBe(name);
       await shot(`jobs-submit-${language}`);
       await page.getByTestId('jobs-submit-button').click();
 
