@@ -197,6 +197,8 @@ describe('revocation reaches the cluster services at once (all-in-one)', () => {
       const stolen = await mint(thief);
       const own = await mint(victim);
       expect(await works(thief, stolen)).toEqual(['0', '0']);
+      // Nor may the day token make a command of its own, which no session would take with it.
+      expect(codeOf(await thief.efile('GET', `/linuxUpload.action?path=${home}`, stolen.day))).toBe('1406');
       if (end === 'endOthers') await victim.call('POST', '/api/user/sessions/endOthers');
       else if (end === 'endOne') {
         const sessions = dataOf<UserSession[]>(await victim.call('GET', '/api/user/sessions'));

@@ -57,6 +57,14 @@ export const EfileText = {
   onlyFilesOpened: { en: 'Only files can be opened', zh: '只能打开文件' },
   onlyFilesEdited: { en: 'Only files can be edited', zh: '只能编辑文件' },
   notUtf8Text: { en: 'This file is not UTF-8 text', zh: '该文件不是 UTF-8 文本' },
+  notPlainText: {
+    en: 'This file holds too many control characters to be shown as text',
+    zh: '该文件含有过多控制字符，无法作为文本显示',
+  },
+  commandNeedsPage: {
+    en: "Linux commands are made from the portal's page, not with a fast-transfer token",
+    zh: 'Linux 命令须在门户页面中生成，不能使用快传令牌生成',
+  },
   changedSinceOpened: {
     en: 'The file changed since it was opened; reload it before saving',
     zh: '文件在打开后已被修改，请重新加载后再保存',

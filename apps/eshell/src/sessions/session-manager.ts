@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { spawn, type IPty } from '@lydell/node-pty';
 import { EshellCodes, type ShellEndReason, type ShellServerMessage } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
-import { checkAccount, type AccountRules, type TokenClaims } from '@hpc/cluster-kit';
+import { checkAccountAsync, type AccountRules, type TokenClaims } from '@hpc/cluster-kit';
 import type { LoginNode } from '../ssh/login-nodes';
 import { prepareLogin, type SshLoginSettings } from '../ssh/ssh-login';
 import { OPEN_SESSION_TTL_MS, type OpenSessions } from './open-sessions';
@@ -214,7 +214,7 @@ export class SessionManager {
    * asked when the page asks for a ticket, so it hears at once; the start takes its place for good (`open.reserve`).
    */
   async assertRoom(owner: SessionOwner): Promise<void> {
-    checkAccount(owner.cun, this.s.accounts);
+    await checkAccountAsync(owner.cun, this.s.accounts);
     if ((await this.s.open.count(owner.sub)) >= this.s.maxPerUser)
       throw new AppError(EshellCodes.sessionLimit);
   }
@@ -222,7 +222,7 @@ export class SessionManager {
   /** Starts ssh for a new session. The keys of its handshake are gone once it is made (or failed). */
   async start(n: NewSession): Promise<ShellSession> {
     // Again at the start (the ticket's check was seconds ago): never root, a system account or a refused shell.
-    checkAccount(n.cun, this.s.accounts);
+    await checkAccountAsync(n.cun, this.s.accounts);
     if (!(await this.s.open.reserve(n.sub, n.id, this.s.maxPerUser)))
       throw new AppError(EshellCodes.sessionLimit);
     let started = false;

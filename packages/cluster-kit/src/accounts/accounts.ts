@@ -1,8 +1,11 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import { CommonCodes } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import { ClusterKitText } from '../messages';
+
+const execFileAsync = promisify(execFile);
 
 export interface Account {
   name: string;
@@ -17,19 +20,34 @@ export interface AccountRules {
   refusedShells: string[];
 }
 
+/** A name that could be an option or carry anything odd is no user of ours. */
+const USER_NAME = /^[a-z_][a-z0-9_.-]{0,31}\$?$/i;
+
+/** `getent passwd`'s line for `name`, as an account (null when it names another). */
+function accountOf(name: string, line: string): Account | null {
+  const [n, , uid, gid, , home, shell] = line.trim().split(':');
+  if (n !== name || uid === undefined || gid === undefined) return null;
+  return { name, uid: Number(uid), gid: Number(gid), home: home ?? '', shell: shell ?? '' };
+}
+
 /** The system's answer for a user name (getent: local files, LDAP or SSSD alike), or null when unknown. */
 export function lookupAccount(name: string): Account | null {
-  // A name that could be an option or carry anything odd is no user of ours.
-  if (!/^[a-z_][a-z0-9_.-]{0,31}\$?$/i.test(name)) return null;
-  let line: string;
+  if (!USER_NAME.test(name)) return null;
   try {
-    line = execFileSync('getent', ['passwd', name], { encoding: 'utf8' }).trim();
+    return accountOf(name, execFileSync('getent', ['passwd', name], { encoding: 'utf8' }));
   } catch {
     return null;
   }
-  const [n, , uid, gid, , home, shell] = line.split(':');
-  if (n !== name || uid === undefined || gid === undefined) return null;
-  return { name, uid: Number(uid), gid: Number(gid), home: home ?? '', shell: shell ?? '' };
+}
+
+/** `lookupAccount` without holding the event loop (a request's check: getent may ask LDAP). */
+export async function lookupAccountAsync(name: string): Promise<Account | null> {
+  if (!USER_NAME.test(name)) return null;
+  try {
+    return accountOf(name, (await execFileAsync('getent', ['passwd', name], { encoding: 'utf8' })).stdout);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -38,7 +56,15 @@ export function lookupAccount(name: string): Account | null {
  * 601009 for an unknown user, 1017 for a refused one.
  */
 export function checkAccount(name: string, rules: AccountRules): Account {
-  const a = lookupAccount(name);
+  return accountAllowed(name, lookupAccount(name), rules);
+}
+
+/** `checkAccount` without holding the event loop (E-Shell checks on every ticket). */
+export async function checkAccountAsync(name: string, rules: AccountRules): Promise<Account> {
+  return accountAllowed(name, await lookupAccountAsync(name), rules);
+}
+
+function accountAllowed(name: string, a: Account | null, rules: AccountRules): Account {
   if (!a) throw new AppError(CommonCodes.clusterUserMissing, ClusterKitText.clusterUserMissing(name));
   if (a.uid === 0 || a.gid === 0) throw new AppError(CommonCodes.noUserPermission, ClusterKitText.neverRoot);
   if (a.uid < rules.minUid)

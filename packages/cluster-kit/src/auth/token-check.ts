@@ -23,6 +23,8 @@ export interface ServiceUser extends UserScope {
   expAcct: number | null;
   /** The page session the token was signed for (none for a day token): what it asks for is recorded with it. */
   sid?: string;
+  /** A fast-transfer day token's user: it moves files, it makes no further credential (a Linux command). */
+  dayToken?: true;
 }
 
 export type TokenClaims = VerifiedClusterToken;
@@ -125,7 +127,7 @@ export function createTokenCheck(opts: TokenCheckOptions) {
       throw new AppError(CommonCodes.tokenWithoutUser, ClusterKitText.tokenNoLongerValid);
     if (refused === 'disabled' && !allowDisabled) throw new AppError(CommonCodes.userFrozen);
     if (refused === 'expired') throw new AppError(CommonCodes.userFrozen, ClusterKitText.accountExpired);
-    return fromClaims({ ...claims, ...rights!, paths: [] });
+    return { ...fromClaims({ ...claims, ...rights!, paths: [] }), dayToken: true };
   }
 
   return {

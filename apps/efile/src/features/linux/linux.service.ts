@@ -41,6 +41,10 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
   }
 
   async function issue(user: EfileUser, direction: Direction, paths: string[]) {
+    // A command is asked for from the page, by its session (recorded with it, and revoked when that session is
+    // ended for safety). A day token has no session: a command made with it outlived the stolen session that had
+    // made the day token (found from outside, 2026-12-01), and the client never asks for one.
+    if (user.dayToken) throw new AppError(CommonCodes.tokenWithoutUser, EfileText.commandNeedsPage);
     const token = crypto.randomBytes(24).toString('base64url');
     const expiresAt = expiry(user);
     if (expiresAt <= deps.now()) throw new AppError(CommonCodes.userFrozen, EfileText.accountExpired);

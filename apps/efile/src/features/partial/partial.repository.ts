@@ -82,7 +82,7 @@ export function partialRepository(db: Kysely<EfileDatabase>) {
      * Records a stored piece (a range with the digest of the bytes written; a chunk with none); `now` (when given)
      * also marks the session as alive for the sweep.
      */
-    async addPiece(id: string, n: number, sha256: string | null, now: number | null = null) {
+    async addPiece(id: string, n: number, sha256: string | null) {
       await db
         .insertInto('efile_partial_pieces')
         .values({ session_id: id, n, sha256 })
@@ -92,7 +92,33 @@ export function partialRepository(db: Kysely<EfileDatabase>) {
             : oc.columns(['session_id', 'n']).doUpdateSet({ sha256 }),
         )
         .execute();
-      if (now !== null) await this.touch(id, now);
+    },
+    /**
+     * Records a chunk only while its session is the one it was written for (`generation`: the row's created_at):
+     * one statement, so a session ended, or ended and begun anew under the same id, between the chunk's look at
+     * its session and this record cannot take a piece whose bytes its partial does not hold. False when it is not
+     * that session any more (a chunk already recorded counts as recorded).
+     */
+    async addChunkOf(id: string, generation: number, n: number): Promise<boolean> {
+      const r = await db
+        .insertInto('efile_partial_pieces')
+        .columns(['session_id', 'n', 'sha256'])
+        .expression(
+          db
+            .selectFrom('efile_partials')
+            .select((eb) => [eb.ref('id').as('session_id'), eb.val(n).as('n'), eb.val(null).as('sha256')])
+            .where('id', '=', id)
+            .where('created_at', '=', generation),
+        )
+        .onConflict((oc) => oc.columns(['session_id', 'n']).doNothing())
+        .executeTakeFirst();
+      if (Number(r.numInsertedOrUpdatedRows ?? 0) > 0) return true;
+      return !!(await db
+        .selectFrom('efile_partials')
+        .select('id')
+        .where('id', '=', id)
+        .where('created_at', '=', generation)
+        .executeTakeFirst());
     },
     async hasPiece(id: string, n: number) {
       return !!(await db

@@ -11,6 +11,7 @@ import { injectAs, makeHarness, type Harness } from '../../efile.test-fixture';
 import { migrations } from '../../db/migrations';
 import { postChunk, type ChunkTarget } from '../upload/chunk-client.test-fixture';
 import { partialCore, partialName } from '.';
+import { partialRepository } from './partial.repository';
 
 const HOME = '/public/home/demo';
 const RANGE = 64 * 1024;
@@ -168,6 +169,35 @@ describe('the partial-file core', () => {
     expect(fs.lstatSync(path.join(tarDir, '.tar.aaaaaaaaaaaa.efile-part')).isSymbolicLink()).toBe(true);
     expect(fs.readdirSync(path.join(tarDir, 'mine'))).toEqual(['0']);
     core.close();
+  });
+
+  it('records a chunk only for the session it was written for, not one begun anew under the same id', async () => {
+    const repo = partialRepository(h.deps.db);
+    const row = {
+      id: 'gen-test',
+      kind: 'chunk' as const,
+      owner_sub: 'u-demo',
+      owner_cun: 'demo',
+      target: `${HOME}/gen.bin`,
+      identifier: 'x',
+      size: 2,
+      piece_size: 1,
+      total_pieces: 2,
+      partial_host: h.host(`${HOME}/.gen.bin.efile-part`),
+      overwrite: 0,
+      status: 'active',
+      created_at: 1000,
+      updated_at: 1000,
+    };
+    await repo.create(row);
+    expect(await repo.addChunkOf('gen-test', 1000, 1)).toBe(true);
+    expect(await repo.addChunkOf('gen-test', 1000, 1)).toBe(true); // sent again: still recorded
+    // Ended and begun anew under the same id: a chunk written for the old one is not the new one's.
+    await repo.remove('gen-test');
+    await repo.create({ ...row, created_at: 2000, updated_at: 2000 });
+    expect(await repo.addChunkOf('gen-test', 1000, 2)).toBe(false);
+    expect(await repo.pieces('gen-test')).toEqual([]);
+    await repo.remove('gen-test');
   });
 
   it('a tar upload records its folder only while it runs', async () => {

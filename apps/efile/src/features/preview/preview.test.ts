@@ -57,6 +57,20 @@ describe('preview and edit', () => {
     expect(fs.readdirSync(h.home).filter((n) => n.includes('efile-tmp'))).toEqual([]);
   });
 
+  it('shows no file of control characters as text (each would travel six times its size); a coloured log is text', async () => {
+    fs.writeFileSync(h.home + '/ctl.txt', 'a'.repeat(100) + '\u0001'.repeat(500));
+    fs.writeFileSync(h.home + '/log.txt', '\u001b[31mred\u001b[0m done\n'.repeat(20));
+    const ctl = await h.app.inject({
+      method: 'POST',
+      url: '/previewTextFile.action',
+      headers: { token, ...FORM, 'accept-language': 'zh-CN' },
+      payload: form({ path: '/public/home/demo/ctl.txt' }),
+    });
+    expect([ctl.json().code, ctl.json().msg]).toEqual(['1506', '该文件含有过多控制字符，无法作为文本显示']);
+    const log = (await post('/previewTextFile.action', { path: '/public/home/demo/log.txt' })).json();
+    expect([log.code, log.data.content]).toEqual(['0', '\u001b[31mred\u001b[0m done\n'.repeat(20)]);
+  });
+
   it('serves images inline under a sandbox CSP', async () => {
     const r = await h.app.inject({
       method: 'GET',

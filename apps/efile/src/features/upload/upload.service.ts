@@ -283,8 +283,7 @@ export function uploadService(deps: EfileDeps, core: PartialCore) {
       // The session may have ended while the chunk was written: cancelled (deletePartial), swept, or replaced as
       // abandoned on another instance, its partial removed. The bytes went into a file nobody will finalize: they
       // are not recorded (a later session of this id would take them as stored), the entry is dropped, and the
-      // client is told. (A session ended and begun anew between this look and the record below would still take
-      // the piece: two statements' time, against an upload quiet for LIVE_MS.)
+      // client is told; the record itself is made only while the session is still this one (addChunkOf).
       const row = await repo.get('chunk', id);
       if (!row || Number(row.created_at) !== state.generation) {
         open.evict(id);
@@ -298,7 +297,11 @@ export function uploadService(deps: EfileDeps, core: PartialCore) {
       const now = deps.now();
       const touch = now - state.touchedAt > 60_000;
       if (touch) state.touchedAt = now;
-      await repo.addPiece(id, p.chunkNumber, null, touch ? now : null);
+      if (!(await repo.addChunkOf(id, state.generation, p.chunkNumber))) {
+        open.evict(id);
+        throw new AppError(FileCodes.notFound, EfileText.uploadEnded);
+      }
+      if (touch) await repo.touch(id, now);
       state.stored.add(p.chunkNumber);
       // Complete as far as this process knows; finalize confirms with the database. Chunks spread over several
       // instances leave each with a part: then no chunk answer says complete and the client's merge call finishes.
