@@ -158,27 +158,24 @@ function textOf(buf: Buffer): string {
     if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) || b === 0x7f) controls++;
   if (buf.includes(0) || controls > Math.max(64, buf.length * MAX_CONTROL_SHARE))
     throw new AppError(FileCodes.typeNotAllowed, EfileText.notPlainText);
-  // A file that grew since its size was read may be cut inside a character: up to 3 bytes of it are dropped.
-  for (let cut = 0; cut < 4 && cut <= buf.length; cut++) {
+  // A file that grew since its size was read may be cut inside a character.
+  const text = decodeUtf8(buf, true);
+  if (text === null) throw new AppError(FileCodes.typeNotAllowed, EfileText.notUtf8Text);
+  return text;
+}
+
+/** `buf` as UTF-8, or null when it is not; `cutTail`: up to 3 bytes of a character cut at the end are dropped. */
+function decodeUtf8(buf: Buffer, cutTail: boolean): string | null {
+  for (let cut = 0; cut < (cutTail ? 4 : 1) && cut <= buf.length; cut++) {
     try {
       return new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, buf.length - cut));
     } catch {
-      /* try without one more byte */
+      /* without one more byte */
     }
   }
-  throw new AppError(FileCodes.typeNotAllowed, EfileText.notUtf8Text);
+  return null;
 }
 
-function isUtf8Prefix(buf: Buffer): boolean {
-  // Drop up to 3 trailing bytes of a multi-byte sequence cut by the 8 KiB window.
-  for (let cut = 0; cut < 4 && cut <= buf.length; cut++) {
-    try {
-      new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, buf.length - cut));
-      return true;
-    } catch {
-      if (buf.length < 8192) return false;
-    }
-  }
-  return false;
-}
+/** The 8 KiB head is UTF-8 (a character cut by the window tolerated). */
+const isUtf8Prefix = (buf: Buffer): boolean => decodeUtf8(buf, buf.length >= 8192) !== null;
 export type PreviewService = ReturnType<typeof previewService>;
