@@ -193,6 +193,10 @@ export const EfileText = {
   finalizeLockLost: { en: 'The finalize lock was lost; try again', zh: '完成上传的锁已丢失，请重试' },
   uploadedChecksumDiffers: { en: 'The checksum of the uploaded file differs', zh: '上传文件的校验和不一致' },
   batchStartsWith: (name: string) => ({ en: `A batch starts with ${name}`, zh: `批次须以 ${name} 开头` }),
+  batchManifestInvalid: {
+    en: "The batch's manifest is not the JSON the protocol names",
+    zh: '批次清单不是协议规定的 JSON',
+  },
   onlyFilesAndFolders: { en: 'Only files and folders are accepted', zh: '只接受文件和文件夹' },
   noChecksumForFile: { en: 'No checksum for this file', zh: '该文件没有校验和' },
 

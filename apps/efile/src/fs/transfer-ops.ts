@@ -40,7 +40,13 @@ export async function preparePartial(partialHost: string, size: number): Promise
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new AppError(FileCodes.permissionDenied, EfileText.partialNotRegular);
-    if (st.size !== size) await fh.truncate(size).catch(mapError);
+    if (st.size !== size)
+      await fh.truncate(size).catch(async (e: unknown) => {
+        // Refused (a size past the file system's limit: EFBIG): an empty partial, just made, is not left behind
+        // with no session to sweep it (found from outside).
+        if (st.size === 0) await atHost(partialHost, (p) => fs.unlink(p)).catch(() => undefined);
+        mapError(e);
+      });
   } finally {
     await fh.close();
   }

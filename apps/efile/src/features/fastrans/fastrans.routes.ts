@@ -22,7 +22,7 @@ const declaredLength = (req: FastifyRequest): number | null => {
  */
 export function fastransRoutes(app: EfileApp, { auth }: EfileContext, transfers: FastransService): void {
   addRoute(app, R.begin, { bodyLimit: 16 * 1024 * 1024 }, async (req) =>
-    ok({ files: await transfers.begin(auth.user(req), req.body) }),
+    ok({ files: await transfers.begin(auth.user(req), req.body, req.headers['accept-language']) }),
   );
   // One call carries every unfinished file of a restarted task (up to 100,000 paths).
   addRoute(app, R.status, { bodyLimit: 64 * 1024 * 1024 }, async (req) =>

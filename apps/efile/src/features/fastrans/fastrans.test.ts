@@ -8,7 +8,7 @@ import { testDbTargets } from '@hpc/server-kit/testing';
 import { injectAs, makeHarness, type Harness } from '../../efile.test-fixture';
 import { readTar } from '../../fs/tar-extract';
 import tar from 'tar-stream';
-import { MANIFEST_NAME } from './fastrans.service';
+import { MANIFEST_NAME, MAX_MISSING_NAMED, missingRanges } from './fastrans.service';
 
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 const HOME = '/public/home/demo';
@@ -357,6 +357,42 @@ describe.each(testDbTargets())('fast-transfer calls ($name)', (db) => {
     });
     expect(short.json()).toMatchObject({ code: '1010' });
     expect(fs.existsSync(h.host(`${HOME}/short`))).toBe(false);
+  });
+
+  it('found from outside: a huge sparse file, a bad manifest, a refused begin, all answered and nothing left', async () => {
+    // A 2 TiB sparse file's finalize looked at all 33 M ranges it declared on the event loop (3 s, every request
+    // of the process held); now it stops at the 10,000 it names.
+    const huge = { path: `${HOME}/huge.bin`, size: 2 ** 41, identifier: 'huge' };
+    const b = await call(h, token, 'POST', '/fastrans/begin.action', { files: [huge], rangeSize: RANGE });
+    const id = b.json().data.files[0].id as string;
+    const fin = await call(h, token, 'POST', '/fastrans/finalize.action', {
+      id,
+      rangesSha256: 'a'.repeat(64),
+    });
+    expect(fin.json()).toMatchObject({ code: '1003' });
+    expect(fin.json().data.missing).toHaveLength(MAX_MISSING_NAMED);
+    // The look itself: as many as it names, whatever the file declared (2^40 ranges here).
+    let looks = 0;
+    const have = { has: () => (looks++, false), get: () => undefined };
+    expect(missingRanges(2 ** 40, have, true)).toHaveLength(MAX_MISSING_NAMED);
+    expect(looks).toBe(MAX_MISSING_NAMED);
+    await call(h, token, 'POST', '/fastrans/cancel.action', { ids: [id] });
+    // A manifest that is not the protocol's JSON: 1004, not a 500.
+    for (const text of ['null', 'not json', '{"files": 3}']) {
+      const tar = tarOf([{ name: MANIFEST_NAME, data: Buffer.from(text) }]);
+      const r = await call(h, token, 'PUT', `/fastrans/batch.action?path=${encodeURIComponent(HOME)}`, tar);
+      expect([text, r.json().code]).toEqual([text, '1004']);
+    }
+    // A size past the file system's limit: refused in the request's language, and no empty partial left behind.
+    const tooBig = { path: `${HOME}/toobig.bin`, size: Number.MAX_SAFE_INTEGER, identifier: 'x' };
+    const refused = await h.app.inject({
+      method: 'POST',
+      url: '/fastrans/begin.action',
+      headers: { token, 'content-type': 'application/json', 'accept-language': 'zh-CN' },
+      payload: JSON.stringify({ files: [tooBig], rangeSize: RANGE }),
+    });
+    expect(refused.json().data.files[0]).toMatchObject({ code: '1011', msg: '文件将超过文件系统允许的大小' });
+    expect(fs.readdirSync(h.host(HOME)).filter((n) => n.includes('toobig'))).toEqual([]);
   });
 
   it('downloads: a streamed manifest of any size, ranged reads, a verified tar batch, a SHA-256', async () => {
