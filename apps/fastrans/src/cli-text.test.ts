@@ -58,4 +58,16 @@ describe('the command line in the terminal’s language', () => {
     expect(en).toContain('the fast-transfer client of the HPC portal');
     expect(en).not.toMatch(/[\u4e00-\u9fff]/);
   }, 60_000);
+
+  it('refuses a token in the arguments, where every local account reads it, and says to use FASTRANS_TOKEN', () => {
+    let failed: { status: number | null; stderr: string } | null = null;
+    try {
+      run({ LANG: 'zh_CN.UTF-8' }, 'upload', 'a', 'b', '--token', 'secret');
+    } catch (e) {
+      failed = e as { status: number | null; stderr: string };
+    }
+    expect(failed?.status).toBe(2);
+    expect(String(failed?.stderr)).toContain('FASTRANS_TOKEN');
+    expect(String(failed?.stderr)).not.toContain('secret');
+  }, 60_000);
 });

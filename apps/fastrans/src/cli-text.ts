@@ -47,22 +47,26 @@ const TaskErrorText: Record<string, ServerText> = {
 export const CliText = {
   usage: (version: string) => ({
     en: `fastrans ${version}: the fast-transfer client of the HPC portal
-  fastrans [serve]                       run the local server the E-File page drives (with --token: logged in)
+  fastrans [serve]                       run the local server the E-File page drives (with FASTRANS_TOKEN: logged in)
   fastrans stop                          stop the running local server
   fastrans upload <local> <remote-dir>   upload a file or folder
   fastrans download <remote> <local-dir> download a remote file or folder
   fastrans status                        list the transfer history
   fastrans unpair                        free the client for another portal user's page (it pairs at the first)
-Options: --token T (or FASTRANS_TOKEN; the day token from the E-File page), --portal URL, --overwrite`,
+Options: --portal URL, --overwrite; the day token from the E-File page in the environment: FASTRANS_TOKEN=…`,
     zh: `fastrans ${version}：HPC 门户的快传客户端
-  fastrans [serve]                       运行供 E-File 页面驱动的本地服务（带 --token 时直接登录）
+  fastrans [serve]                       运行供 E-File 页面驱动的本地服务（设置 FASTRANS_TOKEN 时直接登录）
   fastrans stop                          停止正在运行的本地服务
   fastrans upload <本地路径> <远程目录>  上传文件或文件夹
   fastrans download <远程路径> <本地目录> 下载远程文件或文件夹
   fastrans status                        列出传输记录
   fastrans unpair                        解除与门户用户的绑定（下一次页面登录时重新绑定）
-选项：--token 令牌（或环境变量 FASTRANS_TOKEN；E-File 页面给出的当日令牌）、--portal 门户地址、--overwrite 覆盖`,
+选项：--portal 门户地址、--overwrite 覆盖；E-File 页面给出的当日令牌放在环境变量中：FASTRANS_TOKEN=…`,
   }),
+  tokenInArguments: {
+    en: 'The token is not taken from the arguments, which every local account can read: give it as FASTRANS_TOKEN=… in the environment',
+    zh: '令牌不从命令行参数读取（本机所有账户都能看到参数）：请通过环境变量 FASTRANS_TOKEN=… 提供',
+  },
   unpaired: {
     en: 'unpaired: the next page login pairs this client with its portal user',
     zh: '已解除绑定：下一次页面登录时，此客户端将与该门户用户绑定',

@@ -31,7 +31,13 @@ const human = (n: number) =>
 
 async function main(argv: string[]): Promise<number> {
   const args = [...argv];
-  const token = arg(args, '--token') ?? process.env.FASTRANS_TOKEN;
+  // Only from the environment (readable by its owner alone): a token in the arguments is in /proc/<pid>/cmdline,
+  // which every local account reads for as long as the client runs (found from outside, 2026-12-01).
+  if (args.includes('--token')) {
+    console.error(words.say(CliText.tokenInArguments));
+    return 2;
+  }
+  const token = process.env.FASTRANS_TOKEN;
   const portalArg = arg(args, '--portal');
   const overwrite = args.includes('--overwrite');
   const pos = args.filter((a) => !a.startsWith('--'));
