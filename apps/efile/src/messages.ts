@@ -193,6 +193,10 @@ export const EfileText = {
   finalizeLockLost: { en: 'The finalize lock was lost; try again', zh: '完成上传的锁已丢失，请重试' },
   uploadedChecksumDiffers: { en: 'The checksum of the uploaded file differs', zh: '上传文件的校验和不一致' },
   batchStartsWith: (name: string) => ({ en: `A batch starts with ${name}`, zh: `批次须以 ${name} 开头` }),
+  tooManyRangesHeld: {
+    en: 'Too many ranges of yours are waiting to be read: ask again in a moment',
+    zh: '您有过多数据块等待读取，请稍后重试',
+  },
   batchManifestInvalid: {
     en: "The batch's manifest is not the JSON the protocol names",
     zh: '批次清单不是协议规定的 JSON',

@@ -22,7 +22,7 @@ import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import { assertSegmentLength, isUnder, normalizeClusterPath } from '@hpc/cluster-kit';
 import { PARTIAL_SUFFIX, tempName, validateName, validateRelativePath } from '../../fs/names';
-import { giveRangeBuffer, takeRangeBuffer } from '../../fs/block-pool';
+import { RangeBudget, giveRangeBuffer, takeRangeBuffer } from '../../fs/block-pool';
 import { readTar, readTarWhole, WHOLE_TAR_MAX } from '../../fs/tar-extract';
 import { parseRange, sendFile } from '../../http/file-send';
 import type { FsScope, Info } from '../../userfs/types';
@@ -108,6 +108,8 @@ function manifestOf(bytes: Buffer): BatchManifest {
 export function fastransService(deps: EfileDeps, core: PartialCore) {
   const { userfs } = deps;
   const { repo } = core;
+  /** Digest ranges held in memory until their answers are read (fs/block-pool.ts). */
+  const held = new RangeBudget();
   const fileId = (sub: string, target: string, identifier: string, size: number) =>
     sessionId(sub, target, identifier, size);
   /**
@@ -789,8 +791,17 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
           throw new AppError(CommonCodes.invalidInput, EfileText.digestRangeTooLarge, {
             status: 416,
           });
+        // Within the user's and the process's budget of ranges held (RangeBudget); past it, the client asks again
+        // later (1001, as for any busy moment).
+        const size = range.end - range.start + 1;
+        if (!held.take(user.sub, size))
+          throw new AppError(CommonCodes.unavailable, EfileText.tooManyRangesHeld, { status: 503 });
         // A kept buffer (fs/block-pool.ts says why), back once the answer is done with it (sent, or the client gone).
-        const body = takeRangeBuffer(range.end - range.start + 1);
+        const body = takeRangeBuffer(size);
+        const giveBack = () => {
+          held.give(user.sub, size);
+          giveRangeBuffer(body);
+        };
         let lent = false;
         try {
           // Straight into the kept buffer (in single mode one read call, no stream of 1 MiB blocks copied on). A
@@ -803,7 +814,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
           if (got !== body.length) throw new AppError(CommonCodes.unavailable, EfileText.changedWhileRead);
           const digest = contentDigest(crypto.createHash('sha256').update(body).digest('hex'));
           lent = true;
-          reply.raw.once('close', () => giveRangeBuffer(body));
+          reply.raw.once('close', giveBack);
           return reply
             .status(206)
             .type('application/octet-stream')
@@ -811,7 +822,7 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
             .header('content-digest', digest)
             .send(body);
         } finally {
-          if (!lent) giveRangeBuffer(body);
+          if (!lent) giveBack();
         }
       } finally {
         await file.close().catch(() => undefined);
