@@ -23,7 +23,7 @@ const Paths = Type.Union([
 const Required = Type.String({ minLength: 1 });
 
 export const FastransLocalActions = {
-  /** Detection: the page compares the sign it sent. */
+  /** Detection: the page compares the sign it sent, and has the portal verify the answer's `proof` of it. */
   check: Type.Object({ sign: Type.Optional(Type.String({ maxLength: 256 })) }),
   /** The day token of the portal's fast-transfer login; `portal` is used only when on the allow-list. */
   login: Type.Object({ token: Required, portal: Type.Optional(Type.String()) }),
@@ -144,7 +144,11 @@ export interface FastransLocalLogin {
 
 /** The `data` of each action's answer (code "0"); a remote file call answers efile's own data. */
 export interface FastransLocalAnswers {
-  check: { sign: string | null; version: string; protocolVersion: number };
+  /**
+   * `proof`: base64url of HMAC-SHA256(client key, sign), from a client whose package carried its user's key (the
+   * page asks the portal to verify it before it sends anything else; a client without a key leaves it out).
+   */
+  check: { sign: string | null; version: string; protocolVersion: number; proof?: string };
   login: FastransLocalLogin;
   servers: { servers: string[] };
   list: FastransLocalListing;

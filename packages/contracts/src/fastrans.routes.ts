@@ -5,6 +5,8 @@ import {
   FastransPermissionBody,
   FastransPermissionResponse,
   FastransPresenceResponse,
+  FastransVerifyClientBody,
+  FastransVerifyClientResponse,
   FastransRelayAnswerBody,
   FastransRelayBody,
   FastransRelayPollBody,
@@ -144,6 +146,17 @@ export const FastransPageRoutes = {
     path: '/model-zoo/proxy/efile/fastrans/checkPermission',
     body: FastransPermissionBody,
     response: FastransPermissionResponse,
+    tags: ['fastrans'],
+  }),
+  /**
+   * Whether a local client's `check` answer proves the session user's client key (docs/FASTRANS.md "Security"):
+   * the page sends nothing else, above all no day token, to a client that does not.
+   */
+  verifyClient: defineRoute({
+    method: 'POST',
+    path: '/model-zoo/proxy/efile/fastrans/verifyClient',
+    body: FastransVerifyClientBody,
+    response: FastransVerifyClientResponse,
     tags: ['fastrans'],
   }),
   /** The user's clients that called the portal lately, the most recent first. */

@@ -276,6 +276,16 @@ export const FastransPermissionBody = Obj({
 export const FastransPermissionResponse = Envelope(Obj({ allowded: Type.Boolean() }));
 
 /**
+ * The page asks whether a local client's answer to `check` proves it holds the session user's client key (the one
+ * the package downloaded by that user carries): `proof` is base64url(HMAC-SHA256(key, sign)).
+ */
+export const FastransVerifyClientBody = Obj({
+  sign: Type.String({ minLength: 1, maxLength: 256 }),
+  proof: Type.String({ maxLength: 128 }),
+});
+export const FastransVerifyClientResponse = Envelope(Obj({ ok: Type.Boolean() }));
+
+/**
  * A client's own id (random, made once and kept in its config folder) and its machine's name: one user may run
  * clients on several machines, and the relay must reach the one the page means (docs/FASTRANS.md "The relay").
  */

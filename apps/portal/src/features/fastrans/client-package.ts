@@ -51,12 +51,21 @@ export function packageOrigins(publicUrl: string, bound: AddressInfo | string | 
   return [...new Set([...mine, ...loopback])];
 }
 
-/** The per-download tail: the config file naming the `origins`, and the end of the archive (tar-stream), gzipped. */
-export async function packageTail(origins: string[]): Promise<Buffer> {
-  const config = { portal: origins[0] ?? '', allowedOrigins: origins, ports: [...FASTRANS_PORTS] };
+/**
+ * The per-download tail: the config file naming the `origins` and, downloaded by a logged-in user, that user's
+ * `clientKey` (base64url), and the end of the archive (tar-stream), gzipped.
+ */
+export async function packageTail(origins: string[], clientKey?: string): Promise<Buffer> {
+  const config = {
+    portal: origins[0] ?? '',
+    allowedOrigins: origins,
+    ports: [...FASTRANS_PORTS],
+    ...(clientKey ? { clientKey } : {}),
+  };
   const pack = tar.pack();
   pack.entry(
-    { name: 'fasttrans-client/fastrans.json', mode: 0o644 },
+    // With a key, readable by its owner only once unpacked (another account on a shared machine must not read it).
+    { name: 'fasttrans-client/fastrans.json', mode: clientKey ? 0o600 : 0o644 },
     Buffer.from(JSON.stringify(config, null, 2) + '\n'),
   );
   pack.finalize();

@@ -47,6 +47,11 @@ export function fastransPageRoutes(
     }),
   );
 
+  // Before the page sends a local client anything else (a day token above all): is it the user's own client?
+  addRoute(app, FastransPageRoutes.verifyClient, async (req) =>
+    ok({ ok: service.verifyClient(http.live(req).user.id, req.body.sign, req.body.proof) }),
+  );
+
   addRoute(app, FastransPageRoutes.presence, async (req) => {
     const userId = http.live(req).user.id;
     return ok(await service.presence(userId, (client) => relay.polling(userId, client)));
@@ -88,6 +93,7 @@ export function fastransClientRoutes(
   service: FastransService,
   relay: RelayService,
   origins: () => string[],
+  http: SessionHttp,
 ): void {
   addRoute(app, FastransWebRoutes.relayPoll, async (req, reply) => {
     try {
@@ -112,11 +118,14 @@ export function fastransClientRoutes(
     }
   });
 
-  // The client package, with this portal's origin written into its config file at download time.
-  addRoute(app, FastransWebRoutes.clientPackage, async (_req, reply) => {
+  // The client package, with this portal's origin written into its config file at download time, and the client
+  // key of the user who downloads it (the page's link carries the session cookie). Without a session the package
+  // has no key: the page does not use such a client directly (docs/FASTRANS.md "Security").
+  addRoute(app, FastransWebRoutes.clientPackage, async (req, reply) => {
     const file = packagePath();
     if (!file) throw new AppError(PortalCodes.notFound, PortalText.clientPackageNotBuilt);
-    const tail = await packageTail(origins());
+    const user = (await http.current(req))?.user;
+    const tail = await packageTail(origins(), user ? service.clientKey(user.id) : undefined);
     const size = fs.statSync(file).size;
     async function* body() {
       for await (const chunk of fs.createReadStream(file!, { highWaterMark: 1024 * 1024 }))

@@ -17,6 +17,8 @@ import {
 import type { EfileCalls } from '@hpc/api-client';
 import { AppError, createClusterTokenVerifier, credentialId, isAppError } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
+import { clientKeyOf, openClientKeySecret, verifyClientProof } from '../../keys/client-key-secret';
+import { signingKeysDir } from '../../keys/signing-keys';
 import type { IdentityServices } from '../identity';
 import type { ClientIdentity, ClientPresence } from './client-presence';
 import { PortalText } from '../../messages';
@@ -55,6 +57,9 @@ export function fastransService(
   present: ClientPresence,
 ) {
   const verifiers = new Map<string, ReturnType<typeof createClusterTokenVerifier>>();
+  /** The secret of the users' client keys, beside the signing keys (read or made on first use). */
+  let secret: Buffer | null = null;
+  const clientSecret = () => (secret ??= openClientKeySecret(signingKeysDir(deps.config)));
   const verifierOf = (clusterId: string) => {
     let v = verifiers.get(clusterId);
     if (!v) {
@@ -217,6 +222,19 @@ export function fastransService(
         expiresAt: session.exp,
         minVersion: FASTRANS_MIN_CLIENT_VERSION,
       };
+    },
+
+    /**
+     * The user's client key (base64url), written into the package the user downloads: the client proves it to the
+     * page by its answer to `check` (docs/FASTRANS.md "Security").
+     */
+    clientKey(userId: number): string {
+      return clientKeyOf(clientSecret(), userId).toString('base64url');
+    },
+
+    /** Whether a local client's `proof` of `sign` was made with `userId`'s client key (constant-time compare). */
+    verifyClient(userId: number, sign: string, proof: string): boolean {
+      return verifyClientProof(clientSecret(), userId, sign, proof);
     },
 
     async webSession(token: string | undefined): Promise<WebSession> {

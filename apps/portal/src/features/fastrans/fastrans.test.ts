@@ -1,5 +1,7 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { FASTRANS_MIN_CLIENT_VERSION, FastransRefusal } from '@hpc/contracts';
@@ -76,6 +78,77 @@ describe('portal fast-transfer calls', () => {
       noCsrf: true,
     });
     expect(noCsrf.json()).toMatchObject({ code: 'CSRF' });
+  });
+
+  it("verifies a local client's proof of the page's sign with the user's key from the package the user downloaded", async () => {
+    // A package part of no entries: the route appends the per-download fastrans.json and the archive's end.
+    const part = path.join(tmp.dir, 'empty.tar.gz.part');
+    fs.writeFileSync(part, zlib.gzipSync(Buffer.alloc(0)));
+    const before = process.env.FASTRANS_PACKAGE;
+    process.env.FASTRANS_PACKAGE = part;
+    /** The `fastrans.json` of a package downloaded by `b` (a tar of one entry: its data after the 512-byte header). */
+    const configOf = async (b: Browser) => {
+      const res = await b.get('/share/fasttrans-client.tar.gz');
+      expect(res.statusCode).toBe(200);
+      const tar = zlib.gunzipSync(res.rawPayload);
+      const size = parseInt(tar.subarray(124, 136).toString('ascii').trim(), 8);
+      expect(tar.subarray(0, 100).toString('ascii')).toMatch(/^fasttrans-client\/fastrans\.json/);
+      // A key is for its owner's eyes: unpacked 0600.
+      const mode = parseInt(tar.subarray(100, 108).toString('ascii').trim(), 8);
+      const config = JSON.parse(tar.subarray(512, 512 + size).toString('utf8')) as { clientKey?: string };
+      return { config, mode };
+    };
+    let demoKey: string;
+    let lisiKey: string;
+    try {
+      const mine = await configOf(demo);
+      demoKey = mine.config.clientKey!;
+      expect(demoKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(mine.mode & 0o077).toBe(0);
+      // Every download of one user carries the same key (a client keeps working after a new download elsewhere).
+      expect((await configOf(demo)).config.clientKey).toBe(demoKey);
+      lisiKey = (await configOf(await loggedIn(app, 'lisi'))).config.clientKey!;
+      expect(lisiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(lisiKey).not.toBe(demoKey);
+      // Downloaded without a session: no key (such a client is not used by the page directly).
+      const anon = await configOf(new Browser(app));
+      expect(anon.config.clientKey).toBeUndefined();
+    } finally {
+      if (before === undefined) delete process.env.FASTRANS_PACKAGE;
+      else process.env.FASTRANS_PACKAGE = before;
+    }
+    const proof = (key: string, sign: string) =>
+      crypto.createHmac('sha256', Buffer.from(key, 'base64url')).update(sign).digest('base64url');
+    const verify = (body: unknown, b = demo) => b.post(`${PREFIX}/verifyClient`, { json: body });
+    const sign = crypto.randomBytes(16).toString('base64url');
+    // The user's own client: ok.
+    const right = await verify({ sign, proof: proof(demoKey, sign) });
+    expect(right.json()).toMatchObject({ code: '0', data: { ok: true } });
+    // Another user's client (lisi's key), a proof of another sign, garbage, an empty proof: not ok.
+    for (const wrong of [
+      proof(lisiKey, sign),
+      proof(demoKey, sign + 'x'),
+      'garbage',
+      '',
+      proof(demoKey, sign) + 'A',
+    ])
+      expect((await verify({ sign, proof: wrong })).json()).toMatchObject({ code: '0', data: { ok: false } });
+    // lisi's own proof is ok for lisi only.
+    const lisi = await loggedIn(app, 'lisi');
+    expect((await verify({ sign, proof: proof(lisiKey, sign) }, lisi)).json()).toMatchObject({
+      data: { ok: true },
+    });
+    // A session and the CSRF header, like the page's other calls; a malformed body is refused.
+    expect((await verify({ sign, proof: proof(demoKey, sign) }, new Browser(app))).statusCode).toBe(401);
+    const noCsrf = await demo.post(`${PREFIX}/verifyClient`, {
+      json: { sign, proof: proof(demoKey, sign) },
+      noCsrf: true,
+    });
+    expect(noCsrf.json()).toMatchObject({ code: 'CSRF' });
+    expect((await verify({ sign: '', proof: 'x' })).json()).toMatchObject({ code: '1004' });
+    // The secret lives beside the signing keys, its owner's only (client-key-secret.test.ts: read back, not made anew).
+    const secret = path.join(tmp.dir, 'keys', 'fastrans-client.secret');
+    expect(fs.statSync(secret).mode & 0o077).toBe(0);
   });
 
   it('checks write permission through the cluster efile (allowded)', async () => {

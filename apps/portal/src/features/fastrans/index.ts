@@ -27,6 +27,8 @@ export async function fastransFeature(app: AppServer, deps: PortalDeps): Promise
   await app.register(async (scope: AppServer) => {
     installFormParser(scope);
     await scope.register(routeGroup(http, 'user', (s) => fastransPageRoutes(s, service, relay, http)));
-    await scope.register(routeGroup(http, 'public', (s) => fastransClientRoutes(s, service, relay, origins)));
+    await scope.register(
+      routeGroup(http, 'public', (s) => fastransClientRoutes(s, service, relay, origins, http)),
+    );
   });
 }

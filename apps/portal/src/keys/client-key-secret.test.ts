@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@hpc/server-kit/testing';
+import {
+  CLIENT_KEY_SECRET_FILE,
+  clientKeyOf,
+  clientProof,
+  openClientKeySecret,
+  verifyClientProof,
+} from './client-key-secret';
+import { listSigningKeys } from './signing-keys';
+
+describe("the secret of the users' fast-transfer client keys", () => {
+  let tmp: ReturnType<typeof makeTempDir> | null = null;
+  afterEach(() => {
+    tmp?.cleanup();
+    tmp = null;
+  });
+
+  it('is made once (0600) beside the signing keys and read back by a restart or another instance', () => {
+    tmp = makeTempDir('client-key-secret-');
+    const dir = path.join(tmp.dir, 'keys');
+    const first = openClientKeySecret(dir);
+    expect(first.length).toBe(32);
+    expect(fs.statSync(path.join(dir, CLIENT_KEY_SECRET_FILE)).mode & 0o777).toBe(0o600);
+    expect(openClientKeySecret(dir).equals(first)).toBe(true);
+    // Not taken for a signing key, and no temporary file left.
+    expect(listSigningKeys(dir)).toEqual([]);
+    expect(fs.readdirSync(dir)).toEqual([CLIENT_KEY_SECRET_FILE]);
+  });
+
+  it('derives one key per user; a proof verifies for its user only, in constant time', () => {
+    const secret = Buffer.alloc(32, 7);
+    const demo = clientKeyOf(secret, 1);
+    expect(clientKeyOf(secret, 1).equals(demo)).toBe(true);
+    expect(clientKeyOf(secret, 2).equals(demo)).toBe(false);
+    expect(clientKeyOf(Buffer.alloc(32, 8), 1).equals(demo)).toBe(false);
+    const proof = clientProof(demo, 'sign');
+    expect(verifyClientProof(secret, 1, 'sign', proof)).toBe(true);
+    expect(verifyClientProof(secret, 2, 'sign', proof)).toBe(false);
+    expect(verifyClientProof(secret, 1, 'other', proof)).toBe(false);
+    expect(verifyClientProof(secret, 1, 'sign', '')).toBe(false);
+    expect(verifyClientProof(secret, 1, 'sign', proof.slice(1))).toBe(false);
+  });
+});
