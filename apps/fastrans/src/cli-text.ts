@@ -76,6 +76,10 @@ Options: --portal URL, --overwrite; the day token from the E-File page in the en
     zh: `已登录集群 ${cluster}，集群用户 ${user}`,
   }),
   notRunning: { en: 'the client is not running', zh: '客户端未在运行' },
+  keyExposed: (file: string) => ({
+    en: `warning: ${file} holds your client key and other accounts can read it; the key is now kept in the client's own folder: remove that file or make it yours alone (chmod 600)`,
+    zh: `警告：${file} 含有您的客户端密钥，且其他账户可以读取；密钥已保存到客户端自己的目录中：请删除该文件或仅允许自己读取（chmod 600）`,
+  }),
   files: (done: string, total: string) => ({ en: `${done}/${total} files`, zh: `${done}/${total} 个文件` }),
 } satisfies Record<string, ServerText | ((...values: string[]) => ServerText)>;
 

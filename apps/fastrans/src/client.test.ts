@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { FASTRANS_PORTS, FastransTaskState as S } from '@hpc/contracts';
@@ -144,6 +145,80 @@ describe('fast-transfer client against the portal and efile', () => {
       page.close();
     } finally {
       await c.close();
+    }
+  });
+
+  it("proves the user's key from its package in the answer to check, which the portal verifies; kept 0600 for later starts", async () => {
+    // The package as demo downloads it (a part of no entries: the route appends fastrans.json with demo's key).
+    const part = path.join(tmp.dir, 'empty.tar.gz.part');
+    fs.writeFileSync(part, zlib.gzipSync(Buffer.alloc(0)));
+    const before = process.env.FASTRANS_PACKAGE;
+    process.env.FASTRANS_PACKAGE = part;
+    let shipped: string;
+    try {
+      const tar = zlib.gunzipSync((await demo.get('/share/fasttrans-client.tar.gz')).rawPayload);
+      const size = parseInt(tar.subarray(124, 136).toString('ascii').trim(), 8);
+      shipped = tar.subarray(512, 512 + size).toString('utf8');
+    } finally {
+      if (before === undefined) delete process.env.FASTRANS_PACKAGE;
+      else process.env.FASTRANS_PACKAGE = before;
+    }
+    const key = (JSON.parse(shipped) as { clientKey: string }).clientKey;
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const exe = path.join(tmp.dir, 'pkg-keyed');
+    fs.mkdirSync(exe);
+    fs.writeFileSync(path.join(exe, 'fastrans.json'), shipped, { mode: 0o600 });
+    const cfg = path.join(tmp.dir, 'cfg-keyed');
+    const env = { HOME: tmp.dir, FASTRANS_CONFIG_DIR: cfg };
+    expect(loadConfig(env, exe)).toMatchObject({ clientKey: key, portal: base });
+    expect(loadConfig(env, exe).clientKeyExposed).toBeUndefined();
+    // Copied into the client's own folder, its owner's only: a later start without the package's file keeps it.
+    expect(fs.readFileSync(path.join(cfg, 'client-key'), 'utf8').trim()).toBe(key);
+    expect(fs.statSync(path.join(cfg, 'client-key')).mode & 0o777).toBe(0o600);
+    fs.rmSync(path.join(exe, 'fastrans.json'));
+    expect(loadConfig(env, exe).clientKey).toBe(key);
+    // A package file other accounts can read is named, for the warning at start.
+    fs.writeFileSync(path.join(exe, 'fastrans.json'), shipped, { mode: 0o644 });
+    fs.chmodSync(path.join(exe, 'fastrans.json'), 0o644);
+    expect(loadConfig(env, exe).clientKeyExposed).toBe(path.join(exe, 'fastrans.json'));
+
+    const c = await startClient({
+      config: {
+        portal: base,
+        allowedOrigins: [base],
+        ports: [0],
+        configDir: cfg,
+        label: 'test',
+        clientKey: key,
+      },
+      limits: LIMITS,
+      log: () => undefined,
+    });
+    const keyless = await client('cfg-keyless');
+    try {
+      const page = await Page.open(c.port, base);
+      const sign = crypto.randomBytes(16).toString('base64url');
+      const check = await page.send('check', { sign });
+      const proof = crypto
+        .createHmac('sha256', Buffer.from(key, 'base64url'))
+        .update(sign)
+        .digest('base64url');
+      expect(check).toMatchObject({ code: '0', data: { sign, protocolVersion: 1, proof } });
+      const verify = (p: unknown) =>
+        demo.post('/model-zoo/proxy/efile/fastrans/verifyClient', { json: { sign, proof: p } });
+      expect((await verify((check.data as { proof: string }).proof)).json()).toMatchObject({
+        data: { ok: true },
+      });
+      page.close();
+      // A client without a key answers without a proof, which the page does not accept.
+      const other = await Page.open(keyless.port, base);
+      const bare = await other.send('check', { sign });
+      expect(bare).toMatchObject({ code: '0', data: { sign } });
+      expect((bare.data as { proof?: string }).proof).toBeUndefined();
+      other.close();
+    } finally {
+      await c.close();
+      await keyless.close();
     }
   });
 

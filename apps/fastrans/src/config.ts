@@ -22,11 +22,21 @@ export interface ClientConfig {
    * it works through the relay): `label` in fastrans.json or FASTRANS_LABEL, else the host name.
    */
   label: string;
+  /**
+   * The user's client key (base64url), from the package the user downloaded while logged in to the portal: the
+   * answer to the page's `check` proves it (`proof`), so the page tells its user's client from another account's
+   * program on the port (docs/FASTRANS.md "Security"). Kept in the config folder (`client-key`, 0600) once seen.
+   */
+  clientKey?: string;
+  /** The package's `fastrans.json` holding the key can be read by other accounts (a warning at start). */
+  clientKeyExposed?: string;
 }
 
-function readJson(file: string): Partial<ClientConfig> {
+type ConfigFile = Partial<ClientConfig>;
+
+function readJson(file: string): ConfigFile {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<ClientConfig>;
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as ConfigFile;
   } catch {
     return {};
   }
@@ -45,8 +55,10 @@ export function loadConfig(
   exeDir = path.dirname(process.execPath),
 ): ClientConfig {
   const dir = env.FASTRANS_CONFIG_DIR || configDir(env);
-  const shipped = readJson(env.FASTRANS_CONFIG || path.join(exeDir, 'fastrans.json'));
+  const shippedFile = env.FASTRANS_CONFIG || path.join(exeDir, 'fastrans.json');
+  const shipped = readJson(shippedFile);
   const own = readJson(path.join(dir, 'fastrans.json'));
+  const clientKey = keptClientKey(dir, shipped.clientKey);
   const merged = { ...shipped, ...own };
   const portal = originOf(env.FASTRANS_PORTAL || merged.portal || '');
   const ports = env.FASTRANS_PORTS
@@ -65,7 +77,49 @@ export function loadConfig(
     ports: ports.filter((p) => Number.isInteger(p) && p >= 0 && p < 65536),
     configDir: dir,
     label: (env.FASTRANS_LABEL || merged.label || os.hostname()).trim().slice(0, 64),
+    ...(clientKey ? { clientKey } : {}),
+    ...(clientKey && shipped.clientKey && readableByOthers(shippedFile)
+      ? { clientKeyExposed: shippedFile }
+      : {}),
   };
+}
+
+const CLIENT_KEY = /^[A-Za-z0-9_-]{43}$/;
+
+function readableByOthers(file: string): boolean {
+  try {
+    return process.platform !== 'win32' && (fs.statSync(file).mode & 0o044) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The client key: the package's (a new download replaces the one kept), copied into the config folder's
+ * `client-key` (mode 0600), so later starts do not depend on the package's file; else the one kept there.
+ */
+export function keptClientKey(dir: string, shipped: unknown): string | undefined {
+  const file = path.join(dir, 'client-key');
+  let kept: string | undefined;
+  try {
+    kept = fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    kept = undefined;
+  }
+  if (kept !== undefined && !CLIENT_KEY.test(kept)) kept = undefined;
+  if (typeof shipped !== 'string' || !CLIENT_KEY.test(shipped)) return kept;
+  if (shipped !== kept) {
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const tmp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, shipped + '\n', { mode: 0o600 });
+      fs.chmodSync(tmp, 0o600);
+      fs.renameSync(tmp, file);
+    } catch {
+      // A config folder that cannot be written: the package's key still serves this start.
+    }
+  }
+  return shipped;
 }
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;

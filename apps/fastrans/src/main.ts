@@ -65,6 +65,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (cmd === 'serve') {
+    if (config.clientKeyExposed) console.error(words.say(CliText.keyExposed(config.clientKeyExposed)));
     const client = await startClient({ config });
     // A token on the command line logs in at once: the client then polls the portal, so a page whose browser
     // blocks the local connection reaches it through the relay without ever connecting directly.

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -104,7 +105,15 @@ export function protocol(config: ClientConfig, session: Session, runner: Runner)
 
   const actions: Handlers = {
     async check(m) {
-      return { sign: m.sign ?? null, version: CLIENT_VERSION, protocolVersion: PROTOCOL_VERSION };
+      const answer = { sign: m.sign ?? null, version: CLIENT_VERSION, protocolVersion: PROTOCOL_VERSION };
+      // The proof that this is the user's own client (the key of the package the user downloaded): the page has
+      // the portal verify it before it sends anything else. Without a key, no proof: the page does not use it.
+      if (!config.clientKey || !m.sign) return answer;
+      const proof = crypto
+        .createHmac('sha256', Buffer.from(config.clientKey, 'base64url'))
+        .update(m.sign)
+        .digest('base64url');
+      return { ...answer, proof };
     },
     async login(m, origin) {
       const asked = m.portal !== undefined ? new URL(m.portal).origin : '';
