@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
+import { logInAs } from '../support/login';
 import { freePort } from '../support/portal';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -227,12 +228,27 @@ export async function rangeProxy(target: string) {
   };
 }
 
-/** Downloads the package from the portal (as a user would) and unpacks it; returns the unpacked folder. */
-export async function downloadPackage(origin: string, into: string): Promise<string> {
-  const res = await fetch(`${origin}/share/fasttrans-client.tar.gz`);
-  if (res.status !== 200) throw new Error(`package download answered ${res.status}`);
+/**
+ * Downloads the package from the portal as a user would, logged in as `username` (the package then carries that
+ * user's client key, which the page has the portal verify), and unpacks it; returns the unpacked folder.
+ */
+export async function downloadPackage(
+  browser: Browser,
+  origin: string,
+  into: string,
+  username = 'demo',
+): Promise<string> {
+  const { ctx } = await logInAs(browser, origin, username);
+  let body: Buffer;
+  try {
+    const res = await ctx.request.get(`${origin}/share/fasttrans-client.tar.gz`);
+    if (res.status() !== 200) throw new Error(`package download answered ${res.status()}`);
+    body = await res.body();
+  } finally {
+    await ctx.close();
+  }
   const tgz = path.join(into, 'fasttrans-client.tar.gz');
-  fs.writeFileSync(tgz, Buffer.from(await res.arrayBuffer()));
+  fs.writeFileSync(tgz, body);
   execFileSync('tar', ['xzf', tgz, '-C', into]);
   return path.join(into, 'fasttrans-client');
 }
@@ -311,7 +327,7 @@ export async function startStage(
     portal.env.PUBLIC_URL = proxy.origin;
     await portal.start();
     const browser = (started.browser = await launchBrowser(browserArgs(proxy.origin)));
-    const pkg = await downloadPackage(proxy.origin, work);
+    const pkg = await downloadPackage(browser, proxy.origin, work);
     const home = path.join(work, 'home');
     fs.mkdirSync(home, { recursive: true });
     const remoteHome = path.join(portal.dataDir, 'clusters/11250/public/home/demo');

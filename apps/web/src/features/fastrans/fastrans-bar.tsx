@@ -96,7 +96,7 @@ export function FastransBar({ clusterId, dir, homePath, selected, refresh, goTo,
     if (status === 'connected') return then();
     afterPrompt.current = then;
     if (status === 'tooOld') setUpdateUrl(await fastransClient.updateUrl());
-    setPrompt(status === 'tooOld' ? 'tooOld' : status === 'blocked' ? 'blocked' : 'notRunning');
+    setPrompt(status === 'tooOld' || status === 'blocked' || status === 'unverified' ? status : 'notRunning');
   }, []);
 
   /** spec §5/§6: inside the home, and write permission on the target folder. */
@@ -224,6 +224,7 @@ export function FastransBar({ clusterId, dir, homePath, selected, refresh, goTo,
           kind={prompt}
           version={snap.version}
           permission={snap.permission}
+          foreignPort={snap.foreignPort}
           updateUrl={updateUrl}
           onClose={() => setPrompt(null)}
           onRetry={() => {

@@ -12,12 +12,18 @@ const api = vi.hoisted(() => ({
   ),
   login: vi.fn(async () => ({ token: 'day-token' })),
   canWrite: vi.fn(async () => ({ allowded: true })),
+  /** The portal's check of a client's proof: the fake clients below prove `p:<sign>`. */
+  verifyClient: vi.fn(async (sign: string, proof: string) => ({ ok: proof === `p:${sign}` })),
 }));
 vi.mock('./fastrans.api', () => ({ fastransApi: api }));
 
 import { FastransClient, type FastransTask } from './fastrans-client';
 
-type Behaviour = 'refuse' | 'silent' | { version: string; wrongSign?: boolean };
+/**
+ * A client echoes the sign and proves the user's key (`p:<sign>`); `proof: 'none'` answers without a proof (a
+ * program of another account, or a client without the user's key), `'wrong'` with another key's proof.
+ */
+type Behaviour = 'refuse' | 'silent' | { version: string; wrongSign?: boolean; proof?: 'none' | 'wrong' };
 
 /** A stand-in for the browser's WebSocket to 127.0.0.1: each port refuses, stays silent or answers as a client. */
 class FakeSocket {
@@ -25,18 +31,22 @@ class FakeSocket {
   static ports: Record<number, Behaviour> = {};
   static tried: number[] = [];
   static last: FakeSocket | null = null;
+  static all: FakeSocket[] = [];
   readyState = 0;
   onopen: (() => void) | null = null;
   onmessage: ((e: { data: string }) => void) | null = null;
   onerror: (() => void) | null = null;
   onclose: (() => void) | null = null;
   readonly behaviour: Behaviour;
+  readonly port: number;
   sent: Record<string, unknown>[] = [];
 
   constructor(url: string) {
     const port = Number(new URL(url).port);
     FakeSocket.tried.push(port);
     FakeSocket.last = this;
+    FakeSocket.all.push(this);
+    this.port = port;
     this.behaviour = FakeSocket.ports[port] ?? 'refuse';
     queueMicrotask(() => {
       if (this.behaviour === 'refuse') {
@@ -55,7 +65,12 @@ class FakeSocket {
     if (b === 'silent' || b === 'refuse') return;
     const data =
       m.action === 'check'
-        ? { sign: b.wrongSign ? 'other' : m.sign, version: b.version, protocolVersion: 1 }
+        ? {
+            sign: b.wrongSign ? 'other' : m.sign,
+            version: b.version,
+            protocolVersion: 1,
+            ...(b.proof === 'none' ? {} : { proof: b.proof === 'wrong' ? `q:${m.sign}` : `p:${m.sign}` }),
+          }
         : m.action === 'open_trans_list'
           ? { list: [] }
           : null;
@@ -93,6 +108,9 @@ describe('detecting the fast-transfer client', () => {
     vi.stubGlobal('WebSocket', FakeSocket);
     FakeSocket.ports = {};
     FakeSocket.tried = [];
+    FakeSocket.all = [];
+    api.verifyClient.mockClear();
+    api.login.mockClear();
     api.presence.mockResolvedValue({ running: false, version: null, clients: undefined });
     api.relay.mockReset();
   });
@@ -108,6 +126,63 @@ describe('detecting the fast-transfer client', () => {
     expect(FakeSocket.tried).toEqual([1, 2, 3]);
     expect(c.getSnapshot()).toMatchObject({ status: 'connected', via: 'direct', version: '1.2.0' });
   });
+
+  it("a program that echoes the sign without the user's key is never sent a login or a token; the next port is tried", async () => {
+    // Another account's program on the first port (no proof), one with another key's proof on the second; the
+    // user's client on the third.
+    vi.stubGlobal('window', { location: { origin: 'https://portal.example' } });
+    FakeSocket.ports = {
+      1: { version: '9.9.9', proof: 'none' },
+      2: { version: '9.9.9', proof: 'wrong' },
+      3: { version: '1.2.0' },
+    };
+    const c = new FastransClient([1, 2, 3, 4]);
+    expect(await c.detect()).toBe('connected');
+    expect(FakeSocket.tried).toEqual([1, 2, 3]);
+    expect(c.getSnapshot()).toMatchObject({ status: 'connected', via: 'direct', version: '1.2.0' });
+    // The portal was asked of the proof that came (none asked for the first), with the sign the page made.
+    expect(api.verifyClient).toHaveBeenCalledTimes(2);
+    const [sign2, proof2] = api.verifyClient.mock.calls[0]!;
+    expect(sign2.length).toBeGreaterThanOrEqual(20);
+    expect(proof2).toBe(`q:${sign2}`);
+    await c.ensureLogin('11250', '/public/home/u');
+    const [first, second, mine] = FakeSocket.all;
+    for (const foreign of [first!, second!]) {
+      expect(foreign.sent.map((m) => m.action)).toEqual(['check']);
+      expect(JSON.stringify(foreign.sent)).not.toContain('day-token');
+      expect(foreign.readyState).toBe(3);
+    }
+    expect(mine!.sent.filter((m) => m.action === 'login')).toEqual([
+      expect.objectContaining({ token: 'day-token' }),
+    ]);
+    c.close();
+  }, 10_000);
+
+  it("only programs that are not the user's client answer: unverified, with the port to name, nothing sent to them", async () => {
+    FakeSocket.ports = { 1: { version: '1.2.0', proof: 'none' } };
+    const c = new FastransClient([1, 2]);
+    expect(await c.detect()).toBe('unverified');
+    expect(c.getSnapshot()).toMatchObject({ status: 'unverified', via: null, foreignPort: 1 });
+    for (const s of FakeSocket.all) expect(s.sent.every((m) => m.action === 'check')).toBe(true);
+    // No transport: a transfer cannot reach the program.
+    await expect(c.request('open_trans_list')).rejects.toThrow(/not connected/);
+    // Present at the portal: the relay still reaches the user's own client (it logged in with its day token).
+    api.presence.mockResolvedValue({ running: true, version: '1.0.0', clients: undefined });
+    api.relay.mockImplementation(async (m) =>
+      m.action === 'check' ? { sign: 'relay', version: '1.0.0', protocolVersion: 1 } : { list: [] },
+    );
+    expect(await c.detect()).toBe('connected');
+    expect(c.getSnapshot()).toMatchObject({ via: 'relay' });
+    c.close();
+  }, 10_000);
+
+  it('the portal not answering the verification counts as not verified', async () => {
+    api.verifyClient.mockRejectedValueOnce(new Error('offline')).mockRejectedValueOnce(new Error('offline'));
+    FakeSocket.ports = { 1: { version: '1.2.0' } };
+    const c = new FastransClient([1]);
+    expect(await c.detect()).toBe('unverified');
+    expect(FakeSocket.all.flatMap((s) => s.sent.map((m) => m.action))).toEqual(['check', 'check']);
+  }, 10_000);
 
   it('waits 1 s for a check reply, then a second round 300 ms later; nothing and no presence: not running', async () => {
     vi.useFakeTimers();

@@ -60,8 +60,11 @@ export class FastransError extends Error {
  * whatever the browser's permission (starting the client is the user's first step either way; the prompt adds the
  * browser's denial); `tooOld`: it answered with a version below the portal's minimum. A running client reached
  * through the relay is `connected` with `via: 'relay'`: the page says the browser blocks the direct way.
+ * `unverified`: a program answered on a port but did not prove the user's client key (another account's program, or
+ * a client from a package downloaded without the user's key), and no client of the user was reached otherwise.
  */
-export type FastransStatus = 'idle' | 'detecting' | 'connected' | 'notRunning' | 'blocked' | 'tooOld';
+export type FastransStatus =
+  'idle' | 'detecting' | 'connected' | 'notRunning' | 'blocked' | 'tooOld' | 'unverified';
 
 export interface FastransSnapshot {
   status: FastransStatus;
@@ -77,6 +80,8 @@ export interface FastransSnapshot {
    */
   clients: FastransPresentClient[];
   client: string | null;
+  /** `unverified`: the port where a program that is not the user's client answered. */
+  foreignPort: number | null;
 }
 
 interface Transport {
@@ -89,13 +94,34 @@ type Done = (t: FastransTask) => void;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A WebSocket to one local port, answered once the check's sign comes back within the spec's second. */
+/** What answered `check` on a port: the socket, its version, and its proof of the sign (none: not verifiable). */
+interface Answered {
+  transport: Transport;
+  version: string;
+  sign: string;
+  proof: string | null;
+}
+
+/** A random sign of 128 bits (base64url), so that a program on the port cannot reuse a proof it saw before. */
+function randomSign(): string {
+  const b = new Uint8Array(16);
+  crypto.getRandomValues(b);
+  return btoa(String.fromCharCode(...b))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/**
+ * A WebSocket to one local port, answered once the check's sign comes back within the spec's second. The answer is
+ * not yet trusted: the caller has the portal verify its proof before it sends anything else.
+ */
 function openDirect(
   port: number,
   onEvent: (e: { event: string; data: unknown }) => void,
   onClose: () => void,
 ) {
-  return new Promise<{ transport: Transport; version: string } | null>((resolve) => {
+  return new Promise<Answered | null>((resolve) => {
     let ws: WebSocket;
     try {
       ws = new WebSocket(`ws://127.0.0.1:${port}`);
@@ -105,9 +131,9 @@ function openDirect(
     }
     let seq = 0;
     const waiting = new Map<number, { ok: (v: unknown) => void; fail: (e: Error) => void }>();
-    const sign = Math.random().toString(36).slice(2);
+    const sign = randomSign();
     let settled = false;
-    const give = (v: { transport: Transport; version: string } | null) => {
+    const give = (v: Answered | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -132,10 +158,16 @@ function openDirect(
     ws.onopen = () => {
       transport.send({ action: 'check', sign }).then(
         (d) => {
-          // Whatever answers on the port is not trusted to be our client until the sign comes back.
+          // Whatever answers on the port is not trusted to be our client until the sign comes back, and then not
+          // before the portal verified its proof (`runDetect`).
           const data = d as Partial<FastransLocalAnswer<'check'>>;
           if (data.sign === sign && data.protocolVersion === FASTRANS_PROTOCOL_VERSION)
-            give({ transport, version: String(data.version ?? '0') });
+            give({
+              transport,
+              version: String(data.version ?? '0'),
+              sign,
+              proof: typeof data.proof === 'string' && data.proof !== '' ? data.proof : null,
+            });
           else give(null);
         },
         () => give(null),
@@ -222,6 +254,7 @@ export class FastransClient {
     tasks: [],
     clients: [],
     client: null,
+    foreignPort: null,
   };
   private readonly relay = relayTransport(() => this.snap.client);
   private readonly listeners = new Set<Listener>();
@@ -278,8 +311,23 @@ export class FastransClient {
     return this.detecting;
   }
 
+  /**
+   * Whether what answered `check` is the user's own client: its proof of the sign, verified by the portal with the
+   * user's client key (docs/FASTRANS.md "Security"). No proof, a wrong one, or no answer from the portal: not used.
+   */
+  private async verified(found: Answered): Promise<boolean> {
+    if (!found.proof) return false;
+    try {
+      return (await fastransApi.verifyClient(found.sign, found.proof)).ok === true;
+    } catch {
+      return false;
+    }
+  }
+
   private async runDetect(): Promise<FastransStatus> {
-    this.set({ status: 'detecting' });
+    this.set({ status: 'detecting', foreignPort: null });
+    /** A port where a program answered the sign without proving the user's key. */
+    let foreign: number | null = null;
     for (let round = 0; round < 2; round++) {
       if (round > 0) await sleep(FastransTimings.retryMs);
       for (const port of this.ports) {
@@ -294,10 +342,16 @@ export class FastransClient {
             if (mine && this.transport === mine) this.lost();
           },
         );
-        if (found) {
+        if (found && (await this.verified(found))) {
           mine = found.transport;
           this.transport = found.transport;
           return this.connected('direct', found.version);
+        }
+        if (found) {
+          // Something answered the sign but is not this user's client (another account's program on the port, or
+          // a client from a package without the user's key): nothing more is said to it, the next port is tried.
+          foreign = port;
+          found.transport.close();
         }
       }
     }
@@ -329,13 +383,21 @@ export class FastransClient {
           // Not this one: the next.
         }
       }
+      if (foreign !== null) return this.unverified(foreign);
       this.set({ status: 'blocked', via: null, version: presence.version, client: null });
       return 'blocked';
     }
+    if (foreign !== null) return this.unverified(foreign);
     // Not present: prompt (a) even when the browser denies local access. "Blocked" would send the user to the
     // browser's settings while the client is not even started; the prompt shows the denial as a second step.
     this.set({ status: 'notRunning', via: null, version: null });
     return 'notRunning';
+  }
+
+  /** Only programs that are not the user's client answered: the page says so (download the client again). */
+  private unverified(port: number): FastransStatus {
+    this.set({ status: 'unverified', via: null, version: null, client: null, foreignPort: port });
+    return 'unverified';
   }
 
   private async connected(via: 'direct' | 'relay', version: string): Promise<FastransStatus> {

@@ -7,7 +7,7 @@ import { FASTRANS_PACKAGE_URL, FASTRANS_START_URL } from './fastrans-client';
 /** spec §9: the prompt closes one second after start or download is clicked. */
 export const PROMPT_CLOSE_MS = 1000;
 
-export type PromptKind = 'notRunning' | 'blocked' | 'tooOld';
+export type PromptKind = 'notRunning' | 'blocked' | 'tooOld' | 'unverified';
 
 interface Props {
   kind: PromptKind;
@@ -15,6 +15,8 @@ interface Props {
   version: string | null;
   /** The browser's answer for local network access: `denied` adds that second step to prompt (a). */
   permission: PermissionState | null;
+  /** `unverified`: the port where a program that is not the user's client answered. */
+  foreignPort?: number | null;
   updateUrl: string;
   onClose: () => void;
   /** Prompt (b): go on with the old client. */
@@ -27,12 +29,15 @@ interface Props {
  * The fast-transfer prompt (spec §2): (a) client not detected: a start button (the `fastrans://` link the package
  * registers) and a download link; (b) client too old: update, or continue uploading. A close icon; it closes 1 s
  * after start or download is clicked. A third form says the browser blocks the page's connection to a running client
- * (and the relay did not answer either): allow local network access, then detect again.
+ * (and the relay did not answer either): allow local network access, then detect again. A fourth (`unverified`) is
+ * prompt (a) after a warning: what answered on the client's port is not the user's client (it did not prove the
+ * user's key); download the client again from this page.
  */
 export function FastransPrompt({
   kind,
   version,
   permission,
+  foreignPort = null,
   updateUrl,
   onClose,
   onContinue,
@@ -50,7 +55,9 @@ export function FastransPrompt({
       ? t('fastrans.prompt.oldTitle')
       : kind === 'blocked'
         ? t('fastrans.prompt.blockedTitle')
-        : t('fastrans.prompt.startTitle');
+        : kind === 'unverified'
+          ? t('fastrans.prompt.unverifiedTitle')
+          : t('fastrans.prompt.startTitle');
   return (
     <Modal open title={title} onCancel={onClose} footer={null} destroyOnHidden data-testid="fastrans-prompt">
       <div data-testid={`fastrans-prompt-${kind}`}>
@@ -92,7 +99,18 @@ export function FastransPrompt({
           </>
         ) : (
           <>
-            <Typography.Paragraph>{t('fastrans.prompt.startText')}</Typography.Paragraph>
+            {kind === 'unverified' && (
+              <div data-testid="fastrans-prompt-foreign">
+                <Alert
+                  type="error"
+                  showIcon
+                  title={t('fastrans.prompt.unverifiedText', { port: foreignPort ?? '?' })}
+                />
+              </div>
+            )}
+            <Typography.Paragraph>
+              {kind === 'unverified' ? t('fastrans.prompt.unverifiedHint') : t('fastrans.prompt.startText')}
+            </Typography.Paragraph>
             <Space wrap>
               <Button
                 type="primary"

@@ -17,6 +17,12 @@ export const fastransApi = {
       body: { path, permissionAction: 'write', clusterId },
     }),
   /**
+   * Whether a local client's answer to `check` proves the user's client key (`proof` of `sign`): the page sends a
+   * client nothing else, no day token above all, before the portal says yes.
+   */
+  verifyClient: (sign: string, proof: string) =>
+    apiClient.request(FastransPageRoutes.verifyClient, { body: { sign, proof } }),
+  /**
    * The user's clients that called the portal lately (heartbeat or relay poll), most recent first: running but
    * unreachable, and which machines the relay can reach.
    */
