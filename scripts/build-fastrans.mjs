@@ -42,6 +42,13 @@ The local program the E-File page drives for large transfers (folders of any siz
 and verified). It runs as you, needs no administrator rights, and listens on 127.0.0.1 only (the first free port
 of 9527, 19527, 29527, 39527, 49527, 59527). Only the portal named in \`fastrans.json\` may drive it.
 
+Downloaded while logged in to the portal, \`fastrans.json\` also holds your client key, with which the client proves
+to the E-File page that it is yours (the page sends nothing to a program on the port that cannot). The client
+copies it to its own settings folder (readable by you only) at its first start. Keep this folder your own: on a
+shared computer, do not make \`fastrans.json\` readable by other accounts (unpacked, it is yours alone), or delete
+it after the first start. A client from a package downloaded without logging in, or before the key existed, is
+not used by the page directly: download the package again from the E-File page.
+
 ## Start
 
 - Linux (x64): \`./fastrans\` (one executable, nothing else needed).

@@ -4,6 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { WebSocketServer } from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, formatViolations } from '../support/axe';
 import { logInToEfile, nameLink, select } from '../support/efile-page';
@@ -174,6 +175,66 @@ describe('fast transfer', () => {
       await stopClient(c);
     }
   });
+
+  it("a program of another account on the client's port: sent nothing but check, the page says it is not the user's client", async () => {
+    // Another account's program on a spec port the page tries before the test client's: it echoes the sign and the
+    // version, as the reviewer's did, and keeps what it is sent.
+    const said: string[] = [];
+    let fake: WebSocketServer | null = null;
+    let port = 0;
+    for (const p of [29527, 19527, 9527]) {
+      const ws = new WebSocketServer({ host: '127.0.0.1', port: p });
+      const up = await new Promise<boolean>((resolve) => {
+        ws.once('listening', () => resolve(true));
+        ws.once('error', () => resolve(false));
+      });
+      if (up) {
+        fake = ws;
+        port = p;
+        break;
+      }
+    }
+    if (!fake) throw new Error('no spec port free for the fake program');
+    fake.on('connection', (sock) =>
+      sock.on('message', (raw) => {
+        const text = (raw as Buffer).toString('utf8');
+        said.push(text);
+        const m = JSON.parse(text) as { id: number; action: string; sign?: string };
+        const data = m.action === 'check' ? { sign: m.sign, version: '9.9.9', protocolVersion: 1 } : null;
+        sock.send(JSON.stringify({ id: m.id, code: '0', msg: '', data }));
+      }),
+    );
+    let mine: RunningClient | null = null;
+    try {
+      for (const lang of ['zh-CN', 'en-US'] as const) {
+        const { ctx, page, shot } = await efile(lang);
+        await page.getByTestId('fastrans-upload').click();
+        await page.getByTestId('fastrans-prompt-unverified').waitFor();
+        const warning = page.getByTestId('fastrans-prompt-foreign');
+        expect(await warning.innerText()).toContain(String(port));
+        expect(await warning.innerText()).toMatch(
+          lang === 'zh-CN' ? /快传客户端/ : /not your fast-transfer client|could not prove/,
+        );
+        expect(await page.getByTestId('fastrans-download-client').getAttribute('href')).toBe(
+          '/share/fasttrans-client.tar.gz',
+        );
+        await opened(page);
+        await shot(`fastrans-prompt-unverified-${lang}`);
+        await ctx.close();
+      }
+      // The user's own client on a later port: found past the fake, which still hears nothing but check.
+      mine = await startClient(pkg, home);
+      const { ctx, page } = await efile('en-US');
+      await page.getByTestId('fastrans-upload').click();
+      await page.getByTestId('fastrans-picker').waitFor();
+      await ctx.close();
+      expect(said.length).toBeGreaterThan(0);
+      for (const text of said) expect(JSON.parse(text)).toMatchObject({ action: 'check' });
+    } finally {
+      await stopClient(mine);
+      await new Promise((r) => fake.close(r));
+    }
+  }, 120_000);
 
   it('detects the client, uploads a folder of 5,000 files and a 1 GiB file, every sha256 equal', async () => {
     smallFiles(path.join(home, 'up5000'), 5000);
