@@ -59,7 +59,7 @@ async function web<T>(call: Promise<T>): Promise<T> {
  * config folder. A page login as anyone else is refused, so a process of another account that reaches the local
  * port (on a system that does not say who connects) cannot log the client in as itself and upload the owner's files
  * to its own home. The owner frees it with `fastrans unpair`. The command line is the owner at the keyboard: its
- * `--token` logins are not paired.
+ * `FASTRANS_TOKEN` logins are not paired.
  */
 export class Owner {
   constructor(private readonly configDir: string) {}
