@@ -48,6 +48,13 @@ export const EfileEnv = Type.Object({
   /** Unfinished uploads idle for longer are swept with their partial files. */
   EFILE_PARTIAL_TTL_HOURS: Type.Number({ default: 24, minimum: 0 }),
   EFILE_SWEEP_INTERVAL_MINUTES: Type.Number({ default: 30, minimum: 0 }),
+  /**
+   * Unfinished uploads (browser and fast transfer together) one user may have at once (features/partial). Each is
+   * a row and a partial file until finished, cancelled or swept: without a bound a loop of begins made rows without
+   * end (found from outside, 2026-12-01). A folder of many large files opens its sessions a portion at a time, and
+   * small files arrive in batches without one: thousands open at once is no transfer's need.
+   */
+  EFILE_MAX_OPEN_UPLOADS: Type.Integer({ default: 10_000, minimum: 1 }),
   EFILE_PREVIEW_MAX_BYTES: Type.Integer({ default: 5 * 1024 * 1024, minimum: 1 }),
   /** Folders with more files are refused for browser upload and normal download (spec §9: 1000). */
   EFILE_FOLDER_FILE_LIMIT: Type.Integer({ default: Limits.folderFileLimit, minimum: 1 }),

@@ -225,6 +225,10 @@ export const EfileText = {
     en: 'The share token is missing or expired: enter the extraction code again',
     zh: '分享令牌缺失或已过期，请重新输入提取码',
   },
+  tooManyOpenUploads: (max: number) => ({
+    en: `Too many uploads in progress: at most ${max} at once; let some finish or cancel them, then try again`,
+    zh: `进行中的上传过多：同时最多 ${max} 个；请等待部分完成或取消后再试`,
+  }),
   tooManyShares: (max: number) => ({
     en: `You have ${max} open shares, the most one user may have: close some and share again`,
     zh: `您已有 ${max} 个有效的分享，已达每位用户的上限：请先关闭一些分享再分享`,

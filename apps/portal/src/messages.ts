@@ -199,6 +199,10 @@ export const PortalText = {
   webLogInFirst: { en: 'Log in first', zh: '请先登录' },
   webTokenInvalid: { en: 'Invalid login token', zh: '登录令牌无效' },
   webTokenExpired: { en: 'Invalid or expired login token', zh: '登录令牌无效或已过期' },
+  webTooManyLogins: (max: number) => ({
+    en: `Too many fast-transfer client logins: at most ${max} in 24 hours; please try again later`,
+    zh: `快传客户端登录次数过多：24 小时内最多 ${max} 次，请稍后再试`,
+  }),
   notFastransToken: { en: 'Not a fast-transfer token', zh: '不是快传令牌' },
   webNotLoggedIn: {
     en: 'Not logged in to the fast-transfer web server',

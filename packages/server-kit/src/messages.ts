@@ -79,6 +79,10 @@ export const ServerKitText = {
   // auth/revocation.ts
   sessionEnded: { en: 'The session has ended: log in again', zh: '会话已结束：请重新登录' },
   tokenRevoked: { en: 'This token has been revoked', zh: '此令牌已被吊销' },
+  tooManyIssued: (max: number) => ({
+    en: `Too many day tokens and Linux commands: at most ${max} in 24 hours; please try again later`,
+    zh: `日令牌和 Linux 命令过多：24 小时内最多 ${max} 个，请稍后再试`,
+  }),
 
   // kv.ts
   redisUnavailable: {

@@ -8,6 +8,7 @@ import {
   assertNotRevoked,
   createRevocationStore,
   credentialId,
+  MAX_ISSUED_PER_DAY,
   openRevocationStore,
   type IssuedCredential,
   type RevocationStore,
@@ -78,6 +79,34 @@ describe.each(stores)('revocation store (%s)', (_name, open) => {
     expect(await store.revokeCredential(sub, a)).toBe(true);
     expect(await store.revoked({ sub, credential: a })).toBe('credential');
     expect((await store.issued(sub)).map((c) => c.id)).toEqual([b]);
+  });
+
+  it('a parallel burst past the daily allowance records exactly the allowance; the rest are refused (429)', async () => {
+    const sub = u();
+    const t = Date.now();
+    const issue = (who: string, id = u()) =>
+      store.recordIssued(who, {
+        id,
+        kind: 'linux',
+        clusterId: 'c1',
+        issuedAt: t,
+        expiresAt: t + 60_000,
+        detail: 'x',
+      });
+    const ids = Array.from({ length: MAX_ISSUED_PER_DAY + 40 }, () => u());
+    const results = await Promise.allSettled(ids.map((id) => issue(sub, id)));
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(refused).toHaveLength(40);
+    expect(refused[0]!.reason).toMatchObject({ code: '429' });
+    expect(
+      (refused[0]!.reason as { data: { retryAfterSeconds: number } }).data.retryAfterSeconds,
+    ).toBeGreaterThan(0);
+    expect(await store.issued(sub)).toHaveLength(MAX_ISSUED_PER_DAY);
+    // Revoking does not give the day's allowance back: it counts what was handed out, not what is live.
+    await store.revokeCredential(sub, ids[0]!);
+    await expect(issue(sub)).rejects.toMatchObject({ code: '429' });
+    // Another user's allowance is their own.
+    await issue(u());
   });
 
   it('assertNotRevoked: an ended session answers 401, a revoked day token 1406', async () => {

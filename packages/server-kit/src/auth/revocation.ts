@@ -5,6 +5,7 @@ import { CommonCodes, FASTRANS_TOKEN_USE, PortalCodes } from '@hpc/contracts';
 import { AppError } from '../app-error';
 import { ServerKitText } from '../messages';
 import { createKv, type KvStore } from '../kv';
+import { createAttemptThrottle } from '../throttle';
 import { CLUSTER_TOKEN_MAX_TTL_S, DAY_TOKEN_MAX_TTL_S } from './cluster-token';
 
 /**
@@ -19,6 +20,14 @@ const SLACK_MS = 5 * 60_000;
 const SESSION_MARK_MS = CLUSTER_TOKEN_MAX_TTL_S * 1000 + SLACK_MS;
 /** Day tokens and Linux commands live at most a day: a user's or a credential's mark is kept that long. */
 const DAY_MARK_MS = DAY_TOKEN_MAX_TTL_S * 1000 + SLACK_MS;
+
+/**
+ * Day tokens and Linux commands one user may be issued in 24 hours (from the first). Each is a field of the user's
+ * record for a day and a line of the user centre's list: without a bound, a script asking for them in a loop grew
+ * the shared store (memory in the all-in-one, Redis when scaled out) without end (found from outside, 2026-12-01).
+ * A page asks for one per fast-transfer login or Linux command: thousands a day is no person's use.
+ */
+export const MAX_ISSUED_PER_DAY = 2000;
 
 /** What a user can see and revoke of what was issued for them today (the user centre). */
 export type IssuedKind = 'fastrans' | 'linux';
@@ -67,6 +76,8 @@ export const credentialId = (secret: string) => crypto.createHash('sha256').upda
  */
 export function createRevocationStore(kv: KvStore) {
   const issuedKey = (sub: string) => `issued:${sub}`;
+  // Counted before it is recorded (atomically, in Redis when scaled out): a parallel burst gets no more than the max.
+  const allowance = createAttemptThrottle(kv);
   /** A credential refused from now on, and gone from its user's record. */
   const markRevoked = async (sub: string, id: string) => {
     await kv.set(`cred:${id}`, '1', DAY_MARK_MS);
@@ -103,8 +114,19 @@ export function createRevocationStore(kv: KvStore) {
       return hit.length;
     },
 
-    /** Records a day token or Linux command issued to `sub` (what the user centre lists). */
+    /**
+     * Records a day token or Linux command issued to `sub` (what the user centre lists). Past `MAX_ISSUED_PER_DAY`
+     * in 24 hours it records nothing and refuses (`429`): the caller hands the credential out only once recorded.
+     */
     async recordIssued(sub: string, cred: IssuedCredential): Promise<void> {
+      const day = DAY_TOKEN_MAX_TTL_S * 1000;
+      const room = await allowance.attempt([
+        { key: `issued-n:${sub}`, max: MAX_ISSUED_PER_DAY, windowMs: day, onSuccess: 'keep' },
+      ]);
+      if (!room.allowed)
+        throw new AppError(PortalCodes.tooManyRequests, ServerKitText.tooManyIssued(MAX_ISSUED_PER_DAY), {
+          data: { retryAfterSeconds: Math.ceil(room.retryAfterMs / 1000) },
+        });
       await kv.mapSet(issuedKey(sub), cred.id, JSON.stringify(cred), DAY_MARK_MS);
     },
 

@@ -375,22 +375,30 @@ export function fastransService(deps: EfileDeps, core: PartialCore) {
           if (row && (row.overwrite === 1) !== !!body.overwrite)
             await repo.setOverwrite(id, !!body.overwrite);
           if (!row) {
-            await repo.create({
-              id,
-              kind: 'range',
-              owner_sub: user.sub,
-              owner_cun: user.cun,
-              target: target.clusterPath,
-              identifier: f.identifier,
-              size: f.size,
-              piece_size: rangeSize,
-              total_pieces: Math.max(1, Math.ceil(f.size / rangeSize)),
-              partial_host: partialHost,
-              overwrite: body.overwrite ? 1 : 0,
-              status: 'active',
-              created_at: now,
-              updated_at: now,
-            });
+            await core
+              .openSession({
+                id,
+                kind: 'range',
+                owner_sub: user.sub,
+                owner_cun: user.cun,
+                target: target.clusterPath,
+                identifier: f.identifier,
+                size: f.size,
+                piece_size: rangeSize,
+                total_pieces: Math.max(1, Math.ceil(f.size / rangeSize)),
+                partial_host: partialHost,
+                overwrite: body.overwrite ? 1 : 0,
+                status: 'active',
+                created_at: now,
+                updated_at: now,
+              })
+              .catch(async (e: unknown) => {
+                // Refused (the user's open uploads at their bound): the partial prepared above goes too, unless a
+                // begin of the same file at the same moment made the session it belongs to.
+                if (!(await repo.get('range', id)))
+                  await userfs.unlink(user, partialHost).catch(() => undefined);
+                throw e;
+              });
           }
           const ranges = (await repo.piecesOf([id])).get(id) ?? [];
           out.push({

@@ -58,8 +58,8 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
       expires_at: expiresAt,
       created_at: deps.now(),
     };
-    await repo.insert(row);
     // Listed in the user's centre, where they can revoke it (issue 25 §1.4): the shared store, not this database.
+    // Recorded first: past the user's daily allowance it refuses (429), and then nothing is in the table either.
     await deps.revocations.recordIssued(user.sub, {
       id: row.id,
       kind: 'linux',
@@ -70,6 +70,7 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
       // The page session that asked: ending it for safety (a password change…) revokes this command too.
       ...(user.sid ? { sid: user.sid } : {}),
     });
+    await repo.insert(row);
     return { token, expiresAt };
   }
 

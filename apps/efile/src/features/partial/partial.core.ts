@@ -1,8 +1,12 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
+import { PortalCodes } from '@hpc/contracts';
+import { AppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { FsScope } from '../../userfs/types';
+import { EfileText } from '../../messages';
 import { acquireFinalizeLock, isFinalizing } from './finalize-lock';
+import { openAllowance } from './open-allowance';
 import { openPartials, type OpenPartials } from './open-partials';
 import { partialRepository, type PartialKind, type PartialRow } from './partial.repository';
 
@@ -21,6 +25,7 @@ export function partialCore(deps: EfileDeps) {
   const { userfs, config } = deps;
   const repo = partialRepository(deps.db);
   const registries: OpenPartials<unknown>[] = [];
+  const allowance = openAllowance((sub, limit) => repo.countOpen(sub, limit), config.EFILE_MAX_OPEN_UPLOADS);
 
   /** The partial's folder as the only root of its owner: what the sweep may touch as that user. */
   const ownerScope = (row: SessionRef, folderHost: string): FsScope => ({
@@ -58,6 +63,21 @@ export function partialCore(deps: EfileDeps) {
       const r = openPartials<S>();
       registries.push(r);
       return r;
+    },
+    /**
+     * Creates the row of a new upload session of either front door; `429` (nothing created) while its user has
+     * `EFILE_MAX_OPEN_UPLOADS` open (open-allowance.ts).
+     */
+    async openSession(row: PartialRow & { kind: 'chunk' | 'range' }) {
+      const made = await allowance.admit(row.owner_sub, () => repo.create(row).then(() => true));
+      if (!made)
+        throw new AppError(
+          PortalCodes.tooManyRequests,
+          EfileText.tooManyOpenUploads(config.EFILE_MAX_OPEN_UPLOADS),
+          {
+            data: { max: config.EFILE_MAX_OPEN_UPLOADS },
+          },
+        );
     },
     lock: (kind: PartialKind, id: string) => acquireFinalizeLock(deps, kind, id),
     isFinalizing: (kind: PartialKind, id: string) => isFinalizing(deps, kind, id),

@@ -221,6 +221,22 @@ export function partialRepository(db: Kysely<EfileDatabase>) {
       await db.deleteFrom('efile_partial_pieces').where('session_id', '=', id).execute();
       await db.deleteFrom('efile_partials').where('id', '=', id).execute();
     },
+    /** How many upload sessions (chunk and range) `sub` has open, counted up to `limit` at most. */
+    async countOpen(sub: string, limit: number): Promise<number> {
+      const open = db
+        .selectFrom('efile_partials')
+        .select('id')
+        .where('owner_sub', '=', sub)
+        .where('status', '=', 'active')
+        .where('kind', 'in', ['chunk', 'range'])
+        .limit(limit)
+        .as('open');
+      const r = await db
+        .selectFrom(open)
+        .select((eb) => eb.fn.countAll<number | string>().as('c'))
+        .executeTakeFirstOrThrow();
+      return Number(r.c);
+    },
     /** Sessions of every kind not marked alive since `cutoff` (the sweep). */
     async idleBefore(cutoff: number) {
       return db.selectFrom('efile_partials').selectAll().where('updated_at', '<', cutoff).execute();

@@ -206,7 +206,7 @@ export function uploadService(deps: EfileDeps, core: PartialCore) {
       // Pieces recorded for this id by a chunk of an earlier session of it that ended under that chunk: they would
       // count as stored for this new partial, which does not hold their bytes.
       await repo.forgetPieces(prep.id);
-      await repo.create({
+      await core.openSession({
         id: prep.id,
         kind: 'chunk',
         owner_sub: user.sub,

@@ -12,10 +12,17 @@ import {
   type FastransServer,
   CommonCodes,
   FileCodes,
+  PortalCodes,
   refusalOf,
 } from '@hpc/contracts';
 import type { EfileCalls } from '@hpc/api-client';
-import { AppError, createClusterTokenVerifier, credentialId, isAppError } from '@hpc/server-kit';
+import {
+  AppError,
+  createAttemptThrottle,
+  createClusterTokenVerifier,
+  credentialId,
+  isAppError,
+} from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
 import { clientKeyOf, openClientKeySecret, verifyClientProof } from '../../keys/client-key-secret';
 import { signingKeysDir } from '../../keys/signing-keys';
@@ -26,6 +33,12 @@ import { PortalText } from '../../messages';
 /** The claim that marks a fast-transfer token (a cluster token limited to the home, valid for the day). */
 export const FASTRANS_USE = FASTRANS_TOKEN_USE;
 const DAY_MS = 24 * 3600_000;
+/**
+ * Web logins of the client one user may make in 24 hours (from the first). Each is a session kept in the KV store
+ * until its day token ends: a loop of logins with one day token grew the store without end (found from outside,
+ * 2026-12-01). A client logs in once per day token and keeps the login across restarts.
+ */
+export const MAX_WEB_LOGINS_PER_DAY = 500;
 
 export interface WebSession {
   sub: string;
@@ -57,6 +70,7 @@ export function fastransService(
   present: ClientPresence,
 ) {
   const verifiers = new Map<string, ReturnType<typeof createClusterTokenVerifier>>();
+  const webLogins = createAttemptThrottle(deps.kv);
   /** The secret of the users' client keys, beside the signing keys (read or made on first use). */
   let secret: Buffer | null = null;
   const clientSecret = () => (secret ??= openClientKeySecret(signingKeysDir(deps.config)));
@@ -208,6 +222,17 @@ export function fastransService(
         credential: credentialId(uk),
       };
       await assertAllowed(session);
+      // Counted atomically before the session is kept (in Redis when scaled out): a parallel burst gets no more.
+      const room = await webLogins.attempt([
+        {
+          key: `fastrans:web-n:${session.sub}`,
+          max: MAX_WEB_LOGINS_PER_DAY,
+          windowMs: DAY_MS,
+          onSuccess: 'keep',
+        },
+      ]);
+      if (!room.allowed)
+        throw new WebError(PortalCodes.tooManyRequests, PortalText.webTooManyLogins(MAX_WEB_LOGINS_PER_DAY));
       const token = crypto.randomBytes(24).toString('base64url');
       await deps.kv.set(
         `fastrans:web:${sha(token)}`,

@@ -9,6 +9,7 @@ import type { AppServer } from '@hpc/server-kit';
 import { makeTempDir } from '@hpc/server-kit/testing';
 // The whole composition: the permission check is answered by the cluster's efile, mounted on the same server.
 import { buildAllInOne } from '../../../../all-in-one/src/all-in-one';
+import { MAX_WEB_LOGINS_PER_DAY } from './fastrans.service';
 import { Browser, dataOf, loggedIn } from '../identity/identity.test-fixture';
 
 const PREFIX = '/model-zoo/proxy/efile/fastrans';
@@ -285,6 +286,43 @@ describe('portal fast-transfer calls', () => {
     await post('/api/admin/users/update', { username: 'zhaoft', status: 'active' });
     // Still refused: the token was made before the disabling (a new login gives a new one).
     expect((await call({ module: 'user', action: 'login', UK: uk })).code).toBe('1406');
+  });
+
+  it("web server: a parallel burst of logins past the day's allowance keeps exactly the allowance (429 after)", async () => {
+    const admin = await loggedIn(app, 'admin');
+    const post = async (url: string, json: unknown) =>
+      expect((await admin.post(url, { json })).json(), url).toMatchObject({ code: '0' });
+    await post('/api/admin/users', { username: 'qianft', password: 'qianft-pass-1', fullName: '钱' });
+    await post('/api/admin/accounts', { accountId: 'acct-qft', name: '钱组', balance: 1000 });
+    await post('/api/admin/members', { accountId: 'acct-qft', username: 'qianft' });
+    await post('/api/admin/computeusers', { username: 'qianft', clusterId: '11250', accountId: 'acct-qft' });
+    const qian = new Browser(app);
+    expect((await qian.login('qianft', 'qianft-pass-1')).statusCode).toBe(200);
+    const uk = await dayToken('/public/home/qianft', qian);
+    const burst = await Promise.all(
+      Array.from({ length: MAX_WEB_LOGINS_PER_DAY + 20 }, (_, i) =>
+        web({ id: i, version: '1.0.0', module: 'user', action: 'login', UK: uk }),
+      ),
+    );
+    const codes = burst.map((r) => r.json<{ code: string }>().code);
+    expect(codes.filter((c) => c === '0')).toHaveLength(MAX_WEB_LOGINS_PER_DAY);
+    expect(codes.filter((c) => c === '429')).toHaveLength(20);
+    const zh = await app.inject({
+      method: 'POST',
+      url: '/fastrans/api',
+      headers: { 'accept-language': 'zh-CN' },
+      payload: { id: 1, version: '1.0.0', module: 'user', action: 'login', UK: uk },
+    });
+    expect(zh.json()).toMatchObject({ code: '429', msg: expect.stringContaining('快传客户端登录次数过多') });
+    // Another user's allowance is their own.
+    const other = await web({
+      id: 1,
+      version: '1.0.0',
+      module: 'user',
+      action: 'login',
+      UK: await dayToken('/public/home/demo'),
+    });
+    expect(other.json()).toMatchObject({ code: '0' });
   });
 
   it("relay: a page reaches only its own user's client, and only while that client is logged in", async () => {
