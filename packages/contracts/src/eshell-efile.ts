@@ -10,6 +10,7 @@
  * page open a URL or reach beyond the user's E-File. The command is `apps/eshell/bin/efile` (POSIX sh; installed on
  * login nodes at `EFILE_COMMAND_PATH`); docs/DECISIONS.md "E-Shell: `efile` in the shell" says why it is so.
  */
+import { UNSHOWABLE } from './limits';
 
 /**
  * The OSC number of the sequence: no terminal in wide use interprets it (xterm.js, VTE, iTerm2, kitty, WezTerm
@@ -34,13 +35,6 @@ export interface EfileShellRequest {
 export const EFILE_PATH_MAX = 4096;
 const HEX_MAX = 2 * 4 * EFILE_PATH_MAX;
 const DATA_MAX = EFILE_OSC_TAG.length + 2 + 4 + HEX_MAX;
-
-/**
- * Characters a path shown in the page's prompt must not hold: C0 and C1 controls, and the direction marks and
- * overrides that could make one path read as another.
- */
-// eslint-disable-next-line no-control-regex
-const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * The request of one sequence's data (what follows `7337;`), or null for anything else: another tag, another verb,

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Page, PageQuery } from './common';
 import { Envelope } from './envelope';
+import { UNSHOWABLE_CLASS } from './limits';
 
 /**
  * The job service of one cluster (issue 22 §2): the cluster's `gridview_service`, health `GET
@@ -85,13 +86,13 @@ export const PartitionsResponse = Envelope(PartitionsData);
 // ---- submit -----------------------------------------------------------------------------------------------------
 const Count = (max: number) => Type.Integer({ minimum: 1, maximum: max });
 /**
- * A job's name: no control character, no `/`, not `.` or `..`. Slurm keeps any bytes, and the name comes back in the
+ * A job's name: none of the unshowable characters (limits.ts), no `/`, not `.` or `..`. Slurm keeps any bytes, and the name comes back in the
  * scheduler's text output (a newline in it made lines of its own, read as other jobs: found from outside,
  * 2026-12-01) and in file names through `%x` (`../../tmp/x`, or `..` as a whole name, put the output outside the
  * user's folders).
  */
 const JobName = (minLength: number) =>
-  Type.String({ minLength, maxLength: 128, pattern: '^(?!\\.\\.?$)[^\\u0000-\\u001f\\u007f/]*$' });
+  Type.String({ minLength, maxLength: 128, pattern: `^(?!\\.\\.?$)[^${UNSHOWABLE_CLASS}/]*$` });
 /**
  * An account, partition or QOS name as Slurm's commands take it: no control character (a NUL could not even be
  * passed to the command: found from outside, answered "retry"), no space, no comma (a list to sacct and sbatch).

@@ -22,6 +22,16 @@ export const Limits = {
   timeouts: { list: 180_000, remove: 3_000_000, copyMove: 3_000_000, share: 60_000, default: 30_000 },
 } as const;
 
+/**
+ * The characters no name the portal makes or shows plainly may hold, as a regular-expression class: C0 and C1
+ * controls, and the direction marks and overrides (U+061C, U+200E/F, U+202A-E, U+2066-9) that make one name read as
+ * another: `invoice\u202Efdp.sh` shows as "invoicehs.pdf" (found from outside, 2026-12-01, in E-File names).
+ */
+export const UNSHOWABLE_CLASS =
+  '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+/** A string holding one of `UNSHOWABLE_CLASS`. */
+export const UNSHOWABLE = new RegExp(`[${UNSHOWABLE_CLASS}]`);
+
 export const PREVIEWABLE_IMAGE_EXTENSIONS = [
   'bmp',
   'jpg',

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Limits, CommonCodes, FileCodes } from '@hpc/contracts';
+import { Limits, CommonCodes, FileCodes, UNSHOWABLE_CLASS } from '@hpc/contracts';
 import { AppError } from '@hpc/server-kit';
 import { EfileText } from '../messages';
 
@@ -28,12 +28,12 @@ export function tempName(name: string, suffix = TEMP_SUFFIX, id = randomId()): s
   return `.${base}.${id}${suffix}`;
 }
 
-// eslint-disable-next-line no-control-regex
-const SPECIAL = /[\u0000-\u001f\u007f/]/;
+const SPECIAL = new RegExp(`[${UNSHOWABLE_CLASS}/]`);
 
 /**
  * Name rules of spec §5, enforced on every name the server creates (mkdir, touch, rename, upload paths, tar
- * entries): not all blanks, at most 70 characters, no "/" or control characters, not "." or "..".
+ * entries): not all blanks, at most 70 characters, no "/", not "." or "..", and none of contracts' unshowable
+ * characters (controls, and the direction overrides that made a script read as a PDF in a group folder).
  */
 export function validateName(name: string): string {
   if (name.trim() === '') throw new AppError(CommonCodes.invalidInput, EfileText.nameBlank);

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { CommonCodes, type BrowserAction, type BrowserTicketBody } from '@hpc/contracts';
-import { AppError } from '@hpc/server-kit';
+import { AppError, assertPresentedNotRevoked, presentedOf } from '@hpc/server-kit';
 import { createTokenCheck, type ServiceUser } from '@hpc/cluster-kit';
 import type { EfileDeps } from '../deps';
-import { createTickets } from './tickets';
+import { createTickets, type TicketToken } from './tickets';
 import { EfileText } from '../messages';
 
 declare module 'fastify' {
@@ -41,7 +41,8 @@ export function createAuth(deps: EfileDeps) {
     acceptDayTokens: true, // the fast-transfer client's day token: efile's alone, the home only
   });
   const tickets = createTickets(deps.kv);
-  const exps = new WeakMap<FastifyRequest, number>();
+  /** The token of a request authenticated by one: what a ticket it asks for is issued on. */
+  const tokens = new WeakMap<FastifyRequest, TicketToken>();
 
   const userOfRequest = (req: FastifyRequest): EfileUser => {
     const u = users.get(req);
@@ -56,22 +57,25 @@ export function createAuth(deps: EfileDeps) {
       const header = typeof req.headers.token === 'string' ? req.headers.token : '';
       const query = (req.query ?? {}) as Record<string, unknown>;
       if (!header && cfg.browserGet && typeof query.ticket === 'string') {
-        users.set(req, await tickets.redeem(query.ticket, cfg.browserGet, query));
+        // The rights of the ticket's token as they are now: what the token itself would get on this request.
+        const t = await tickets.redeem(query.ticket, cfg.browserGet, query);
+        await assertPresentedNotRevoked(deps.revocations, t.presented);
+        users.set(req, await check.userOf(t.claims, { allowDisabled: cfg.allowDisabled === true }));
         return;
       }
       // `?token=` only where a browser cannot send the header; anywhere else a missing header is refused.
       const token = header || (cfg.browserGet && typeof query.token === 'string' ? query.token : undefined);
       const { claims, user } = await check.authenticate(token, { allowDisabled: cfg.allowDisabled === true });
-      exps.set(req, claims.exp);
+      tokens.set(req, { claims, presented: presentedOf(token!, claims) });
       users.set(req, user);
     },
     user: userOfRequest,
     /** A browser ticket for the caller of this request (authenticated by the token header). */
     async issueTicket(req: FastifyRequest, body: BrowserTicketBody) {
-      const exp = exps.get(req);
-      if (exp === undefined)
+      const token = tokens.get(req);
+      if (token === undefined)
         throw new AppError(CommonCodes.tokenWithoutUser, EfileText.ticketForTokenHeaderOnly);
-      return tickets.issue(userOfRequest(req), exp, body);
+      return tickets.issue(token, body);
     },
   };
 }

@@ -302,22 +302,35 @@ function journaled(kv: KvStore, file: string): KvStore {
   };
 }
 
+/** What of a token the revocation check reads: kept, too, with what is issued on its strength (a browser ticket). */
+export const presentedOf = (
+  token: string,
+  claims: { sub: string; sid?: string; iat?: number; use?: string },
+): PresentedToken => ({
+  sub: claims.sub,
+  sid: claims.sid,
+  iat: claims.iat,
+  credential: claims.use === FASTRANS_TOKEN_USE ? credentialId(token) : undefined,
+});
+
 /**
  * The check a cluster service runs on every request after verifying a cluster token's signature (the verified-token
  * cache does not cover it): a token of an ended session answers "401" (the web then goes to the login page, as for
- * a timed-out session); a revoked day token or a disabled user's token "1406".
+ * a timed-out session); a revoked day token or a disabled user's token "1406". Also run where something issued on
+ * a token's strength is used later (`presented` kept with it): it ends with the token.
  */
-export async function assertNotRevoked(
+export async function assertPresentedNotRevoked(
   store: RevocationStore,
-  token: string,
-  claims: { sub: string; sid?: string; iat?: number; use?: string },
+  presented: PresentedToken,
 ): Promise<void> {
-  const why = await store.revoked({
-    sub: claims.sub,
-    sid: claims.sid,
-    iat: claims.iat,
-    credential: claims.use === FASTRANS_TOKEN_USE ? credentialId(token) : undefined,
-  });
+  const why = await store.revoked(presented);
   if (why === 'session') throw new AppError(PortalCodes.unauthorized, ServerKitText.sessionEnded);
   if (why) throw new AppError(CommonCodes.tokenWithoutUser, ServerKitText.tokenRevoked);
 }
+
+/** `assertPresentedNotRevoked` of a token presented now. */
+export const assertNotRevoked = (
+  store: RevocationStore,
+  token: string,
+  claims: { sub: string; sid?: string; iat?: number; use?: string },
+): Promise<void> => assertPresentedNotRevoked(store, presentedOf(token, claims));

@@ -108,6 +108,12 @@ describe.each(testDbTargets())('files calls ($name)', (db) => {
     ).toBe('1021');
     expect(await renameA('a.txt')).toBe('1005');
     expect(await renameA('x/y')).toBe('1027');
+    // Direction overrides and C1 controls, which make one name read as another ("invoice\u202Efdp.sh" shows as
+    // "invoicehs.pdf"): refused like the C0 controls, for every name made (found from outside, 2026-12-01).
+    for (const trick of ['invoice\u202Efdp.sh', 'a\u2066b', 'a\u200Fb', 'a\u061Cb', 'a\u0085b'])
+      expect(await renameA(trick), JSON.stringify(trick)).toBe('1027');
+    expect((await post('/mkdir.action', { path: '/public/home/demo/x\u202Ey' })).json().code).toBe('1027');
+    expect(fs.readdirSync(h.home + '/新建文件夹')).toEqual(['a.txt']);
     await post('/touchFile.action', { path: '/public/home/demo/新建文件夹/b.txt' });
     expect(await renameA('b.txt')).toBe('1021');
     expect(await renameA('c.txt')).toBe('0');
