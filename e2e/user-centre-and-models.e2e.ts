@@ -128,6 +128,12 @@ describe('model files and the user centre in the browser', () => {
     await shot('models-copy-done-zh');
     // A copy counts as a download of the model.
     await expect.poll(downloads).toBe(before + 1);
+    // The copy's upload command ends with the copy: not listed (nor valid) in the user centre until midnight.
+    const commands = await page.evaluate(async () => {
+      const r = await fetch('/api/user/credentials');
+      return ((await r.json()) as { data: { kind: string; detail: string }[] }).data;
+    });
+    expect(commands.filter((c) => c.kind === 'linux')).toEqual([]);
 
     await dialog.getByRole('button', { name: '在 E-File 中查看' }).click();
     await page.waitForURL((u) => u.pathname === '/efile');

@@ -73,7 +73,8 @@ describe('envelope handlers', () => {
     expect(missing.headers['content-language']).toBe('zh-CN');
     expect((await post({ n: 0 }, 'zh-CN')).json().msg).toBe('输入无效（body/n 不能小于 1）');
     expect((await post({ n: 'x' }, 'zh-CN')).json().msg).toBe('输入无效（body/n 类型应为 integer）');
-    expect((await post({ n: 0 }, 'en')).json().msg).toMatch(/^Invalid input: body/);
+    // Fastify's message names where already: said once (it read "body body/n must be >= 1").
+    expect((await post({ n: 0 }, 'en')).json().msg).toBe('Invalid input: body/n must be >= 1');
   });
   // Fastify's own refusals of a body (its parser's, before any route runs) were its English text for every reader.
   it("answers the framework's refusals of a body in the language asked, with their codes and statuses", async () => {

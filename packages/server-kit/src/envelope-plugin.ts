@@ -129,7 +129,8 @@ export function installEnvelopeHandlers(app: FastifyInstance, opts: EnvelopeOpti
         reply,
         400,
         code,
-        `${ErrorCodes[code].en}: ${where} ${err.message}`,
+        // Fastify's message begins with where (`body/n must be >= 1`): not said twice.
+        `${ErrorCodes[code].en}: ${err.message.startsWith(where) ? '' : `${where} `}${err.message}`,
         { errors: err.validation },
         zh,
       );

@@ -8,6 +8,7 @@ export * from './throttle';
 export * from './fastify';
 export * from './redact';
 export * from './trust-proxy';
+export * from './caller-key';
 export * from './auth/cluster-token';
 export * from './auth/request-time';
 export * from './auth/csrf';

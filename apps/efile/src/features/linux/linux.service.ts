@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { CommonCodes, FileCodes, LINUX_TOKEN_HEADER, type MessageLanguage } from '@hpc/contracts';
-import { AppError } from '@hpc/server-kit';
+import { AppError, isAppError } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import { validateName } from '../../fs/names';
@@ -109,7 +109,10 @@ export function linuxService(deps: EfileDeps, repo: LinuxRepository, partials: P
     verify,
     async uploadCommands(user: EfileUser, p: string | undefined, base: string, lang: MessageLanguage) {
       if (!p || !p.trim()) throw new AppError(CommonCodes.incompleteParams, EfileText.uploadPathRequired);
-      const dir = await userfs.resolve(user, p);
+      // A folder that is not there is "1024" (spec §8), as a listing says, not a missing file's "1020".
+      const dir = await userfs.resolve(user, p).catch((e: unknown) => {
+        throw isAppError(e) && e.code === FileCodes.notFound ? new AppError(FileCodes.dirNotFound) : e;
+      });
       if (!dir.stat?.isDir) throw new AppError(FileCodes.notAFolder);
       const { token, expiresAt } = await issue(user, 'up', [dir.clusterPath]);
       const url = `${base}/linux/put/`;

@@ -53,6 +53,12 @@ describe('Linux commands with the real curl', () => {
     expect(r).toMatchObject({ code: '1003', msg: 'Please enter the upload file or folder path' });
   });
 
+  it('a folder that is not there: 1024 (spec §8), and nothing issued', async () => {
+    expect(await commands('/linuxUpload.action?path=/public/home/demo/no-such')).toMatchObject({
+      code: '1024',
+    });
+  });
+
   it('uploads a file and a folder (tar stream, links dropped) and downloads them back', async () => {
     const up = await commands('/linuxUpload.action?path=/public/home/demo');
     expect(up.code).toBe('0');

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { CommonCodes, FileCodes, Limits, PortalCodes, ShareCodes } from '@hpc/contracts';
-import { AppError, createAttemptThrottle, isAppError, type AttemptRule } from '@hpc/server-kit';
+import { AppError, callerKey, createAttemptThrottle, isAppError, type AttemptRule } from '@hpc/server-kit';
 import type { EfileDeps } from '../../deps';
 import type { EfileUser } from '../../http/auth';
 import { isUnder, refusalOf, rootsOf } from '@hpc/cluster-kit';
@@ -58,7 +58,7 @@ export function shareService(deps: EfileDeps, repo: ShareRepository) {
    * out from everywhere): past MAX_FAILS it only answers one check per growing delay, whoever asks.
    */
   const codeRules = (id: string, ip: string): AttemptRule[] => [
-    { key: `share-fail:ip:${ip}`, max: MAX_FAILS, windowMs: FAIL_WINDOW_MS },
+    { key: `share-fail:ip:${callerKey(ip)}`, max: MAX_FAILS, windowMs: FAIL_WINDOW_MS },
     {
       key: `share-fail:s:${id}`,
       max: MAX_FAILS,

@@ -41,7 +41,7 @@ export function imageRoutes(app: AppServer, service: CatalogService): void {
 }
 
 /** The model zoo's calls (spec §7 paths). */
-/** Who asks for a count: the logged-in user, else the address (`req.ip`, the proxy's view of it behind one). */
+/** Who asks for a count: the logged-in user, else the address (`req.ip`, the proxy's view of it behind one) by `callerKey`. */
 export interface Downloads {
   downloader: (req: FastifyRequest) => Promise<string>;
   once: (key: string) => Promise<boolean>;

@@ -186,7 +186,11 @@ export class CatalogService {
     downloader: string,
     once: (key: string) => Promise<boolean>,
   ): Promise<{ downloadCount: number }> {
+    // The model first: a key recorded for an id that is none kept a day of memory per made-up id (found from
+    // outside, 2026-12-01: 100,000 anonymous calls, 100,000 keys).
+    await this.modelDetail(id);
     if (!(await once(`model-count:${id}:${downloader}`))) {
+      // Read after the key: a parallel call that set it may have counted meanwhile.
       return { downloadCount: (await this.modelDetail(id)).downloadCount };
     }
     const result = await this.repo.incrementDownloads('model', id);

@@ -169,6 +169,8 @@ export const FIXTURE: CatalogBundle = {
 export interface Harness {
   app: Awaited<ReturnType<typeof buildPortal>>['app'];
   repo: CatalogRepository;
+  /** The portal's KV store (the download counter's once-a-day keys). */
+  kv: Awaited<ReturnType<typeof buildPortal>>['deps']['kv'];
   dataDir: string;
   /** Ids of FIXTURE.items, in order. */
   ids: number[];
@@ -207,6 +209,7 @@ export async function startHarness(target: TestDbTarget): Promise<Harness> {
   return {
     app,
     repo,
+    kv: deps.kv,
     dataDir: tmp.dir,
     ids,
     async close() {

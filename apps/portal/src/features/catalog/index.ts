@@ -1,5 +1,5 @@
 import { CommonCodes } from '@hpc/contracts';
-import { AppError, installFormParser, type AppServer } from '@hpc/server-kit';
+import { AppError, callerKey, credentialId, installFormParser, type AppServer } from '@hpc/server-kit';
 import type { FastifyRequest } from 'fastify';
 import type { PortalDeps } from '../../deps';
 import { portalEfileClient } from '../../efile-client';
@@ -62,11 +62,12 @@ export async function catalogFeature(app: AppServer, deps: PortalDeps): Promise<
     kv: deps.kv,
     now: () => deps.now(),
     efileInfo: (userId, clusterId) => identity.clusters.efileInfo(userId, clusterId),
-    async clusterToken(userId, clusterId) {
-      const entry = (await identity.tokens.tokenList(userId)).find((t) => t.clusterId === clusterId);
+    async clusterToken(userId, clusterId, sid) {
+      const entry = (await identity.tokens.tokenList(userId, sid)).find((t) => t.clusterId === clusterId);
       if (!entry) throw new AppError(CommonCodes.clusterUserMissing);
       return entry.token;
     },
+    revokeCommand: (userId, secret) => identity.credentials.revoke(userId, credentialId(secret)),
     // The root server: relative efile URLs are the instances the all-in-one start mounts on it.
     efile: (base, clusterId, token, timeoutMs, lang) =>
       portalEfileClient(app, base, clusterId, token, timeoutMs, lang),
@@ -81,7 +82,7 @@ export async function catalogFeature(app: AppServer, deps: PortalDeps): Promise<
     modelRoutes(s, service, {
       downloader: async (req) => {
         const live = await http.current(req);
-        return live ? `u${live.user.id}` : `a${req.ip}`;
+        return live ? `u${live.user.id}` : `a${callerKey(req.ip)}`;
       },
       once: (key) => deps.kv.setIfAbsent(key, '1', DAY_MS),
     });

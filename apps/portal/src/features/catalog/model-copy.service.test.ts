@@ -92,6 +92,9 @@ function fakeEfile(
 /** The service under test for user 7 on cluster c1 (home /home/u), with the given stored files and efile. */
 function copyService(files: Partial<ModelFilesService>, efile: ModelCopyDeps['efile']) {
   const kv = new MemoryKv();
+  /** The upload commands revoked, and the sessions the cluster tokens were asked for. */
+  const revoked: string[] = [];
+  const sids: (string | undefined)[] = [];
   const service = new ModelCopyService({
     files: files as ModelFilesService,
     kv,
@@ -103,11 +106,15 @@ function copyService(files: Partial<ModelFilesService>, efile: ModelCopyDeps['ef
       homePath: '/home/u',
       username: 'u',
     }),
-    clusterToken: async () => 'cluster-token',
+    clusterToken: async (_user, _cluster, sid) => {
+      sids.push(sid);
+      return 'cluster-token';
+    },
+    revokeCommand: async (_user, secret) => revoked.push(secret),
     efile,
     warn: () => undefined,
   });
-  return { service, kv };
+  return { service, kv, revoked, sids };
 }
 
 /** Polls the job until it is no longer running. */
@@ -144,7 +151,7 @@ describe('model copy cancel', () => {
         drained();
       }
     });
-    const { service, kv } = copyService(
+    const { service, kv, revoked } = copyService(
       {
         rows: async () => [ROW],
         openRow: async () =>
@@ -164,6 +171,7 @@ describe('model copy cancel', () => {
     const final = await settled(service, job.jobId);
     expect(final.state).toBe('cancelled');
     expect(final.error).toBeNull();
+    expect(revoked).toEqual(['scoped']);
     expect(calls.some((c) => c.path === '/rename.action')).toBe(false);
     const remove = calls.find((c) => c.path === '/remove.action');
     expect(remove?.form?.paths).toEqual([expect.stringMatching(/^\/home\/u\/\.model\.copy-/)]);
@@ -225,7 +233,7 @@ describe('model copy archive', () => {
         data: { files: entries.filter((e) => e.type === 'file').length, skipped: [] },
       };
     });
-    const { service, kv } = copyService(
+    const { service, kv, revoked, sids } = copyService(
       {
         rows: async () => rows,
         openRow: async (row: typeof ROW) =>
@@ -233,9 +241,19 @@ describe('model copy archive', () => {
       },
       efile,
     );
-    const job = await service.start(7, 1, { clusterId: 'c1', parentPath: '/home/u', name: 'model' });
+    const job = await service.start(
+      7,
+      1,
+      { clusterId: 'c1', parentPath: '/home/u', name: 'model' },
+      undefined,
+      'sess-1',
+    );
     const final = await settled(service, job.jobId);
     expect(final).toMatchObject({ state: 'success', error: null, filesDone: 2 });
+    // Its upload command revoked once the copy ended (not left valid until midnight); every cluster token it
+    // asked for was for the session that started it (ending that session for safety ends the copy's rights).
+    expect(revoked).toEqual(['scoped']);
+    expect(new Set(sids)).toEqual(new Set(['sess-1']));
     const [dir, ...rest] = entries;
     // tar-stream writes the folder as `name/` and reads it back without the slash.
     expect(dir).toMatchObject({ type: 'directory', name: expect.stringMatching(/^\.model\.copy-[^/]+$/) });

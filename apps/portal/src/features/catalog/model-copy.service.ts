@@ -63,8 +63,16 @@ export interface ModelCopyDeps {
   now: () => number;
   /** `GET /model-zoo/proxy/efile/info` for the user on a cluster (refuses disabled accounts, missing services). */
   efileInfo: (userId: number, clusterId: string) => Promise<EfileInfo>;
-  /** The user's cluster token for that cluster, signed now (a long copy outlives the token it started with). */
-  clusterToken: (userId: number, clusterId: string) => Promise<string>;
+  /**
+   * The user's cluster token for that cluster, signed now (a long copy outlives the token it started with), for
+   * the page session `sid` that asked for the copy: ending that session for safety ends the copy's tokens too.
+   */
+  clusterToken: (userId: number, clusterId: string, sid?: string) => Promise<string>;
+  /**
+   * Revokes a Linux command efile issued to the user (by its secret): the copy's upload command, once the copy
+   * has ended, so it is not left valid until midnight in the user centre's list (found from outside, 2026-12-01).
+   */
+  revokeCommand: (userId: number, secret: string) => Promise<unknown>;
   /**
    * The calls of one efile instance (contracts' declared routes through `@hpc/api-client`): `token` the user's
    * cluster token (none for the health check), `timeoutMs` 0 for none, `lang` the user's `Accept-Language` (efile's
@@ -152,14 +160,20 @@ export class ModelCopyService {
   }
 
   /** Starts a copy; `lang` (the request's `Accept-Language`) is the language efile is asked to refuse in. */
-  async start(userId: number, modelId: number, body: ModelCopyBody, lang?: string): Promise<ModelCopyJob> {
+  async start(
+    userId: number,
+    modelId: number,
+    body: ModelCopyBody,
+    lang?: string,
+    sid?: string,
+  ): Promise<ModelCopyJob> {
     const { deps } = this;
     checkName(body.name);
     const parent = normalParent(body.parentPath);
     const rows = await deps.files.rows(modelId);
     if (rows.length === 0) throw new AppError(FileCodes.notFound, PortalText.modelHasNoFiles);
     const info = await deps.efileInfo(userId, body.clusterId);
-    const token = await deps.clusterToken(userId, body.clusterId);
+    const token = await deps.clusterToken(userId, body.clusterId, sid);
     const base = await this.workingBase(info);
     const targetPath = `${parent === '/' ? '' : parent}/${body.name}`;
 
@@ -197,6 +211,7 @@ export class ModelCopyService {
         name: body.name,
         uploadToken: upload.token,
         lang,
+        sid,
       });
       return answer;
     } catch (e) {
@@ -251,7 +266,15 @@ export class ModelCopyService {
     userId: number,
     job: CopyJob,
     rows: CatalogModelFileTable[],
-    t: { base: string; parent: string; stage: string; name: string; uploadToken: string; lang?: string },
+    t: {
+      base: string;
+      parent: string;
+      stage: string;
+      name: string;
+      uploadToken: string;
+      lang?: string;
+      sid?: string;
+    },
   ): Promise<void> {
     const { deps } = this;
     const abort = new AbortController();
@@ -346,7 +369,7 @@ export class ModelCopyService {
       if (result.skipped.length > 0 || result.files !== rows.length) {
         throw new AppError(FileCodes.abnormalFile, PortalText.notCopied(result.skipped.join(', ')));
       }
-      const token = await deps.clusterToken(userId, job.clusterId);
+      const token = await deps.clusterToken(userId, job.clusterId, t.sid);
       await deps
         .efile(t.base, job.clusterId, token, SMALL_CALL_MS, t.lang)
         .rename(stagePath, t.name)
@@ -362,9 +385,12 @@ export class ModelCopyService {
           ? { code: e.code, msg: e.message, zh: e.zh }
           : { code: CommonCodes.unavailable, msg: (e as Error).message, zh: null };
       if (!cancelled && !isAppError(e)) deps.warn(e, 'model copy failed');
-      await this.removeStage(userId, job.clusterId, t.base, stagePath);
+      await this.removeStage(userId, job.clusterId, t.base, stagePath, t.sid);
     } finally {
       this.running.delete(job.jobId);
+      await deps
+        .revokeCommand(userId, t.uploadToken)
+        .catch((err: unknown) => deps.warn(err, 'model copy: revoking its upload command failed'));
       await this.save(userId, job).catch((err: unknown) =>
         deps.warn(err, 'model copy: saving the job failed'),
       );
@@ -374,9 +400,15 @@ export class ModelCopyService {
   }
 
   /** Removes what a failed or cancelled copy left in its staging folder (never the final name: it was not made). */
-  private async removeStage(userId: number, clusterId: string, base: string, stagePath: string) {
+  private async removeStage(
+    userId: number,
+    clusterId: string,
+    base: string,
+    stagePath: string,
+    sid?: string,
+  ) {
     try {
-      const token = await this.deps.clusterToken(userId, clusterId);
+      const token = await this.deps.clusterToken(userId, clusterId, sid);
       await this.deps.efile(base, clusterId, token, SMALL_CALL_MS).remove([stagePath]);
     } catch (err) {
       // 1020: nothing was extracted yet.

@@ -31,8 +31,9 @@ export function modelFileRoutes(app: AppServer, files: ModelFilesService): void 
  */
 export function modelCopyRoutes(app: AppServer, copies: ModelCopyService, http: SessionHttp): void {
   addRoute(app, ModelRoutes.startCopy, async (req) => {
+    const live = http.live(req);
     return ok(
-      await copies.start(http.live(req).user.id, req.params.id, req.body, req.headers['accept-language']),
+      await copies.start(live.user.id, req.params.id, req.body, req.headers['accept-language'], live.sid),
     );
   });
 

@@ -1,5 +1,5 @@
 import { PortalCodes } from '@hpc/contracts';
-import { AppError, createAttemptThrottle, type Attempt, type KvStore } from '@hpc/server-kit';
+import { AppError, callerKey, createAttemptThrottle, type Attempt, type KvStore } from '@hpc/server-kit';
 
 export interface ThrottlePolicy {
   maxPerUser: number;
@@ -26,7 +26,7 @@ export function createLoginThrottle(kv: KvStore, policy: ThrottlePolicy) {
           windowMs: policy.windowMs,
           onSuccess: 'clear',
         },
-        { key: `login-fail:ip:${ip}`, max: policy.maxPerIp, windowMs: policy.windowMs },
+        { key: `login-fail:ip:${callerKey(ip)}`, max: policy.maxPerIp, windowMs: policy.windowMs },
       ]);
       if (!a.allowed) {
         throw new AppError(PortalCodes.loginThrottled, undefined, {
