@@ -385,6 +385,19 @@ describe('E-File navigation in the browser', () => {
       await page.keyboard.press('Delete');
       expect(await page.locator('.ant-modal-wrap:visible, .ant-message-notice').count()).toBe(0);
       await shot(`efile-deactivated-${language}`);
+      // Jobs and E-Shell say the same, in place of a submit form and a "new session" that would only fail.
+      await page.goto('/jobs');
+      const jobs = page.getByTestId('jobs-deactivated');
+      await jobs.waitFor();
+      expect(await jobs.textContent()).toContain(notice);
+      expect(await page.getByRole('tab').count()).toBe(0);
+      await shot(`jobs-deactivated-${language}`);
+      await page.goto('/eshell');
+      const shell = page.getByTestId('eshell-deactivated');
+      await shell.waitFor();
+      expect(await shell.textContent()).toContain(notice);
+      expect(await page.getByTestId('eshell-new').isDisabled()).toBe(true);
+      await shot(`eshell-deactivated-${language}`);
       await ctx.close();
     },
   );

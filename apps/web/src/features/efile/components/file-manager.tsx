@@ -155,6 +155,7 @@ export function FileManager() {
             onOpen={actions.open}
             onContextMenu={overlays.openMenu}
             thumbnailUrl={api.rawPreviewUrl}
+            keyword={loc.keyword}
           />
         </UploadDropZone>
       )}

@@ -29,6 +29,8 @@ interface Props {
   onContextMenu: (entry: FileEntry, x: number, y: number) => void;
   /** An image's URL for its thumbnail (none: icons only). */
   thumbnailUrl?: (path: string) => Promise<string>;
+  /** The search the rows answer, if any: no rows then means no match, not an empty folder. */
+  keyword?: string;
 }
 
 const SORT_DIRECTIONS: TableProps<FileEntry>['sortDirections'] = ['ascend', 'descend'];
@@ -237,7 +239,11 @@ export const FileTable = memo(function FileTable(p: Props) {
     },
     [rows, onSelect],
   );
-  const locale = useMemo(() => ({ emptyText: t('efile.empty') }), [t]);
+  const searching = Boolean(p.keyword?.trim());
+  const locale = useMemo(
+    () => ({ emptyText: searching ? t('efile.noMatch', { keyword: p.keyword }) : t('efile.empty') }),
+    [t, searching, p.keyword],
+  );
 
   return (
     // Key presses bubble here from the header's cells and the rows' controls: the arrow keys between them.

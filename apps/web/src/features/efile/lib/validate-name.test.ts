@@ -4,7 +4,7 @@ import { nameProblem } from './validate-name';
 describe('nameProblem (spec §5)', () => {
   it('refuses blanks, over 70 characters, slashes, controls and direction marks, and unchanged names', () => {
     expect(nameProblem('   ')).toBe('blank');
-    expect(nameProblem('')).toBe('blank');
+    expect(nameProblem('')).toBe('empty');
     expect(nameProblem('a'.repeat(71))).toBe('tooLong');
     expect(nameProblem('a'.repeat(70))).toBeNull();
     expect(nameProblem('a/b')).toBe('slash');

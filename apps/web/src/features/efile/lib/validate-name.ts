@@ -1,9 +1,10 @@
 import { Limits, UNSHOWABLE } from '@hpc/contracts';
 
 /** Key under `efile.validation.` of the first rule a name breaks (spec §5 "Names"), or null when it is fine. */
-export type NameProblem = 'blank' | 'tooLong' | 'slash' | 'unshowable' | 'notModified';
+export type NameProblem = 'empty' | 'blank' | 'tooLong' | 'slash' | 'unshowable' | 'notModified';
 
 export function nameProblem(name: string, opts: { original?: string } = {}): NameProblem | null {
+  if (name === '') return 'empty';
   if (!name.trim()) return 'blank';
   if (name.length > Limits.nameMaxLength) return 'tooLong';
   if (name.includes('/')) return 'slash';

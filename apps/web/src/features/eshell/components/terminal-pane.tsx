@@ -89,6 +89,9 @@ export function TerminalPane({
       cursorBlink: true,
       scrollback: 5000,
       fontFamily: 'Menlo, Consolas, "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace',
+      // At xterm's 1.0 a cell is the font's em box: DejaVu Sans Mono's underscore falls below it and was cut off,
+      // so `x86_64` read as `x86 64` (found from outside, 2026-12-01).
+      lineHeight: 1.15,
       allowProposedApi: true,
     });
     const fit = new FitAddon();

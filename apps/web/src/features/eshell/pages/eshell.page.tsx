@@ -5,7 +5,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { RequireSession } from '../../account';
-import { ClusterSelect, parseServiceList, useClusterServiceApi, useClusters } from '../../clusters';
+import {
+  accountDeactivated,
+  ClusterSelect,
+  parseServiceList,
+  useClusterServiceApi,
+  useClusters,
+} from '../../clusters';
 import { pick } from '../../../shared/i18n/languages';
 import { usePreferences } from '../../../shared/preferences/preferences';
 import { createEshellApi, type EshellApi } from '../api/eshell.api';
@@ -22,6 +28,8 @@ function EshellPageBody() {
   const [params, setParams] = useSearchParams();
   const { clusters, isLoading } = useClusters();
   const cluster = clusters.find((c) => c.clusterId === params.get('cluster')) ?? clusters[0];
+  // The user's account there is deactivated: said once, as E-File says it, in place of what would only fail.
+  const deactivated = accountDeactivated(cluster);
   const clusterId = cluster?.clusterId ?? null;
   const { api, state, service } = useClusterServiceApi(clusterId, 'eshell', createEshellApi);
   const check = useQuery({
@@ -155,7 +163,7 @@ function EshellPageBody() {
         <Button
           type="primary"
           icon={<PlusOutlined />}
-          disabled={!api || !node}
+          disabled={!api || !node || deactivated}
           onClick={() => open()}
           data-testid="eshell-new"
         >
@@ -202,7 +210,7 @@ function EshellPageBody() {
       {clusters.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('eshell.none.noClusters')} />
       ) : null}
-      {clusterId && state === 'none' ? (
+      {clusterId && !deactivated && state === 'none' ? (
         <Empty
           data-testid="eshell-none"
           image={Empty.PRESENTED_IMAGE_SIMPLE}
@@ -214,7 +222,7 @@ function EshellPageBody() {
           }
         />
       ) : null}
-      {clusterId && state === 'unreachable' ? (
+      {clusterId && !deactivated && state === 'unreachable' ? (
         <Alert
           type="warning"
           showIcon
@@ -223,7 +231,16 @@ function EshellPageBody() {
           description={t('eshell.unreachable.text', { center })}
         />
       ) : null}
-      {clusterId && state === 'loading' ? <Skeleton active /> : null}
+      {clusterId && deactivated ? (
+        <Alert
+          type="warning"
+          showIcon
+          data-testid="eshell-deactivated"
+          title={t('eshell.deactivated.title', { centre: center })}
+          description={t('eshell.deactivated.text', { account: cluster?.accountDetail?.accountId ?? '' })}
+        />
+      ) : null}
+      {clusterId && !deactivated && state === 'loading' ? <Skeleton active /> : null}
       {tabs.length > 0 ? (
         <Tabs
           type="card"
@@ -250,7 +267,7 @@ function EshellPageBody() {
             ),
           }))}
         />
-      ) : state === 'ready' ? (
+      ) : state === 'ready' && !deactivated ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('eshell.empty')} />
       ) : null}
     </div>

@@ -77,13 +77,13 @@ function OutputTail({ api, job }: { api: JobsApi; job: JobDetailData }) {
   }, [text]);
   return (
     <div>
-      <Typography.Title level={5}>{t('jobs.detail.tail')}</Typography.Title>
+      <Typography.Title level={5}>{t(live ? 'jobs.detail.tail' : 'jobs.detail.tailDone')}</Typography.Title>
       {tail.error ? <Alert type="warning" showIcon title={errorMessage(tail.error, t) ?? ''} /> : null}
       <pre
         className="hpc-jobs-tail"
         ref={box}
         tabIndex={0}
-        aria-label={t('jobs.detail.tail')}
+        aria-label={t(live ? 'jobs.detail.tail' : 'jobs.detail.tailDone')}
         data-testid="job-tail"
       >
         {missing ? t('jobs.detail.tailMissing') : text || t('jobs.detail.tailEmpty')}

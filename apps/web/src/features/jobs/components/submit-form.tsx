@@ -14,7 +14,7 @@ import {
   Typography,
 } from 'antd';
 import { FolderOpenOutlined } from '@ant-design/icons';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isApiError, type PartitionsData } from '@hpc/api-client';
 import type { JobTemplate, SubmitBody } from '@hpc/contracts';
@@ -95,10 +95,13 @@ export function SubmitForm({ api, homePath, efile, draft, onSubmitted }: Props) 
     form.setFieldsValue({ ...defaults, ...draft?.values });
   }, [parts.data, defaults, draft, form]);
 
+  const qc = useQueryClient();
   const submit = useMutation({
     mutationFn: (body: SubmitBody) => api.submit({ body }),
     onSuccess: ({ jobId }) => {
       setRefusal(null);
+      // The queue the page turns to shows the new job at once, not at its next poll.
+      void qc.invalidateQueries({ queryKey: ['jobs', api.clusterId] });
       void message.success(t('jobs.form.submitted', { jobId }));
       onSubmitted(jobId);
     },

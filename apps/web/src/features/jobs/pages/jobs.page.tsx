@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
-import { Alert, Skeleton, Tabs } from 'antd';
+import { Alert, Result, Skeleton, Tabs } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { RequireSession } from '../../account';
-import { ClusterSelect, useClusterService, useClusters } from '../../clusters';
+import { accountDeactivated, ClusterSelect, useClusterService, useClusters } from '../../clusters';
 import { appQueries } from '../../apps';
 import { createEfileApi } from '../../efile';
 import { pick } from '../../../shared/i18n/languages';
@@ -58,6 +58,8 @@ function JobsPageBody() {
   const [params, setParams] = useSearchParams();
   const { clusters, isLoading } = useClusters();
   const cluster = clusters.find((c) => c.clusterId === params.get('cluster')) ?? clusters[0];
+  // The user's account there is deactivated: said once, as E-File says it, in place of what would only fail.
+  const deactivated = accountDeactivated(cluster);
   const clusterId = cluster?.clusterId ?? null;
   const tab: Tab = TABS.includes(params.get('tab') as Tab)
     ? (params.get('tab') as Tab)
@@ -104,11 +106,19 @@ function JobsPageBody() {
         ) : null}
       </div>
       {clusters.length === 0 ? <NoScheduler state="none" center={t('jobs.none.noClusters')} compact /> : null}
-      {clusterId && (state === 'none' || state === 'unreachable') ? (
+      {clusterId && !deactivated && (state === 'none' || state === 'unreachable') ? (
         <NoScheduler state={state} center={center} />
       ) : null}
-      {clusterId && state === 'loading' ? <Skeleton active /> : null}
-      {api ? (
+      {clusterId && !deactivated && state === 'loading' ? <Skeleton active /> : null}
+      {clusterId && deactivated ? (
+        <Result
+          status="warning"
+          data-testid="jobs-deactivated"
+          title={t('jobs.deactivated.title', { centre: center })}
+          subTitle={t('jobs.deactivated.text', { account: cluster?.accountDetail?.accountId ?? '' })}
+        />
+      ) : null}
+      {api && !deactivated ? (
         <>
           {draftError ? <Alert type="warning" showIcon title={errorMessage(draftError, t) ?? ''} /> : null}
           <Tabs

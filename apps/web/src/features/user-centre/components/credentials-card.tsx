@@ -57,11 +57,21 @@ export function CredentialsCard() {
           {
             key: 'detail',
             title: t('user-centre.credentials.detail'),
-            render: (_, c) => (
-              <Typography.Text code className="hpc-uc-data">
-                {c.detail}
-              </Typography.Text>
-            ),
+            render: (_, c) => {
+              // A Linux command's record is `<direction> <paths>` (efile's linux.service): said in words.
+              const [, direction, paths] = /^(up|down|both) (.*)$/s.exec(c.detail) ?? [];
+              const what = c.kind === 'linux' && direction ? paths! : c.detail;
+              return (
+                <>
+                  {c.kind === 'linux' &&
+                    direction &&
+                    `${t(`user-centre.credentials.directions.${direction}`)} `}
+                  <Typography.Text code className="hpc-uc-data">
+                    {what}
+                  </Typography.Text>
+                </>
+              );
+            },
           },
           {
             key: 'issued',
