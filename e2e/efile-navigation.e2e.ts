@@ -276,6 +276,11 @@ describe('E-File navigation in the browser', () => {
     await expect.poll(() => row.locator('td').nth(5).textContent()).toBe('已关闭');
     await v.goto(link);
     await v.getByTestId('share-refused').waitFor();
+    // What it was, and the one way on (it had said only "file does not exist" for a mistyped link).
+    expect(await v.getByTestId('share-refused').textContent()).toContain('请检查链接，或联系分享者重新分享');
+    await v.goto(`${link.slice(0, -3)}zzz`);
+    await v.getByTestId('share-refused').getByText('分享链接不存在').waitFor();
+    await screenshotter(v)('efile-share-missing-zh');
 
     // A cluster without an enabled file service: the recipient is told so, in their language.
     await v.goto('/share/11252/abc');

@@ -7,6 +7,7 @@ import { useParams } from 'react-router';
 import { ShareBrowser } from '../components/share-browser';
 import { createShareApi, shareErrorKey } from '../share.api';
 import { isTransient } from '@hpc/api-client';
+import { FileCodes } from '@hpc/contracts';
 import { usePublicEfile } from '../use-public-efile';
 import '../share.css';
 
@@ -79,7 +80,17 @@ export default function SharePage() {
   }
   if (efile.isLoading || info.isLoading || !api) return <Spin className="share-loading" />;
   if (info.isError) {
-    return <Result status="warning" title={t(shareErrorKey(info.error))} data-testid="share-refused" />;
+    // The link itself is refused (no such share, closed, expired): what it was, and the one way on.
+    const key = shareErrorKey(info.error);
+    const missing = key === `errors.${FileCodes.notFound}` || key === `errors.${FileCodes.dirNotFound}`;
+    return (
+      <Result
+        status="warning"
+        title={t(missing ? 'share.notFound' : key)}
+        subTitle={t('share.askSharer')}
+        data-testid="share-refused"
+      />
+    );
   }
 
   const end = info.data
