@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiClient, efileApi } from '@hpc/api-client';
 import { efileHelpers, message, nameLink, select, useEfileEnv } from './support/efile-page';
+import { screenshotter } from './support/browser';
 import { logInAs } from './support/login';
 import { slowLink, type SlowLink } from './support/slow-link';
 
@@ -170,6 +171,9 @@ describe('E-File transfers in the browser', () => {
     await linux.locator('input').fill(`${HOME}/linux-in`);
     await linux.getByRole('button', { name: '生成上传命令' }).click();
     await linux.locator('.hpc-command').nth(1).waitFor();
+    // Each block says what it is for and what its FILE or DIR stands for.
+    await linux.getByText('上传文件：把 FILE 换成它在您机器上的路径').waitFor();
+    await linux.getByText('上传文件夹：把 DIR 换成它在您机器上的路径').waitFor();
     const [upFile, upDir] = [await copied(0), await copied(1)];
     const local = path.join(env.work, 'up.bin');
     fs.writeFileSync(local, crypto.randomBytes(2_000_000));
@@ -187,6 +191,8 @@ describe('E-File transfers in the browser', () => {
     // Download: the folder (with what was just uploaded) as a zip, checked file by file.
     await linux.getByRole('button', { name: '生成下载命令' }).click();
     await linux.locator('.hpc-command').nth(2).waitFor();
+    await linux.getByText('打包为一个 zip 下载到当前目录').waitFor();
+    await screenshotter(page)('efile-linux-commands-zh');
     const down = await copied(2);
     // The token only in the here-document curl reads its config from: never an argument `ps` would show.
     expect(down).toMatch(

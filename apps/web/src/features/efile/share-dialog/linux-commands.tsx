@@ -63,11 +63,18 @@ export function LinuxCommands({
         </Form.Item>
       </Form>
       {up?.commands.map((c) => (
-        <CopyCommand key={c.kind} command={c.command} />
+        <div key={c.kind}>
+          {/* Which block is for what, and what to put in place of its FILE or DIR. */}
+          <Typography.Text strong>{t(`efile.linux.upload.${c.kind}`)}</Typography.Text>
+          <CopyCommand command={c.command} />
+        </div>
       ))}
       <Button onClick={() => void genDownload()}>{t('efile.linux.generateDownload')}</Button>
       {down?.commands.map((c) => (
-        <CopyCommand key={c.kind} command={c.command} />
+        <div key={c.kind}>
+          <Typography.Text strong>{t(`efile.linux.download.${c.kind}`)}</Typography.Text>
+          <CopyCommand command={c.command} />
+        </div>
       ))}
     </div>
   );
