@@ -286,5 +286,21 @@ describe.skipIf(missing !== null)('the Job page and the Dashboard on the real Sl
       await ctx.close();
       cancelJobsOf(['demo']);
     });
+
+    it(`leaves a centre where the account is deactivated to the alert bar: no widget, no toast (${language})`, async () => {
+      const { ctx, page, shot, errors } = await logInAs(browser, portal.url, 'wangwu', {
+        language,
+        at: '/dashboard',
+      });
+      await page.getByTestId('dash-accounts').waitFor();
+      await page.waitForLoadState('networkidle');
+      // wangwu's account at Hefei (11250) is deactivated: every call there would fail with 1007 and a toast.
+      expect(await page.locator('[data-testid$="-11250"]').count()).toBe(0);
+      expect(await page.getByTestId('widget-error').count()).toBe(0);
+      expect(await page.locator('.ant-message-notice').count()).toBe(0);
+      await shot(`dashboard-deactivated-${language}`);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
   }
 });

@@ -1,7 +1,7 @@
 import { Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { RequireSession, useSession } from '../../account';
-import { useClusters } from '../../clusters';
+import { accountDeactivated, useClusters } from '../../clusters';
 import { pick } from '../../../shared/i18n/languages';
 import { AccountsWidget } from '../components/accounts-widget';
 import { ClusterJobs } from '../components/cluster-jobs';
@@ -14,8 +14,9 @@ function Dashboard() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const { clusters, isLoading } = useClusters();
-  // Clusters whose name says they are disabled are left to the alert bar: nothing can run there.
-  const usable = clusters.filter((c) => !c.disabled);
+  // Clusters whose name says they are disabled, and those where the user's account is deactivated, are left to the
+  // alert bar, which names them: nothing can run there, and every widget's call would fail with its own toast.
+  const usable = clusters.filter((c) => !c.disabled && !accountDeactivated(c));
   return (
     <div className="hpc-page hpc-dash">
       <h1 className="hpc-page-title">
