@@ -109,13 +109,30 @@ export async function registerPortal(app: AppServer, deps: PortalDeps): Promise<
   }
 }
 
-/** Reads the SPA's index.html once (null when the web app is not built, e.g. in route tests). */
+/**
+ * Reads the SPA's index.html (null when the web app is not built, e.g. in route tests). The text is kept while the
+ * file's mtime and size stay the same: a rebuild under a running portal (`npm run build` beside `npm start`) names new
+ * hashed assets, and an index read once at start-up would point every page at scripts that no longer exist.
+ */
 export function spaIndexReader(config: PortalConfig): () => Buffer | null {
   const file = path.join(webDistDir(config), 'index.html');
-  let cached: Buffer | null | undefined;
+  let cached: { key: string; html: Buffer } | null = null;
   return () => {
-    if (cached === undefined) cached = fs.existsSync(file) ? fs.readFileSync(file) : null;
-    return cached;
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(file);
+    } catch {
+      return null;
+    }
+    const key = `${stat.mtimeMs}:${stat.size}`;
+    if (cached?.key !== key) {
+      try {
+        cached = { key, html: fs.readFileSync(file) };
+      } catch {
+        return cached?.html ?? null;
+      }
+    }
+    return cached.html;
   };
 }
 
