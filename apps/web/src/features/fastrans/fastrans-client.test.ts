@@ -215,6 +215,35 @@ describe('detecting the fast-transfer client', () => {
     c.close();
   });
 
+  it('through the relay, asks for the task list every second only while a component shows it', async () => {
+    vi.useFakeTimers();
+    api.presence.mockResolvedValue({ running: true, version: '1.0.0', clients: undefined });
+    api.relay.mockImplementation(async (m) =>
+      m.action === 'check' ? { sign: 'relay', version: '1.0.0', protocolVersion: 1 } : { list: [] },
+    );
+    const c = new FastransClient([1]);
+    const unsubscribe = c.subscribe(() => undefined);
+    const detected = c.detect();
+    await vi.advanceTimersByTimeAsync(2_000);
+    const presences = api.presence.mock.calls.length;
+    expect(await detected).toBe('connected');
+    const lists = () => api.relay.mock.calls.filter(([m]) => m.action === 'open_trans_list').length;
+    const shown = lists();
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(lists()).toBe(shown + 3);
+    // The user left E-File: the bar unsubscribed, and nothing is asked any more.
+    unsubscribe();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(lists()).toBe(shown + 3);
+    expect(api.presence.mock.calls.length).toBe(presences);
+    // Back on the page: the list is asked for again.
+    const again = c.subscribe(() => undefined);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(lists()).toBe(shown + 4);
+    again();
+    c.close();
+  });
+
   it('not present while the browser denies local access: not running (prompt a), the denial kept for it', async () => {
     const query = vi.fn(async ({ name }: { name: string }) => {
       if (name !== 'loopback-network') throw new TypeError('unknown permission');
@@ -355,6 +384,8 @@ describe('detecting the fast-transfer client', () => {
     severalClients([laptop, work]);
     api.relay.mockImplementation(async (m) => relayAnswer(m));
     const c = new FastransClient([1]);
+    // The relay note shows the machines (polling runs only while something shows the client's state).
+    const unsubscribe = c.subscribe(() => undefined);
     const detected = c.detect();
     await vi.advanceTimersByTimeAsync(3_000);
     expect(await detected).toBe('connected');
@@ -372,6 +403,7 @@ describe('detecting the fast-transfer client', () => {
     await c.chooseClient('home');
     await vi.advanceTimersByTimeAsync(5_000);
     expect(c.getSnapshot().clients.map((x) => x.id)).toEqual(['work', 'home']);
+    unsubscribe();
     c.close();
   });
 

@@ -434,14 +434,16 @@ export class FastransClient {
   }
 
   /**
-   * Without events (the relay), the task list is asked for every second while the page is open, and the user's
+   * Without events (the relay), the task list is asked for every second while a component shows it, and the user's
    * machines every fifth second: a client started on another computer after detection can be chosen without
-   * reloading the page.
+   * reloading the page. The client is module state and outlives E-File: once the user went elsewhere (nothing
+   * subscribed), the portal and the client are asked nothing until a page shows the list again.
    */
   private startPolling() {
     this.stopPolling();
     let tick = 0;
     this.poller = setInterval(() => {
+      if (this.listeners.size === 0) return;
       void this.refreshTasks().catch(() => undefined);
       if (++tick % RELAY_PRESENCE_EVERY === 0) void this.refreshClients().catch(() => undefined);
     }, 1000);
