@@ -183,6 +183,10 @@ describe('E-File in the browser', () => {
     await page.keyboard.type('6,0.99\n');
     await page.keyboard.press('Control+s');
     await message(page, '保存成功');
+    // The header's size is the saved file's, not the one the listing had when the editor opened.
+    const saved = fs.statSync(host(`${HOME.slice(1)}/data.csv`)).size;
+    expect(saved).toBeLessThan(1024);
+    await expect.poll(() => page.locator('.ant-modal-title .efile-dim').innerText()).toBe(`${saved} B`);
     await shot('efile-editor-zh');
     await page.reload();
     await nameLink(page, 'data.csv').click();

@@ -26,6 +26,8 @@ export function EditorDialog({ api, entry, onClose, onSaved }: Props) {
   const [text, setText] = useState<string | null>(null);
   const [saved, setSaved] = useState('');
   const [saving, setSaving] = useState(false);
+  /** The file's size as the server last told it: the listing's figure is stale once the file is read or saved. */
+  const [size, setSize] = useState(entry.size);
   const mtime = useRef<number | undefined>(undefined);
   const current = useRef('');
 
@@ -35,6 +37,7 @@ export function EditorDialog({ api, entry, onClose, onSaved }: Props) {
       (r) => {
         if (!live) return;
         mtime.current = r.mtime;
+        setSize(r.size);
         current.current = r.content;
         setText(r.content);
         setSaved(r.content);
@@ -59,6 +62,8 @@ export function EditorDialog({ api, entry, onClose, onSaved }: Props) {
       // The next save compares with the time of this one.
       const check = await api.previewCheck(entry.path).catch(() => null);
       mtime.current = check?.mtime;
+      // Without the check's answer, the bytes just written (UTF-8, as the server stores the text).
+      setSize(check?.size ?? new TextEncoder().encode(content).length);
       setSaved(content);
       void message.success(t('efile.editor.saved'));
       onSaved();
@@ -87,7 +92,7 @@ export function EditorDialog({ api, entry, onClose, onSaved }: Props) {
       width="min(1100px, 95vw)"
       title={
         <span>
-          {entry.name} <span className="efile-dim">{formatSizeExact(entry.size)}</span>
+          {entry.name} <span className="efile-dim">{formatSizeExact(size)}</span>
           {dirty && <span className="efile-dirty"> ● {t('efile.editor.modified')}</span>}
         </span>
       }
