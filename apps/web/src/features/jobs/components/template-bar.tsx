@@ -52,6 +52,14 @@ export function TemplateBar({
     },
     onError: notifyError,
   });
+  const submitName = () =>
+    nameForm
+      .validateFields()
+      .then(({ name }) => {
+        // A second Enter while the first save is on its way does not write the file twice.
+        if (!save.isPending) save.mutate(templateOf(name, form.getFieldsValue(true) as SubmitValues, script));
+      })
+      .catch(() => undefined); // the form shows what is wrong under the field
   const templates = list.data?.list ?? [];
   return (
     <Space wrap className="hpc-jobs-templates">
@@ -95,18 +103,13 @@ export function TemplateBar({
         title={t('jobs.templates.save')}
         onCancel={() => setSaving(false)}
         confirmLoading={save.isPending}
-        onOk={() =>
-          void nameForm
-            .validateFields()
-            .then(({ name }) =>
-              save.mutate(templateOf(name, form.getFieldsValue(true) as SubmitValues, script)),
-            )
-        }
+        onOk={() => void submitName()}
         destroyOnHidden
       >
         <Form form={nameForm} layout="vertical" preserve={false}>
           <Form.Item name="name" label={t('jobs.templates.name')} rules={rules(t).name}>
-            <Input data-testid="jobs-template-name" />
+            {/* Enter saves, as in E-File's name dialogs: typing a name and pressing Enter is what people do. */}
+            <Input data-testid="jobs-template-name" onPressEnter={() => void submitName()} />
           </Form.Item>
         </Form>
       </Modal>
