@@ -250,8 +250,17 @@ describe('E-File navigation in the browser', () => {
     await row.waitFor();
     const cells = await row.locator('td').allTextContents();
     expect(cells[0]).toBe(`${HOME}/analysis.py`);
-    expect(link.endsWith(cells[1]!)).toBe(true);
+    // The whole address, and a copy button for it and for the code that copies them whole.
+    expect(cells[1]).toBe(link);
     expect(cells[2]).toBe(code);
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.portal.url });
+    for (const [cell, text] of [
+      [1, link],
+      [2, code],
+    ] as const) {
+      await row.locator('td').nth(cell).locator('.ant-typography-copy').click();
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(text);
+    }
     const day = 24 * 3600 * 1000;
     const [shared, ends] = [Date.parse(cells[3]!), Date.parse(cells[4]!)];
     expect(Math.round((ends - shared) / day)).toBe(5);

@@ -15,6 +15,7 @@ export function MySharesDrawer({ api, onClose }: { api: EfileApi; onClose: () =>
   const qc = useQueryClient();
   const key = ['efile', api.clusterId, 'shares'];
   const q = useQuery({ queryKey: key, queryFn: ({ signal }) => api.shareList(1, 500, signal), staleTime: 0 });
+  const copyTips = { tooltips: [t('common.copy'), t('common.copied')] as [string, string] };
   const date = (ms: number) =>
     new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' }).format(ms);
   const close = async (s: ShareInfo) => {
@@ -40,14 +41,27 @@ export function MySharesDrawer({ api, onClose }: { api: EfileApi; onClose: () =>
           {
             key: 'link',
             title: t('efile.share.link'),
-            ellipsis: true,
+            // The whole address, as the share dialog shows it and as the recipient needs it (the portal's own path
+            // alone is of no use in a mail). It wraps rather than ends in an ellipsis: the cell's ellipsis cut the
+            // copy button off with the end of the link, and a link is read to its last character.
+            width: 300,
+            render: (_, s) => {
+              const link = absoluteLink(s.link, window.location.origin);
+              return (
+                <Typography.Text copyable={{ text: link, ...copyTips }} className="efile-my-shares-link">
+                  {link}
+                </Typography.Text>
+              );
+            },
+          },
+          {
+            key: 'code',
+            title: t('efile.share.code'),
+            width: 140,
             render: (_, s) => (
-              <Typography.Text copyable={{ text: absoluteLink(s.link, window.location.origin) }}>
-                {s.link}
-              </Typography.Text>
+              <Typography.Text copyable={{ text: s.password, ...copyTips }}>{s.password}</Typography.Text>
             ),
           },
-          { key: 'code', title: t('efile.share.code'), dataIndex: 'password', width: 140 },
           {
             key: 'shareTime',
             title: t('efile.myShares.shareTime'),
