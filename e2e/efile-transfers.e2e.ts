@@ -60,6 +60,24 @@ describe('E-File transfers in the browser', () => {
     );
     await shot('efile-upload-slow-zh');
 
+    // A dialog opened while the panel shows covers it with its overlay like the rest of the page: the panel's
+    // buttons take no click meant for the dialog's world, and the dialog is not drawn under the panel.
+    await select(page, 'data.csv');
+    await page.getByTestId('efile-action-rename').click();
+    await page.locator('.ant-modal-mask').waitFor();
+    const box = (await page.locator('.efile-upload-panel').boundingBox())!;
+    const onTop = await page.evaluate(
+      ([x, y]) => {
+        const el = document.elementFromPoint(x!, y!);
+        return el?.closest('.efile-upload-panel') ? 'panel' : 'overlay';
+      },
+      [box.x + box.width / 2, box.y + box.height / 2],
+    );
+    expect(onTop).toBe('overlay');
+    await shot('efile-upload-under-dialog-zh');
+    await page.keyboard.press('Escape');
+    await page.locator('.ant-modal-mask').waitFor({ state: 'detached' });
+
     const cleanup = page.waitForResponse((r) => r.url().includes('/upload/deletePartial.action'));
     await row.getByRole('button', { name: '删除' }).click();
     await page.locator('.ant-popconfirm .ant-btn-primary').click();
