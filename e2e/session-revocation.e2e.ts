@@ -4,6 +4,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { logInToEfile, useEfileEnv } from './support/efile-page';
 import { clickMenuItem, screenshotter } from './support/browser';
+import { requestTimeHeaders } from '@hpc/api-client';
+import { DEMO_PASSWORD } from './support/login';
 
 /**
  * Ending a session reaches an E-File tab that is open (issue 25 §1.3, §1.4): its per-cluster token was issued for the
@@ -51,10 +53,26 @@ describe('an ended session stops an open E-File tab', () => {
     it(`the user centre signs out every other session, and another browser’s E-File at once (${language})`, async () => {
       const elsewhere = await logInToEfile(env.browser, env.portal.url, language);
       const here = await logInToEfile(env.browser, env.portal.url, language, '/efile');
+      // A script's session too: it is named by its program, not "unknown on unknown".
+      const script = await fetch(`${env.portal.url}/api/auth/login`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'curl/8.5.0',
+          ...(await requestTimeHeaders()),
+        },
+        body: JSON.stringify({ username: 'demo', password: DEMO_PASSWORD }),
+      });
+      expect(script.status, await script.clone().text()).toBe(200);
       const shot = screenshotter(here.page);
       await here.page.goto('/user-center');
       const sessions = here.page.getByTestId('uc-sessions');
-      await sessions.locator('tr.ant-table-row').nth(1).waitFor();
+      await sessions.locator('tr.ant-table-row').nth(2).waitFor();
+      const agents = (await sessions.locator('tr.ant-table-row td:first-child').allTextContents()).map((a) =>
+        a.trim(),
+      );
+      expect(agents).toContain('curl');
+      expect(agents.join(' ')).not.toMatch(/未知|unknown/);
       // This browser is marked, and has no sign-out of its own in the list.
       const current = sessions.locator('tr.ant-table-row').filter({ has: here.page.locator('.ant-tag') });
       expect(await current.count()).toBe(1);

@@ -65,15 +65,14 @@ export function SessionsCard() {
             title: t('user-centre.sessions.browser'),
             render: (_, s) => {
               const { browser, system } = describeAgent(s.userAgent);
-              const unknown = t('user-centre.sessions.unknown');
+              // "curl", not "curl on unknown"; "unknown client", not "unknown on unknown".
+              const agent =
+                browser && system
+                  ? t('user-centre.sessions.agent', { browser, system })
+                  : (browser ?? t('user-centre.sessions.unknownClient'));
               return (
                 <>
-                  <span>
-                    {t('user-centre.sessions.agent', {
-                      browser: browser ?? unknown,
-                      system: system ?? unknown,
-                    })}
-                  </span>{' '}
+                  <span title={s.userAgent || undefined}>{agent}</span>{' '}
                   {s.current && <Tag color="blue">{t('user-centre.sessions.current')}</Tag>}
                   {s.authMethod === 'oidc' && (
                     <Typography.Text type="secondary" className="hpc-uc-small">

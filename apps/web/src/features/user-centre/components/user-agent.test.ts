@@ -30,6 +30,9 @@ describe('describeAgent', () => {
       'iOS',
     ],
     ['curl/8.5.0', 'curl', null],
+    ['python-requests/2.31.0', 'python-requests', null],
+    ['Go-http-client/1.1', 'Go-http-client', null],
+    ['Mozilla/5.0 (compatible; unknown)', null, null],
     ['', null, null],
   ])('%s', (ua, browser, system) => {
     expect(describeAgent(ua)).toEqual({ browser, system });
