@@ -262,7 +262,13 @@ describe('E-File navigation in the browser', () => {
       await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(text);
     }
     const day = 24 * 3600 * 1000;
-    const [shared, ends] = [Date.parse(cells[3]!), Date.parse(cells[4]!)];
+    // The one form of a moment across the portal: "2026年12月1日 23:40" (the share dialog, the user centre).
+    const dayOf = (text: string) => {
+      const m = /^(\d{4})年(\d{1,2})月(\d{1,2})日 \d{2}:\d{2}$/.exec(text);
+      expect(m, text).not.toBeNull();
+      return Date.UTC(Number(m![1]), Number(m![2]) - 1, Number(m![3]));
+    };
+    const [shared, ends] = [dayOf(cells[3]!), dayOf(cells[4]!)];
     expect(Math.round((ends - shared) / day)).toBe(5);
     expect(cells[5]).toBe('有效');
     await page.waitForTimeout(400); // the drawer slides in

@@ -271,7 +271,9 @@ describe.skipIf(missing !== null)('the Job page and the Dashboard on the real Sl
       // My accounts: the low balance of the demo's Kunshan account and its alert in the card, nothing of it out of
       // sight to the side (a table there showed the names and hid balance, status and expiry behind a scroll).
       const accounts = page.getByTestId('dash-accounts');
-      await expect.poll(() => accounts.textContent()).toContain('88.50');
+      // Written as the alert bar writes money, in both languages: ¥88.50 (en-US's own sign for yuan is CN¥).
+      await expect.poll(() => accounts.textContent()).toContain('¥88.50');
+      expect(await accounts.textContent()).not.toContain('CN¥');
       // Each account's end as a date in the language's words, not a time of day to the second.
       const accountsText = (await accounts.textContent()) ?? '';
       expect(accountsText).toMatch(

@@ -5,7 +5,7 @@ import { Limits } from '@hpc/contracts';
 import { identity } from '../../../shared/api/client';
 import { errorMessage } from '../../../shared/api/error-message';
 import { pick } from '../../../shared/i18n/languages';
-import { formatDate } from '../../../shared/utils/format';
+import { formatDate, formatMoney } from '../../../shared/utils/format';
 import { accountFlags } from '../lib/account-state';
 import { Widget, WidgetError } from './widget';
 
@@ -23,7 +23,6 @@ export function AccountsWidget() {
     queryFn: ({ signal }) => identity.accounts.list({ signal }),
   });
   const now = Date.now();
-  const money = new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'CNY' });
   return (
     <Widget testId="dash-accounts" title={t('dashboard.accounts.title')}>
       {list.error ? (
@@ -41,7 +40,7 @@ export function AccountsWidget() {
                 <div className="hpc-dash-account-head">
                   <strong>{a.name}</strong>
                   <span>
-                    {t('dashboard.accounts.balance')} <strong>{money.format(a.balance)}</strong>
+                    {t('dashboard.accounts.balance')} <strong>{formatMoney(a.balance, i18n.language)}</strong>
                   </span>
                 </div>
                 <div className="hpc-dash-muted">

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../../shared/api/notify';
 import type { ShareInfo } from '@hpc/api-client';
 import type { EfileApi } from '../api/efile.api';
+import { formatDateTime } from '../../../shared/utils/format';
 import { absoluteLink } from './share-code';
 
 const STATUS_COLOR: Record<string, string> = { valid: 'green', expired: 'orange', closed: 'default' };
@@ -16,8 +17,7 @@ export function MySharesDrawer({ api, onClose }: { api: EfileApi; onClose: () =>
   const key = ['efile', api.clusterId, 'shares'];
   const q = useQuery({ queryKey: key, queryFn: ({ signal }) => api.shareList(1, 500, signal), staleTime: 0 });
   const copyTips = { tooltips: [t('common.copy'), t('common.copied')] as [string, string] };
-  const date = (ms: number) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' }).format(ms);
+  const date = (ms: number) => formatDateTime(ms, i18n.language);
   const close = async (s: ShareInfo) => {
     try {
       await api.shareClose({ shareId: s.shareId });
@@ -28,7 +28,7 @@ export function MySharesDrawer({ api, onClose }: { api: EfileApi; onClose: () =>
     }
   };
   return (
-    <Drawer open title={t('efile.myShares.title')} size="min(1100px, 95vw)" onClose={onClose}>
+    <Drawer open title={t('efile.myShares.title')} size="min(1280px, 95vw)" onClose={onClose}>
       <Table<ShareInfo>
         size="small"
         rowKey="shareId"
@@ -37,18 +37,23 @@ export function MySharesDrawer({ api, onClose }: { api: EfileApi; onClose: () =>
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
         data-testid="efile-my-shares"
         columns={[
-          { key: 'path', title: t('efile.myShares.path'), dataIndex: 'path', ellipsis: true },
+          {
+            key: 'path',
+            title: t('efile.myShares.path'),
+            // Whole and wrapped, like the link: two shares in one deep folder differ only at the end.
+            render: (_, s) => <span className="efile-my-shares-wrap">{s.path}</span>,
+          },
           {
             key: 'link',
             title: t('efile.share.link'),
             // The whole address, as the share dialog shows it and as the recipient needs it (the portal's own path
             // alone is of no use in a mail). It wraps rather than ends in an ellipsis: the cell's ellipsis cut the
             // copy button off with the end of the link, and a link is read to its last character.
-            width: 300,
+            width: 280,
             render: (_, s) => {
               const link = absoluteLink(s.link, window.location.origin);
               return (
-                <Typography.Text copyable={{ text: link, ...copyTips }} className="efile-my-shares-link">
+                <Typography.Text copyable={{ text: link, ...copyTips }} className="efile-my-shares-wrap">
                   {link}
                 </Typography.Text>
               );
@@ -57,7 +62,7 @@ export function MySharesDrawer({ api, onClose }: { api: EfileApi; onClose: () =>
           {
             key: 'code',
             title: t('efile.share.code'),
-            width: 140,
+            width: 130,
             render: (_, s) => (
               <Typography.Text copyable={{ text: s.password, ...copyTips }}>{s.password}</Typography.Text>
             ),
@@ -65,13 +70,13 @@ export function MySharesDrawer({ api, onClose }: { api: EfileApi; onClose: () =>
           {
             key: 'shareTime',
             title: t('efile.myShares.shareTime'),
-            width: 150,
+            width: 175,
             render: (_, s) => date(s.shareTime),
           },
           {
             key: 'endTime',
             title: t('efile.share.endTime'),
-            width: 150,
+            width: 175,
             render: (_, s) => date(s.endUseTime),
           },
           {

@@ -9,6 +9,7 @@ import { validityProblem } from '../lib/share-validity';
 import { parentPath } from '../lib/paths';
 import { absoluteLink, generateShareCode } from './share-code';
 import { LinuxCommands } from './linux-commands';
+import { formatDateTime } from '../../../shared/utils/format';
 
 interface Props {
   api: EfileApi;
@@ -75,8 +76,7 @@ export function ShareDialog({ api, entry, maxDays, onClose }: Props) {
     }
   };
 
-  const date = (ms: number) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
+  const date = (ms: number) => formatDateTime(ms, i18n.language);
   const link = share ? absoluteLink(share.link, window.location.origin) : '';
   const copyTips = { tooltips: [t('common.copy'), t('common.copied')] as [string, string] };
 

@@ -9,6 +9,7 @@ import { createShareApi, shareErrorKey } from '../share.api';
 import { isTransient } from '@hpc/api-client';
 import { FileCodes } from '@hpc/contracts';
 import { usePublicEfile } from '../use-public-efile';
+import { formatDateTime } from '../../../shared/utils/format';
 import '../share.css';
 
 interface Access {
@@ -93,11 +94,7 @@ export default function SharePage() {
     );
   }
 
-  const end = info.data
-    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-        info.data.endUseTime,
-      )
-    : '';
+  const end = info.data ? formatDateTime(info.data.endUseTime, i18n.language) : '';
   return (
     <div className="share-page" data-testid="share-page">
       {access ? (

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Limits, type UserAccount } from '@hpc/contracts';
 import { pick } from '../../../shared/i18n/languages';
-import { formatDate } from '../../../shared/utils/format';
+import { formatDate, formatMoney } from '../../../shared/utils/format';
 import { identity } from '../../../shared/api/client';
 
 const DAY = 24 * 3600 * 1000;
@@ -18,7 +18,6 @@ export function AccountsCard() {
     queryKey: ['user-centre', 'accounts'],
     queryFn: ({ signal }) => identity.accounts.list({ signal }),
   });
-  const money = new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'CNY' });
 
   return (
     <Card title={t('user-centre.accounts.title')} variant="borderless">
@@ -69,7 +68,7 @@ export function AccountsCard() {
                 className="hpc-uc-data"
                 type={a.balance <= Limits.balanceThreshold ? 'warning' : undefined}
               >
-                {money.format(a.balance)}
+                {formatMoney(a.balance, i18n.language)}
               </Typography.Text>
             ),
           },

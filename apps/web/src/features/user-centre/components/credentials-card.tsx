@@ -6,7 +6,7 @@ import { identity } from '../../../shared/api/client';
 import { notifySuccess } from '../../../shared/api/notify';
 import { pick } from '../../../shared/i18n/languages';
 import { useClusters } from '../../clusters';
-import { formatDateTime } from './format-time';
+import { formatDateTime } from '../../../shared/utils/format';
 
 export const CREDENTIALS_KEY = ['user-centre', 'credentials'] as const;
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { UserSession } from '@hpc/contracts';
 import { identity } from '../../../shared/api/client';
 import { notifySuccess } from '../../../shared/api/notify';
-import { formatDateTime } from './format-time';
+import { formatDateTime } from '../../../shared/utils/format';
 import { describeAgent } from './user-agent';
 
 export const SESSIONS_KEY = ['user-centre', 'sessions'] as const;
