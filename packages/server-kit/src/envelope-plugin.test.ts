@@ -72,6 +72,10 @@ describe('envelope handlers', () => {
     });
     expect(missing.headers['content-language']).toBe('zh-CN');
     expect((await post({ n: 0 }, 'zh-CN')).json().msg).toBe('输入无效（body/n 不能小于 1）');
+    // The details name the field and the rule in no language, and none of the server's schema internals.
+    expect((await post({ n: 0 }, 'zh-CN')).json().data).toEqual({
+      errors: [{ field: 'body/n', keyword: 'minimum', params: { comparison: '>=', limit: 1 } }],
+    });
     expect((await post({ n: 'x' }, 'zh-CN')).json().msg).toBe('输入无效（body/n 类型应为 integer）');
     // Fastify's message names where already: said once (it read "body body/n must be >= 1").
     expect((await post({ n: 0 }, 'en')).json().msg).toBe('Invalid input: body/n must be >= 1');
@@ -96,6 +100,17 @@ describe('envelope handlers', () => {
       status: 400,
       code: '1004',
       zh: '输入无效：请求体不是有效的 JSON',
+      en: 'Invalid input: the body is not valid JSON',
+    });
+    // Well-formed, but naming a key that could pollute a prototype: refused, and told apart from broken JSON.
+    for (const body of ['{"__proto__":{"admin":true},"a":1}', '{"a":{"constructor":{"prototype":{"x":1}}}}'])
+      expect(await both(body, 'application/json')).toEqual({
+        status: 400,
+        code: '1004',
+        zh: '输入无效：请求体含有任何请求都不得使用的键“__proto__”或“constructor.prototype”',
+        en: 'Invalid input: the body names "__proto__" or "constructor.prototype", which no request may use',
+      });
+    expect(await both('{"a":1, "__proto__":', 'application/json')).toMatchObject({
       en: 'Invalid input: the body is not valid JSON',
     });
     expect(await both('', 'application/json')).toEqual({

@@ -131,7 +131,15 @@ export function installEnvelopeHandlers(app: FastifyInstance, opts: EnvelopeOpti
         code,
         // Fastify's message begins with where (`body/n must be >= 1`): not said twice.
         `${ErrorCodes[code].en}: ${err.message.startsWith(where) ? '' : `${where} `}${err.message}`,
-        { errors: err.validation },
+        // Where and which rule, no more: Ajv's own `message` is English whatever the reader's language (the
+        // envelope's msg says it in theirs) and its `schemaPath` is the server's internals.
+        {
+          errors: err.validation.map((v) => ({
+            field: `${where}${v.instancePath}`,
+            keyword: v.keyword,
+            params: v.params,
+          })),
+        },
         zh,
       );
     }

@@ -18,6 +18,7 @@ import {
 } from './envelope-plugin';
 import { ServerKitText } from './messages';
 import { SECRET_HEADER_PATHS, redactUrl } from './redact';
+import { installJsonBodyParser } from './json-body';
 import { installSlowBodyGuard, type SlowBodyOptions } from './slow-body';
 import { trustedPeer } from './trust-proxy';
 
@@ -104,6 +105,7 @@ export function createServer(opts: ServerOptions = {}) {
   };
   const app = Fastify(serverOpts).withTypeProvider<TypeBoxTypeProvider>();
   installEnvelopeHandlers(app, opts);
+  installJsonBodyParser(app);
   installSlowBodyGuard(app, opts.slowBody);
   app.addHook('preHandler', refuseNonFiniteNumbers);
   app.addHook('onResponse', (req, reply, done) => {

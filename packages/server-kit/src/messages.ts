@@ -29,6 +29,11 @@ export const ServerKitText = {
     zh: '输入无效：地址无效（% 编码有误）',
   },
   bodyNotJson: { en: 'Invalid input: the body is not valid JSON', zh: '输入无效：请求体不是有效的 JSON' },
+  // json-body.ts
+  bodyForbiddenKey: {
+    en: 'Invalid input: the body names "__proto__" or "constructor.prototype", which no request may use',
+    zh: '输入无效：请求体含有任何请求都不得使用的键“__proto__”或“constructor.prototype”',
+  },
   emptyJsonBody: {
     en: 'Invalid input: the content type is application/json but the body is empty',
     zh: '输入无效：内容类型为 application/json，但请求体为空',
