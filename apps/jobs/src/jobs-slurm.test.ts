@@ -221,7 +221,10 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
     const { jobId } = (await submit(A, { jobName: 'victim' })).data;
     // Found from outside: B gave sbatch itself (not the portal, which refuses such names) a name holding a newline
     // and a line of A's job in the read's old fixed separators; the line was taken for A's job, as B's.
-    const forged = `x\n${jobId}\u001fRUNNING\u001fNone\u001f${B}\u001f${ACCT[B]}\u001fnormal\u001f\u001f`;
+    // A second line forges a record of the history's (`sacct -P`) old `|` separators, as B's own.
+    const forged =
+      `x\n${jobId}\u001fRUNNING\u001fNone\u001f${B}\u001f${ACCT[B]}\u001fnormal\u001f\u001f` +
+      `\n${jobId}|COMPLETED|0:0|${ACCT[B]}|normal|normal|${B}|vm|1|1|1|||1M|1|1|1|1|1|/tmp|forged`;
     const sb = spawnSync(
       'runuser',
       ['-u', B, '--', 'sbatch', '--parsable', '--hold', `--account=${ACCT[B]}`, '--partition=normal'].concat([
@@ -246,6 +249,20 @@ describe.skipIf(missing !== null)('the job service on the real Slurm', () => {
       const held = await act(B, 'hold', [jobId, theirs]);
       expect(held.data.results[0]).toMatchObject({ jobId, ok: false, code: 'JOB_NOT_FOUND' });
       expect((await detail(B, jobId)).code).toBe('JOB_NOT_FOUND');
+      // Ended, B's job is in B's history once, under its whole name; A's job id nowhere in it.
+      spawnSync('scancel', [theirs]);
+      let mine: { jobId: string; name: string }[] = [];
+      for (let i = 0; i < 60 && !mine.some((j) => j.jobId === theirs); i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        const hist = await call<{ list: { jobId: string; name: string }[] }>(
+          B,
+          'GET',
+          '/job/history.action?pageSize=500',
+        );
+        mine = hist.data.list;
+      }
+      expect(mine.filter((j) => j.jobId === theirs).map((j) => j.name)).toEqual([forged]);
+      expect(mine.map((j) => j.jobId)).not.toContain(jobId);
     } finally {
       spawnSync('scancel', [theirs, jobId]);
     }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { JobCodes } from '@hpc/contracts';
 import { parseAssociations, parsePartitions, parseQos, parseSinfoJson } from './cluster-parse';
-import { parseSacct, parseScontrolJob } from './record-parse';
+import { parseSacct, parseScontrolJob, SACCT_FORMAT, sacctMark } from './record-parse';
 import { classifyRefusal } from './refusals';
 import { parseSqueueJson, exitCodeOf } from './squeue-parse';
 import { parseSqueueText, squeueFormat, squeueMarks } from './slurm-reader';
@@ -111,8 +111,11 @@ describe('recorded Slurm output', () => {
     expect(parseQos(recorded('sacctmgr-qos.txt'))).toEqual(['normal']);
   });
 
-  it('parses sacct: exit codes, "CANCELLED by", elapsed, a name with the separator', () => {
-    const jobs = parseSacct(recorded('sacct.txt'));
+  it('parses sacct: exit codes, "CANCELLED by", elapsed, a name with | or a newline, no forged record', () => {
+    // The recording was made with `|`; the read's own mark stands in for it.
+    const mark = sacctMark();
+    const text = recorded('sacct.txt').replaceAll('|', mark);
+    const jobs = parseSacct(text, mark);
     const byId = new Map(jobs.map((j) => [j.jobId, j]));
     expect(byId.get('5')).toMatchObject({ state: 'FAILED', exitCode: '3:0', user: 'demo' });
     expect(byId.get('3')).toMatchObject({ state: 'CANCELLED', elapsedSeconds: 4, workDir: '/tmp' });
@@ -121,8 +124,23 @@ describe('recorded Slurm output', () => {
       timeLimitMinutes: 60,
       workDir: '/public/home/demo',
     });
-    const odd = parseSacct(recorded('sacct.txt').split('\n')[0]!.replace(/\|t1$/, '|a|b'));
+    const first = text.split('\n')[0]!;
+    const odd = parseSacct(first.replace(new RegExp(`${mark}t1$`), `${mark}a|b`), mark);
     expect(odd[0]!.name).toBe('a|b');
+    // A name holding a newline and a whole record in `|` (or in another read's mark): one job, its whole name.
+    const forgedLine = first.replaceAll(mark, '|').replace(/^\d+/, '999');
+    const other = sacctMark();
+    const named = `${first.replace(/t1$/, `x\n${forgedLine}\n${forgedLine.replaceAll('|', other)}`)}\n`;
+    const read = parseSacct(named, mark);
+    expect(read.map((j) => j.jobId)).toEqual([first.split(mark)[0]]);
+    expect(read[0]!.name).toBe(`x\n${forgedLine}\n${forgedLine.replaceAll('|', other)}`);
+    // A broken record (a folder with a newline splits it) is left out, and so is what follows it.
+    const workDir = SACCT_FORMAT.indexOf('WorkDir');
+    const broken = first
+      .split(mark)
+      .map((v, i) => (i === workDir ? '/tmp/a\nb' : v))
+      .join(mark);
+    expect(parseSacct(`${broken}\n${text}`, mark).map((j) => j.jobId)).toEqual(jobs.map((j) => j.jobId));
   });
 
   it('parses scontrol show job: stdout and stderr paths, the owner', () => {

@@ -3,7 +3,7 @@ import { JobCodes } from '@hpc/contracts';
 import type { JobSignal, SchedulerUserCalls, SubmitRequest } from '../scheduler';
 import { bin, type SlurmOptions } from './slurm-reader';
 import { classifyRefusal, isOutage, reasonOf } from './refusals';
-import { parseSacct, parseScontrolJob, SACCT_FORMAT } from './record-parse';
+import { parseSacct, parseScontrolJob, SACCT_FORMAT, sacctMark } from './record-parse';
 
 /** The states a history shows by default: every way a job can end. */
 const FINISHED = 'CA,CD,F,TO,NF,OOM,PR,DL,BF';
@@ -88,7 +88,15 @@ export function slurmUserCalls(o: SlurmOptions): SchedulerUserCalls {
     },
 
     async history(q) {
-      const args = ['-X', '-n', '-P', `--format=${SACCT_FORMAT.join(',')}`, `--user=${q.user}`];
+      const mark = sacctMark();
+      const args = [
+        '-X',
+        '-n',
+        '-P',
+        `--delimiter=${mark}`,
+        `--format=${SACCT_FORMAT.join(',')}`,
+        `--user=${q.user}`,
+      ];
       if (q.jobId) args.push(`--jobs=${q.jobId}`);
       else {
         args.push(`--starttime=${slurmTime(q.start)}`, `--endtime=${slurmTime(q.end)}`);
@@ -103,7 +111,7 @@ export function slurmUserCalls(o: SlurmOptions): SchedulerUserCalls {
         if (isOutage(r.stderr) || /slurmdbd|accounting storage/i.test(r.stderr)) throw outage(r.stderr);
         throw new AppError(JobCodes.refused, undefined, { data: { reason: reasonOf(r.stderr) } });
       }
-      return parseSacct(r.stdout);
+      return parseSacct(r.stdout, mark);
     },
 
     async detail(jobId) {
