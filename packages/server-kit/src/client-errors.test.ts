@@ -174,6 +174,60 @@ describe('refusals before routing', () => {
     }
   });
 
+  it('ends a request whose own body is cut or malformed at once, not after the answer it can never give', async () => {
+    app = createServer({ logLevel: 'silent' });
+    app.addContentTypeParser('*', (_req, _payload, done) => done(null));
+    // What a handler reading its body saw: how many bytes, and how the body ended.
+    const outcomes: Array<{ bytes: number; ended: string }> = [];
+    const seen = new Set<(o: { bytes: number; ended: string }) => void>();
+    const next = () => new Promise<{ bytes: number; ended: string }>((resolve) => seen.add(resolve));
+    app.put('/body', async (req) => {
+      let bytes = 0;
+      let ended = 'whole';
+      try {
+        for await (const piece of req.raw) bytes += (piece as Buffer).length;
+      } catch (e) {
+        ended = (e as Error).message;
+      }
+      const o = { bytes, ended };
+      outcomes.push(o);
+      for (const f of seen) f(o);
+      seen.clear();
+      return { code: '0' };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as net.AddressInfo).port;
+
+    // A client that goes away (FIN) in the middle of its body, as a killed uploader does. Before, the parser's
+    // refusal waited for this request's answer, the handler waited for the rest of the body, and both stayed until
+    // the slow-body guard dropped the connection 30 s later (a fast-transfer range kept its lock that long).
+    const cut = next();
+    const s = net.connect(port, '127.0.0.1', () => {
+      s.write('PUT /body HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n');
+      setTimeout(() => s.end(Buffer.alloc(100, 1)), 50);
+    });
+    s.on('error', () => undefined);
+    expect(await cut).toEqual({ bytes: 100, ended: 'aborted' });
+
+    // A malformed chunk in the body of the request being read: refused with the envelope, the handler's read ends.
+    const bad = next();
+    const r = await raw(
+      port,
+      'PUT /body HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\n',
+    );
+    expect((await bad).bytes).toBe(5);
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body)).toMatchObject({ code: '1004' });
+    expect(r.closedByServer).toBe(true);
+    // The server goes on.
+    const after = await raw(
+      port,
+      'PUT /body HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc',
+    );
+    expect(after.status).toBe(200);
+    expect(outcomes.at(-1)).toEqual({ bytes: 3, ended: 'whole' });
+  });
+
   it('answers a bad request after a good one on the same connection; a reset connection gets nothing, the server goes on', async () => {
     const port = await listen();
     // The good one is answered later than the bad one arrives.

@@ -33,10 +33,15 @@ export function clientErrorHandler(
     if (socket.writable) socket.write(clientRefusalBytes(status, text, err.rawPacket));
     socket.destroy(err);
   };
-  // A pipelined request before the bad one is still being answered: the refusal comes after its answer, never
-  // inside it or in its place (Node wrote it in its place when the answer had not started).
   const inFlight = (socket as Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
   if (!inFlight || inFlight.writableFinished) return refuse();
+  // The bad bytes are the body of the request being answered (a peer gone in the middle of an upload, a malformed
+  // chunk): that request cannot go on, and its handler may be waiting for the rest of that body. Waiting for its
+  // answer kept the connection, and what the handler held (a fast-transfer range's lock), until the slow-body guard
+  // dropped it 30 s later. Ended now, as Node ends it: the handler's read fails with 'aborted'.
+  if (!inFlight.req.complete) return inFlight.headersSent ? socket.destroy(err) : refuse();
+  // A pipelined request before the bad one is still being answered: the refusal comes after its answer, never
+  // inside it or in its place (Node wrote it in its place when the answer had not started).
   inFlight.once('finish', refuse);
   inFlight.once('close', () => socket.destroy(err));
 }
