@@ -1,5 +1,6 @@
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useCopyTips } from './use-copy-tips';
 import './copy-command.css';
 
 interface Props {
@@ -15,6 +16,7 @@ interface Props {
  */
 export function CopyCommand({ command, onCopy }: Props) {
   const { t } = useTranslation();
+  const copyTips = useCopyTips();
   return (
     <div className="hpc-command">
       {/* It scrolls sideways: focusable and named, so the keyboard can scroll it (axe scrollable-region-focusable). */}
@@ -32,14 +34,7 @@ export function CopyCommand({ command, onCopy }: Props) {
           )}
         </code>
       </pre>
-      <Typography.Text
-        className="hpc-command-copy"
-        copyable={{
-          text: command,
-          onCopy,
-          tooltips: [t('common.copy'), t('common.copied')],
-        }}
-      />
+      <Typography.Text className="hpc-command-copy" copyable={{ text: command, onCopy, ...copyTips }} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { notifyError } from '../../../shared/api/notify';
 import type { ShareInfo } from '@hpc/api-client';
 import type { EfileApi } from '../api/efile.api';
 import { formatDateTime } from '../../../shared/utils/format';
+import { useCopyTips } from '../../../shared/ui/use-copy-tips';
 import { absoluteLink } from './share-code';
 
 const STATUS_COLOR: Record<string, string> = { valid: 'green', expired: 'orange', closed: 'default' };
@@ -16,7 +17,7 @@ export function MySharesDrawer({ api, onClose }: { api: EfileApi; onClose: () =>
   const qc = useQueryClient();
   const key = ['efile', api.clusterId, 'shares'];
   const q = useQuery({ queryKey: key, queryFn: ({ signal }) => api.shareList(1, 500, signal), staleTime: 0 });
-  const copyTips = { tooltips: [t('common.copy'), t('common.copied')] as [string, string] };
+  const copyTips = useCopyTips();
   const date = (ms: number) => formatDateTime(ms, i18n.language);
   const close = async (s: ShareInfo) => {
     try {

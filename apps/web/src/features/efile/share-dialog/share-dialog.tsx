@@ -10,6 +10,7 @@ import { parentPath } from '../lib/paths';
 import { absoluteLink, generateShareCode } from './share-code';
 import { LinuxCommands } from './linux-commands';
 import { formatDateTime } from '../../../shared/utils/format';
+import { useCopyTips } from '../../../shared/ui/use-copy-tips';
 
 interface Props {
   api: EfileApi;
@@ -78,7 +79,7 @@ export function ShareDialog({ api, entry, maxDays, onClose }: Props) {
 
   const date = (ms: number) => formatDateTime(ms, i18n.language);
   const link = share ? absoluteLink(share.link, window.location.origin) : '';
-  const copyTips = { tooltips: [t('common.copy'), t('common.copied')] as [string, string] };
+  const copyTips = useCopyTips();
 
   const shareTab = share ? (
     <Descriptions column={1} size="small" bordered data-testid="efile-share-info">
