@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { logInToEfile, useEfileEnv } from './support/efile-page';
+import { askFastransLogin, logInToEfile, useEfileEnv } from './support/efile-page';
 import { clickMenuItem, screenshotter } from './support/browser';
 import { requestTimeHeaders } from '@hpc/api-client';
 import { DEMO_PASSWORD } from './support/login';
@@ -95,6 +95,42 @@ describe('an ended session stops an open E-File tab', () => {
       await expect.poll(() => fs.existsSync(host(`still-here-${language}`))).toBe(true);
       await elsewhere.ctx.close();
       await here.ctx.close();
+    });
+  }
+
+  for (const language of ['zh-CN', 'en-US'] as const) {
+    it(`the user centre revokes the fast-transfer client key, and the day tokens given to clients with it (${language})`, async () => {
+      const { ctx, page } = await logInToEfile(env.browser, env.portal.url, language, '/efile');
+      const shot = screenshotter(page);
+      // A fast-transfer login asked for as the page asks for one before it hands a client its day token.
+      const { token } = (await askFastransLogin(page)).data;
+      const list = async () =>
+        (
+          (await (
+            await fetch(`${env.portal.url}/efile/11250/list.action?path=/public/home/demo`, {
+              headers: { token },
+            })
+          ).json()) as { code: string }
+        ).code;
+      expect(await list()).toBe('0');
+      await page.goto('/user-center');
+      const tokens = page.getByTestId('uc-credentials').locator('tr.ant-table-row');
+      await tokens.first().waitFor();
+      const card = page.getByTestId('uc-client-key');
+      await card.scrollIntoViewIfNeeded();
+      await shot(`user-centre-client-key-${language}`);
+      await card.getByTestId('uc-client-key-revoke').click();
+      await page.locator('.ant-popconfirm .ant-btn-primary').click();
+      const done = page.locator('.ant-message-notice').filter({
+        hasText: language === 'zh-CN' ? '密钥已撤销' : 'Key revoked',
+      });
+      await done.waitFor();
+      await card.locator('.ant-btn-loading').waitFor({ state: 'detached' });
+      await shot(`user-centre-client-key-revoked-${language}`);
+      // The day token is revoked with the key: off the list, and refused by the cluster's efile.
+      await expect.poll(() => tokens.count(), { timeout: 15_000 }).toBe(0);
+      expect(await list()).not.toBe('0');
+      await ctx.close();
     });
   }
 });

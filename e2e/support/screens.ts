@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { newContext, watchErrors } from './browser';
-import { logInToEfile, select } from './efile-page';
+import { askFastransLogin, logInToEfile, select } from './efile-page';
 
 /**
  * The main screens of the portal (issue 13 §5), visited one after another in one language: the catalogue's
@@ -121,15 +121,7 @@ export async function walkMainScreens(w: ScreenWalk): Promise<string[]> {
 
   // The user centre (issue 25 §3.3, §1.4), with its sessions and a token issued today: a fast-transfer login asked
   // for as the page asks for one, so that both of its lists show a row.
-  const issued = await efile.evaluate(async () => {
-    const csrf = /(?:^|;\s*)csrf=([^;]+)/.exec(document.cookie)?.[1] ?? '';
-    const res = await fetch('/model-zoo/proxy/efile/fastrans/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(csrf) },
-      body: JSON.stringify({ directory: encodeURIComponent('/public/home/demo'), clusterId: '11250' }),
-    });
-    return ((await res.json()) as { code: string }).code;
-  });
+  const issued = (await askFastransLogin(efile)).code;
   expect(issued).toBe('0');
   await efile.goto('/user-center');
   await efile.getByTestId('uc-sessions').locator('tr.ant-table-row').first().waitFor();

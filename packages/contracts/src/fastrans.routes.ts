@@ -7,6 +7,7 @@ import {
   FastransPresenceResponse,
   FastransVerifyClientBody,
   FastransVerifyClientResponse,
+  FastransRevokeClientKeyResponse,
   FastransRelayAnswerBody,
   FastransRelayBody,
   FastransRelayPollBody,
@@ -157,6 +158,16 @@ export const FastransPageRoutes = {
     path: '/model-zoo/proxy/efile/fastrans/verifyClient',
     body: FastransVerifyClientBody,
     response: FastransVerifyClientResponse,
+    tags: ['fastrans'],
+  }),
+  /**
+   * The user's client key got out: a new key for the packages downloaded from now on; clients of earlier packages
+   * are no longer the user's for the page, and the fast-transfer day tokens already issued are revoked.
+   */
+  revokeClientKey: defineRoute({
+    method: 'POST',
+    path: '/model-zoo/proxy/efile/fastrans/revokeClientKey',
+    response: FastransRevokeClientKeyResponse,
     tags: ['fastrans'],
   }),
   /** The user's clients that called the portal lately, the most recent first. */

@@ -284,6 +284,8 @@ export const FastransVerifyClientBody = Obj({
   proof: Type.String({ maxLength: 128 }),
 });
 export const FastransVerifyClientResponse = Envelope(Obj({ ok: Type.Boolean() }));
+/** How many fast-transfer day tokens the revocation of the client key revoked with it. */
+export const FastransRevokeClientKeyResponse = Envelope(Obj({ revokedTokens: Type.Integer({ minimum: 0 }) }));
 
 /**
  * A client's own id (random, made once and kept in its config folder) and its machine's name: one user may run

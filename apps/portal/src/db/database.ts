@@ -4,7 +4,8 @@
  * `Kysely<PortalDatabase>`; only they write SQL.
  */
 import type { CatalogTables } from './tables/catalog.tables';
+import type { FastransTables } from './tables/fastrans.tables';
 import type { IdentityTables } from './tables/identity.tables';
 import type { UserPreferenceTables } from './tables/user-preference.tables';
 
-export interface PortalDatabase extends CatalogTables, IdentityTables, UserPreferenceTables {}
+export interface PortalDatabase extends CatalogTables, FastransTables, IdentityTables, UserPreferenceTables {}

@@ -42,5 +42,15 @@ describe("the secret of the users' fast-transfer client keys", () => {
     expect(verifyClientProof(secret, 1, 'other', proof)).toBe(false);
     expect(verifyClientProof(secret, 1, 'sign', '')).toBe(false);
     expect(verifyClientProof(secret, 1, 'sign', proof.slice(1))).toBe(false);
+    // A revoked key's generation: generation 0 is the key of before revocation existed; each later one differs, and
+    // a proof of one generation is not one of another.
+    expect(clientKeyOf(secret, 1, 0).equals(demo)).toBe(true);
+    const next = clientKeyOf(secret, 1, 1);
+    expect(next.equals(demo)).toBe(false);
+    expect(clientKeyOf(secret, 1, 2).equals(next)).toBe(false);
+    // "1" + ":1" must not be user 11's key or any other user's of another generation.
+    expect(clientKeyOf(secret, 11).equals(next)).toBe(false);
+    expect(verifyClientProof(secret, 1, 'sign', proof, 1)).toBe(false);
+    expect(verifyClientProof(secret, 1, 'sign', clientProof(next, 'sign'), 1)).toBe(true);
   });
 });

@@ -40,22 +40,29 @@ export function openClientKeySecret(dir: string): Buffer {
   return made;
 }
 
-/** K_user = HMAC-SHA256(secret, "fastrans-client-key:" + userId): what the user's package carries. */
-export const clientKeyOf = (secret: Buffer, userId: number | string): Buffer =>
-  crypto.createHmac('sha256', secret).update(`fastrans-client-key:${userId}`).digest();
+/**
+ * K_user = HMAC-SHA256(secret, "fastrans-client-key:" + userId [+ ":" + generation]): what the user's package carries.
+ * Generation 0 (never revoked) keeps the form of the keys in packages downloaded before revocation existed.
+ */
+export const clientKeyOf = (secret: Buffer, userId: number | string, generation = 0): Buffer =>
+  crypto
+    .createHmac('sha256', secret)
+    .update(`fastrans-client-key:${userId}${generation ? `:${generation}` : ''}`)
+    .digest();
 
 /** The client's proof of `sign`: base64url(HMAC-SHA256(key, sign)). */
 export const clientProof = (key: Buffer, sign: string): string =>
   crypto.createHmac('sha256', key).update(sign).digest('base64url');
 
-/** Whether `proof` is `userId`'s proof of `sign`, compared in constant time. */
+/** Whether `proof` is the proof of `sign` by `userId`'s key of `generation`, compared in constant time. */
 export function verifyClientProof(
   secret: Buffer,
   userId: number | string,
   sign: string,
   proof: string,
+  generation = 0,
 ): boolean {
-  const want = Buffer.from(clientProof(clientKeyOf(secret, userId), sign));
+  const want = Buffer.from(clientProof(clientKeyOf(secret, userId, generation), sign));
   const got = Buffer.from(proof);
   return got.length === want.length && crypto.timingSafeEqual(got, want);
 }

@@ -49,7 +49,11 @@ export function fastransPageRoutes(
 
   // Before the page sends a local client anything else (a day token above all): is it the user's own client?
   addRoute(app, FastransPageRoutes.verifyClient, async (req) =>
-    ok({ ok: service.verifyClient(http.live(req).user.id, req.body.sign, req.body.proof) }),
+    ok({ ok: await service.verifyClient(http.live(req).user.id, req.body.sign, req.body.proof) }),
+  );
+
+  addRoute(app, FastransPageRoutes.revokeClientKey, async (req) =>
+    ok(await service.revokeClientKey(http.live(req).user.id)),
   );
 
   addRoute(app, FastransPageRoutes.presence, async (req) => {
@@ -125,7 +129,7 @@ export function fastransClientRoutes(
     const file = packagePath();
     if (!file) throw new AppError(PortalCodes.notFound, PortalText.clientPackageNotBuilt);
     const user = (await http.current(req))?.user;
-    const tail = await packageTail(origins(), user ? service.clientKey(user.id) : undefined);
+    const tail = await packageTail(origins(), user ? await service.clientKey(user.id) : undefined);
     const size = fs.statSync(file).size;
     async function* body() {
       for await (const chunk of fs.createReadStream(file!, { highWaterMark: 1024 * 1024 }))

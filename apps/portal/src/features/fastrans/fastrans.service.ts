@@ -25,6 +25,7 @@ import {
 } from '@hpc/server-kit';
 import type { PortalDeps } from '../../deps';
 import { clientKeyOf, openClientKeySecret, verifyClientProof } from '../../keys/client-key-secret';
+import { createClientKeyRepository } from './client-key.repository';
 import { signingKeysDir } from '../../keys/signing-keys';
 import type { IdentityServices } from '../identity';
 import type { ClientIdentity, ClientPresence } from './client-presence';
@@ -70,6 +71,7 @@ export function fastransService(
   present: ClientPresence,
 ) {
   const verifiers = new Map<string, ReturnType<typeof createClusterTokenVerifier>>();
+  const keys = createClientKeyRepository(deps.db);
   const webLogins = createAttemptThrottle(deps.kv);
   /** The secret of the users' client keys, beside the signing keys (read or made on first use). */
   let secret: Buffer | null = null;
@@ -251,15 +253,31 @@ export function fastransService(
 
     /**
      * The user's client key (base64url), written into the package the user downloads: the client proves it to the
-     * page by its answer to `check` (docs/FASTRANS.md "Security").
+     * page by its answer to `check` (docs/FASTRANS.md "Security"). Of the key's current generation.
      */
-    clientKey(userId: number): string {
-      return clientKeyOf(clientSecret(), userId).toString('base64url');
+    async clientKey(userId: number): Promise<string> {
+      const generation = await keys.generationOf(userId);
+      return clientKeyOf(clientSecret(), userId, generation).toString('base64url');
     },
 
-    /** Whether a local client's `proof` of `sign` was made with `userId`'s client key (constant-time compare). */
-    verifyClient(userId: number, sign: string, proof: string): boolean {
-      return verifyClientProof(clientSecret(), userId, sign, proof);
+    /** Whether a local client's `proof` of `sign` was made with `userId`'s current client key (constant time). */
+    async verifyClient(userId: number, sign: string, proof: string): Promise<boolean> {
+      const generation = await keys.generationOf(userId);
+      return verifyClientProof(clientSecret(), userId, sign, proof, generation);
+    },
+
+    /**
+     * The user's key got out (a package unpacked where others read it): the key moves on, so no client of a
+     * package downloaded before is the user's client for the page any more, and the day tokens already handed to
+     * fast-transfer clients are revoked (their web logins end at their next call). The user downloads the client
+     * again. The key moves first: from then on no page hands a new day token to a client of the old key.
+     */
+    async revokeClientKey(userId: number): Promise<{ revokedTokens: number }> {
+      await keys.advance(userId, Date.now());
+      let revokedTokens = 0;
+      for (const c of await services.credentials.list(userId))
+        if (c.kind === 'fastrans' && (await services.credentials.revoke(userId, c.id))) revokedTokens++;
+      return { revokedTokens };
     },
 
     async webSession(token: string | undefined): Promise<WebSession> {

@@ -81,68 +81,70 @@ describe('portal fast-transfer calls', () => {
     expect(noCsrf.json()).toMatchObject({ code: 'CSRF' });
   });
 
-  it("verifies a local client's proof of the page's sign with the user's key from the package the user downloaded", async () => {
-    // A package part of no entries: the route appends the per-download fastrans.json and the archive's end.
+  /**
+   * The `fastrans.json` of a package downloaded by `b` and its tar mode. The package is a part of no entries: the
+   * route appends the per-download fastrans.json and the archive's end (a tar of one entry: its data after the
+   * 512-byte header).
+   */
+  const packageConfigOf = async (b: Browser) => {
     const part = path.join(tmp.dir, 'empty.tar.gz.part');
-    fs.writeFileSync(part, zlib.gzipSync(Buffer.alloc(0)));
+    if (!fs.existsSync(part)) fs.writeFileSync(part, zlib.gzipSync(Buffer.alloc(0)));
     const before = process.env.FASTRANS_PACKAGE;
     process.env.FASTRANS_PACKAGE = part;
-    /** The `fastrans.json` of a package downloaded by `b` (a tar of one entry: its data after the 512-byte header). */
-    const configOf = async (b: Browser) => {
+    try {
       const res = await b.get('/share/fasttrans-client.tar.gz');
       expect(res.statusCode).toBe(200);
       const tar = zlib.gunzipSync(res.rawPayload);
       const size = parseInt(tar.subarray(124, 136).toString('ascii').trim(), 8);
       expect(tar.subarray(0, 100).toString('ascii')).toMatch(/^fasttrans-client\/fastrans\.json/);
-      // A key is for its owner's eyes: unpacked 0600.
       const mode = parseInt(tar.subarray(100, 108).toString('ascii').trim(), 8);
       const config = JSON.parse(tar.subarray(512, 512 + size).toString('utf8')) as { clientKey?: string };
       return { config, mode };
-    };
-    let demoKey: string;
-    let lisiKey: string;
-    try {
-      const mine = await configOf(demo);
-      demoKey = mine.config.clientKey!;
-      expect(demoKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(mine.mode & 0o077).toBe(0);
-      // Every download of one user carries the same key (a client keeps working after a new download elsewhere).
-      expect((await configOf(demo)).config.clientKey).toBe(demoKey);
-      lisiKey = (await configOf(await loggedIn(app, 'lisi'))).config.clientKey!;
-      expect(lisiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(lisiKey).not.toBe(demoKey);
-      // Downloaded without a session: no key (such a client is not used by the page directly).
-      const anon = await configOf(new Browser(app));
-      expect(anon.config.clientKey).toBeUndefined();
     } finally {
       if (before === undefined) delete process.env.FASTRANS_PACKAGE;
       else process.env.FASTRANS_PACKAGE = before;
     }
-    const proof = (key: string, sign: string) =>
-      crypto.createHmac('sha256', Buffer.from(key, 'base64url')).update(sign).digest('base64url');
-    const verify = (body: unknown, b = demo) => b.post(`${PREFIX}/verifyClient`, { json: body });
+  };
+  /** A client's proof of `sign` with `key` (base64url), as the client makes it. */
+  const proofOf = (key: string, sign: string) =>
+    crypto.createHmac('sha256', Buffer.from(key, 'base64url')).update(sign).digest('base64url');
+  const verify = (body: unknown, b = demo) => b.post(`${PREFIX}/verifyClient`, { json: body });
+
+  it("verifies a local client's proof of the page's sign with the user's key from the package the user downloaded", async () => {
+    const mine = await packageConfigOf(demo);
+    const demoKey = mine.config.clientKey!;
+    expect(demoKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // A key is for its owner's eyes: unpacked 0600.
+    expect(mine.mode & 0o077).toBe(0);
+    // Every download of one user carries the same key (a client keeps working after a new download elsewhere).
+    expect((await packageConfigOf(demo)).config.clientKey).toBe(demoKey);
+    const lisiKey = (await packageConfigOf(await loggedIn(app, 'lisi'))).config.clientKey!;
+    expect(lisiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(lisiKey).not.toBe(demoKey);
+    // Downloaded without a session: no key (such a client is not used by the page directly).
+    expect((await packageConfigOf(new Browser(app))).config.clientKey).toBeUndefined();
     const sign = crypto.randomBytes(16).toString('base64url');
     // The user's own client: ok.
-    const right = await verify({ sign, proof: proof(demoKey, sign) });
+    const right = await verify({ sign, proof: proofOf(demoKey, sign) });
     expect(right.json()).toMatchObject({ code: '0', data: { ok: true } });
     // Another user's client (lisi's key), a proof of another sign, garbage, an empty proof: not ok.
     for (const wrong of [
-      proof(lisiKey, sign),
-      proof(demoKey, sign + 'x'),
+      proofOf(lisiKey, sign),
+      proofOf(demoKey, sign + 'x'),
       'garbage',
       '',
-      proof(demoKey, sign) + 'A',
+      proofOf(demoKey, sign) + 'A',
     ])
       expect((await verify({ sign, proof: wrong })).json()).toMatchObject({ code: '0', data: { ok: false } });
     // lisi's own proof is ok for lisi only.
     const lisi = await loggedIn(app, 'lisi');
-    expect((await verify({ sign, proof: proof(lisiKey, sign) }, lisi)).json()).toMatchObject({
+    expect((await verify({ sign, proof: proofOf(lisiKey, sign) }, lisi)).json()).toMatchObject({
       data: { ok: true },
     });
     // A session and the CSRF header, like the page's other calls; a malformed body is refused.
-    expect((await verify({ sign, proof: proof(demoKey, sign) }, new Browser(app))).statusCode).toBe(401);
+    expect((await verify({ sign, proof: proofOf(demoKey, sign) }, new Browser(app))).statusCode).toBe(401);
     const noCsrf = await demo.post(`${PREFIX}/verifyClient`, {
-      json: { sign, proof: proof(demoKey, sign) },
+      json: { sign, proof: proofOf(demoKey, sign) },
       noCsrf: true,
     });
     expect(noCsrf.json()).toMatchObject({ code: 'CSRF' });
@@ -481,4 +483,55 @@ describe('portal fast-transfer calls', () => {
       (await demo.post(`${PREFIX}/relay`, { json: { action: 'list', client: 'workstation-id' } })).json(),
     ).toMatchObject({ code: '631013' });
   }, 40_000);
+
+  it("revoking the client key: earlier packages' clients are no longer the user's, their day tokens end; a new download works", async () => {
+    const demo2 = await loggedIn(app, 'demo');
+    const lisi = await loggedIn(app, 'lisi');
+    const oldKey = (await packageConfigOf(demo)).config.clientKey!;
+    const lisiKey = (await packageConfigOf(lisi)).config.clientKey!;
+    const sign = crypto.randomBytes(16).toString('base64url');
+    const verdict = async (key: string, b = demo) =>
+      dataOf<{ ok: boolean }>(await verify({ sign, proof: proofOf(key, sign) }, b)).ok;
+    expect(await verdict(oldKey)).toBe(true);
+    // A client of that key was handed a day token and logged in to the web server with it.
+    const uk = await dayToken('/public/home/demo');
+    const login = await web({ id: 1, version: '1.0.0', module: 'user', action: 'login', UK: uk });
+    const webToken = login.json<{ data: { token: string } }>().data.token;
+    const list = (token: string) =>
+      app.inject({
+        method: 'GET',
+        url: '/efile/11250/list.action?path=/public/home/demo',
+        headers: { token },
+      });
+    expect((await list(uk)).json()).toMatchObject({ code: '0' });
+
+    // A session and the CSRF header, as the page's other calls: without them nothing moves.
+    const revoke = (b: Browser, noCsrf = false) => b.post(`${PREFIX}/revokeClientKey`, { noCsrf });
+    expect((await revoke(new Browser(app))).statusCode).toBe(401);
+    expect((await revoke(demo, true)).json()).toMatchObject({ code: 'CSRF' });
+    expect(await verdict(oldKey)).toBe(true);
+
+    // Two pages of the user revoke at once: both answered, the day token revoked.
+    const both = await Promise.all([revoke(demo), revoke(demo2)]);
+    for (const r of both)
+      expect(r.json()).toMatchObject({ code: '0', data: { revokedTokens: expect.any(Number) } });
+    expect(
+      both.reduce((n, r) => n + dataOf<{ revokedTokens: number }>(r).revokedTokens, 0),
+    ).toBeGreaterThanOrEqual(1);
+
+    // The old key proves nothing any more; its day token and web login are refused.
+    expect(await verdict(oldKey)).toBe(false);
+    expect((await list(uk)).json().code).not.toBe('0');
+    const servers = await web({ id: 2, version: '1.0.0', module: 'server', action: 'list' }, webToken);
+    expect(servers.json().code).not.toBe('0');
+    // A new download carries the new key, which the page trusts; the same for every download from now on.
+    const newKey = (await packageConfigOf(demo)).config.clientKey!;
+    expect(newKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(newKey).not.toBe(oldKey);
+    expect((await packageConfigOf(demo2)).config.clientKey).toBe(newKey);
+    expect(await verdict(newKey)).toBe(true);
+    // Another user's key is untouched.
+    expect(await verdict(lisiKey, lisi)).toBe(true);
+    expect(await verdict(newKey, lisi)).toBe(false);
+  });
 });

@@ -22,6 +22,8 @@ export const fastransApi = {
    */
   verifyClient: (sign: string, proof: string) =>
     apiClient.request(FastransPageRoutes.verifyClient, { body: { sign, proof } }),
+  /** The user's client key got out: a new one for later downloads; the fast-transfer day tokens are revoked. */
+  revokeClientKey: () => apiClient.request(FastransPageRoutes.revokeClientKey),
   /**
    * The user's clients that called the portal lately (heartbeat or relay poll), most recent first: running but
    * unreachable, and which machines the relay can reach.

@@ -1,11 +1,12 @@
 import { Card, Skeleton } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { RequireSession } from '../../account';
+import { ClientKeyCard } from '../../fastrans';
 import { identity } from '../../../shared/api/client';
 import { AccountsCard } from '../components/accounts-card';
 import { ClustersCard } from '../components/clusters-card';
-import { CredentialsCard } from '../components/credentials-card';
+import { CREDENTIALS_KEY, CredentialsCard } from '../components/credentials-card';
 import { PasswordCard } from '../components/password-card';
 import { PreferencesCard } from '../components/preferences-card';
 import { ProfileCard } from '../components/profile-card';
@@ -15,6 +16,7 @@ import '../user-centre.css';
 
 function UserCenter() {
   const { t } = useTranslation();
+  const client = useQueryClient();
   const profile = useQuery({
     queryKey: ['user-centre', 'profile'],
     queryFn: ({ signal }) => identity.user.profile({ signal }),
@@ -39,6 +41,8 @@ function UserCenter() {
       <ClustersCard />
       <SessionsCard />
       <CredentialsCard />
+      {/* Revoking the key revokes the fast-transfer day tokens listed above. */}
+      <ClientKeyCard onRevoked={() => void client.invalidateQueries({ queryKey: CREDENTIALS_KEY })} />
     </div>
   );
 }
