@@ -1,6 +1,8 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Type } from 'typebox';
 import { createServer, type AppServer } from './fastify';
+import { installFormParser } from './form-body';
 
 describe('the services’ HTTP server', () => {
   let app: AppServer | undefined;
@@ -94,5 +96,70 @@ describe('the services’ HTTP server', () => {
       late: 'answered',
       refused: 'ended',
     });
+  });
+});
+
+describe('types of what a request carries', () => {
+  let app: AppServer | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  const schema = Type.Object({
+    pageSize: Type.Integer({ minimum: 1, maximum: 100 }),
+    name: Type.Optional(Type.String()),
+    overwrite: Type.Optional(Type.Boolean()),
+    paths: Type.Optional(Type.Array(Type.String())),
+  });
+
+  it('holds a JSON body to its types; a form and a query string, which carry text, are read as the schema says', async () => {
+    app = createServer({ logLevel: 'silent' });
+    installFormParser(app);
+    app.post('/body', { schema: { body: schema } }, async (req) => ({ code: '0', data: req.body }));
+    app.get('/query', { schema: { querystring: schema } }, async (req) => ({ code: '0', data: req.query }));
+    const json = (payload: unknown) =>
+      app!.inject({ method: 'POST', url: '/body', payload: payload as object });
+
+    // The right types pass as they are.
+    const right = await json({ pageSize: 20, name: 'a', overwrite: true, paths: ['x'] });
+    expect(right.json()).toEqual({
+      code: '0',
+      data: { pageSize: 20, name: 'a', overwrite: true, paths: ['x'] },
+    });
+    // The wrong ones are refused with the field named, and nothing reaches the handler.
+    for (const [wrong, field] of [
+      [{ pageSize: true }, 'pageSize'],
+      [{ pageSize: '20' }, 'pageSize'],
+      [{ pageSize: 20, name: 5 }, 'name'],
+      [{ pageSize: 20, overwrite: 'true' }, 'overwrite'],
+      [{ pageSize: 20, paths: 'x' }, 'paths'],
+    ] as const) {
+      const r = await json(wrong);
+      expect(r.statusCode, JSON.stringify(wrong)).toBe(400);
+      expect(r.json<{ code: string; data: { errors: { field: string }[] } }>()).toMatchObject({
+        code: '1004',
+      });
+      expect(r.json<{ data: { errors: { field: string }[] } }>().data.errors[0]!.field).toContain(field);
+    }
+
+    // A form: every value is text, read as the schema's types; a single repeated field is an array.
+    const form = await app.inject({
+      method: 'POST',
+      url: '/body',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'pageSize=20&overwrite=true&paths=x',
+    });
+    expect(form.json()).toEqual({ code: '0', data: { pageSize: 20, overwrite: true, paths: ['x'] } });
+    const query = await app.inject({ method: 'GET', url: '/query?pageSize=5&paths=a&paths=b' });
+    expect(query.json()).toEqual({ code: '0', data: { pageSize: 5, paths: ['a', 'b'] } });
+    // Text that is not the type is still refused.
+    const badForm = await app.inject({
+      method: 'POST',
+      url: '/body',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'pageSize=many',
+    });
+    expect(badForm.json()).toMatchObject({ code: '1004' });
   });
 });

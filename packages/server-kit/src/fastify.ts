@@ -10,6 +10,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CommonCodes } from '@hpc/contracts';
 import { AppError } from './app-error';
 import { clientErrorHandler } from './client-errors';
+import { buildValidators } from './validators';
 import {
   envelopeFrameworkErrors,
   installEnvelopeHandlers,
@@ -100,8 +101,10 @@ export function createServer(opts: ServerOptions = {}) {
     // the leftmost, the client's own words, which let anyone pick the address the login and share-code throttles
     // count), nor one another local account wrote connecting past the proxy.
     trustProxy: proxy ? (address: string, hop: number) => hop < 1 && proxy(address) : false,
-    // Array params are repeated in query strings (spec §7), so a single value must still become an array.
+    // Array params are repeated in query strings (spec §7), so a single value must still become an array. Only for
+    // what arrives as text: a JSON body keeps its types (validators.ts).
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true } },
+    schemaController: { compilersFactory: buildValidators() },
   };
   const app = Fastify(serverOpts).withTypeProvider<TypeBoxTypeProvider>();
   installEnvelopeHandlers(app, opts);

@@ -1,3 +1,4 @@
+import { asTextFields } from './validators';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -19,6 +20,6 @@ export function parseForm(body: string): Record<string, string | string[]> {
 /** Accepts `application/x-www-form-urlencoded` bodies in this scope, parsed by `parseForm`. */
 export function installFormParser(scope: FastifyInstance): void {
   scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
-    done(null, parseForm(String(body))),
+    done(null, asTextFields(parseForm(String(body)))),
   );
 }

@@ -14,4 +14,5 @@ export * from './auth/request-time';
 export * from './auth/csrf';
 export * from './auth/revocation';
 export * from './form-body';
+export { asTextFields, isTextFields } from './validators';
 export * from './add-route';

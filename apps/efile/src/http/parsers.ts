@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { installFormParser } from '@hpc/server-kit';
+import { asTextFields, installFormParser, isTextFields } from '@hpc/server-kit';
 
 /**
  * Body parsing of the efile scope: form-urlencoded as the spec's clients send it (repeated keys and `key[]` become
@@ -15,6 +15,10 @@ export function installParsers(app: FastifyInstance): void {
     if (req.method !== 'POST' || !req.routeOptions.schema?.body) return;
     if (req.headers['content-type']?.startsWith('multipart/')) return;
     const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
-    req.body = { ...(req.query as Record<string, unknown>), ...body };
+    const query = req.query as Record<string, unknown>;
+    const merged = { ...query, ...body };
+    // The query's fields are text: a body that took some is validated as text fields (a form's rules), a JSON body
+    // alone keeps its types.
+    req.body = isTextFields(body) || Object.keys(query).length > 0 ? asTextFields(merged) : merged;
   });
 }
