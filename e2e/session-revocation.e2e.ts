@@ -77,6 +77,7 @@ describe('an ended session stops an open E-File tab', () => {
       const current = sessions.locator('tr.ant-table-row').filter({ has: here.page.locator('.ant-tag') });
       expect(await current.count()).toBe(1);
       expect(await current.getByTestId('uc-session-end').count()).toBe(0);
+      await sessions.scrollIntoViewIfNeeded();
       await shot(`user-centre-sessions-${language}`);
 
       await sessions
