@@ -270,7 +270,8 @@ export function fastransService(
      * The user's key got out (a package unpacked where others read it): the key moves on, so no client of a
      * package downloaded before is the user's client for the page any more, and the day tokens already handed to
      * fast-transfer clients are revoked (their web logins end at their next call). The user downloads the client
-     * again. The key moves first: from then on no page hands a new day token to a client of the old key.
+     * again. The key moves first, so a page that verifies a client from then on refuses an old-key one (left: a page
+     * that verified one just before and asks for its day token just after; that token is listed and revocable).
      */
     async revokeClientKey(userId: number): Promise<{ revokedTokens: number }> {
       await keys.advance(userId, Date.now());
